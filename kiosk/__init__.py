@@ -1,0 +1,2 @@
+"""The sushi game table kiosk."""
+__version__ = "0.1.0"

@@ -1,0 +1,8 @@
+"""Game-independent bots: they see a game only through the engine contract (``kiosk.engine``).
+
+Bots never read hidden state: :class:`ISMCTSBot` searches over ``state.determinize(seat, rng)`` copies.
+"""
+from kiosk.ai.random_bot import RandomBot, pick
+from kiosk.ai.ismcts import ISMCTSBot, win_share
+
+__all__ = ["RandomBot", "ISMCTSBot", "pick", "win_share"]

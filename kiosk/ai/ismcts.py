@@ -1,0 +1,146 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012).
+
+Every iteration samples one determinization of the bot's information set (``state.determinize(seat, rng)``),
+walks the shared tree with UCB restricted to the actions available in that sample ("availability counts"),
+expands one node, plays out with a rollout policy, and backs up each seat's reward. The bot never reads hidden
+state. Games plug in only what they need:
+
+* ``rollout(state, rng) -> (seat, action)``: a faster or smarter playout policy (default: uniform random);
+* ``evaluate(state) -> list[float]``: rewards in [0, 1] per seat for a position cut off at ``rollout_depth``
+  (default: play to the end and score with :func:`win_share`).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Callable, Sequence
+
+from kiosk.ai.random_bot import pick
+from kiosk.engine import Action, State
+
+Rollout = Callable[[State, random.Random], tuple[int, Action]]
+Evaluate = Callable[[State], Sequence[float]]
+
+
+def win_share(state: State) -> list[float]:
+    """1 for a sole winner, split on a shared win, plus a small bonus for the score margin (breaks plateaus)."""
+    winners = state.winners()
+    scores = state.scores()
+    n = state.players
+    out = [0.0] * n
+    if winners:
+        for w in winners:
+            out[w] = 0.9 / len(winners)
+    lo, hi = min(scores), max(scores)
+    if hi > lo:
+        for s in range(n):
+            out[s] += 0.1 * (scores[s] - lo) / (hi - lo)
+    return out
+
+
+def random_rollout(state: State, rng: random.Random) -> tuple[int, Action]:
+    movers = state.to_move()
+    seat = movers[0] if len(movers) == 1 else pick(rng, movers)
+    return seat, pick(rng, state.legal_actions(seat))
+
+
+class _Node:
+    __slots__ = ("parent", "action", "seat", "children", "visits", "avail", "reward")
+
+    def __init__(self, parent: "_Node | None", action: Action | None, seat: int) -> None:
+        self.parent = parent
+        self.action = action
+        self.seat = seat          # the seat whose action led here; rewards are from its point of view
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+class ISMCTSBot:
+    """A search bot for any game of the contract.
+
+    ``iterations`` bounds the work (deterministic for a seed); ``time_limit`` (seconds) stops earlier on a slow
+    machine. The chosen action is the most visited one legal in the real state.
+    """
+
+    level = "hard"
+
+    def __init__(self, seat: int, seed: int, *, iterations: int = 300, time_limit: float | None = 0.2,
+                 exploration: float = 0.7, rollout: Rollout | None = None, evaluate: Evaluate | None = None,
+                 rollout_depth: int | None = None, max_playout: int = 5000) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.rollout = rollout or random_rollout
+        self.evaluate = evaluate or win_share
+        self.rollout_depth = rollout_depth
+        self.max_playout = max_playout
+        self.last_iterations = 0
+
+    def _actor(self, state: State) -> int:
+        movers = state.to_move()
+        return self.seat if self.seat in movers else movers[0]
+
+    def choose(self, state: State) -> Action:
+        legal = state.legal_actions(self.seat)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = _Node(None, None, self.seat)
+        deadline = time.perf_counter() + self.time_limit if self.time_limit else math.inf
+        rng = self.rng
+        done = 0
+        for done in range(1, self.iterations + 1):
+            self._iterate(root, state.determinize(self.seat, rng), rng)
+            if time.perf_counter() > deadline:
+                break
+        self.last_iterations = done
+        best = max((c for c in root.children.values() if c.action in legal),
+                   key=lambda c: (c.visits, c.reward), default=None)
+        return best.action if best is not None else pick(rng, legal)
+
+    def _iterate(self, root: _Node, d: State, rng: random.Random) -> None:
+        d.journal = None  # searching needs no save file
+        node = root
+        c = self.exploration
+        # selection and expansion
+        while not d.is_over():
+            seat = self._actor(d)
+            legal = d.legal_actions(seat)
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                action = pick(rng, untried)
+                child = _Node(node, action, seat)
+                children[action] = child
+                d.apply(seat, action)
+                node = child
+                break
+            best, best_value = None, -math.inf
+            for a in legal:
+                ch = children[a]
+                ch.avail += 1
+                value = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if value > best_value:
+                    best, best_value = ch, value
+            assert best is not None
+            d.apply(seat, best.action)
+            node = best
+        # playout
+        steps = 0
+        limit = self.rollout_depth if self.rollout_depth is not None else self.max_playout
+        rollout = self.rollout
+        while not d.is_over() and steps < limit:
+            seat, action = rollout(d, rng)
+            d.apply(seat, action)
+            steps += 1
+        rewards = self.evaluate(d)
+        # backpropagation
+        while node is not None:
+            node.visits += 1
+            node.reward += rewards[node.seat]
+            node = node.parent

@@ -1,0 +1,34 @@
+"""The uniformly random bot, for empty seats at level "random" and for simulations."""
+from __future__ import annotations
+
+import random
+from typing import Sequence, TypeVar
+
+from kiosk.engine import Action, State
+
+T = TypeVar("T")
+
+
+def pick(rng: random.Random, items: Sequence[T]) -> T:
+    """A uniform choice drawn with ``rng.random()`` only, so it is the same on every Python version."""
+    return items[int(rng.random() * len(items))]
+
+
+class RandomBot:
+    """Plays a uniformly random legal action.
+
+    >>> from kiosk.games import GAMES
+    >>> state = GAMES["makoto"].new_game(2, seed=1)
+    >>> bot = RandomBot(seat=0, seed=5)
+    >>> bot.choose(state) in state.legal_actions(0)
+    True
+    """
+
+    level = "random"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        return pick(self.rng, state.legal_actions(self.seat))

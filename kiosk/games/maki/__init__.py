@@ -1,0 +1,1 @@
+"""maki: engine not written yet (see its issue)."""

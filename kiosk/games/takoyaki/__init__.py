@@ -1,0 +1,1 @@
+"""takoyaki: engine not written yet (see its issue)."""

@@ -1,0 +1,1 @@
+"""wasabi: engine not written yet (see its issue)."""

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Install the kiosk into ./.venv (first run only) and start it: windowed on a desktop, mock hardware,
+# keyboard fallback, attract mode. Extra arguments go to the kiosk (for example --fullscreen).
+set -euo pipefail
+cd "$(dirname "$0")"
+source scripts/venv.sh
+ensure_venv
+"$VENV/bin/pip" install --quiet --disable-pip-version-check .
+exec "$VENV/bin/kiosk" "$@"

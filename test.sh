@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install the kiosk with its test extra into ./.venv (a real `pip install .`, not editable) and run every test.
+# UI tests run in a real window on Xvfb, installed here when missing. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")"
+source scripts/venv.sh
+apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1
+ensure_venv
+"$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"
+# Run the tests against the installed package, not the source tree, so a missing data file fails here.
+export KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1
+export KIVY_HOME="$PWD/.venv/kivy-home"
+cd tests
+exec xvfb-run -a -s "-screen 0 1920x1080x24" "$VENV/bin/python" -m pytest -p no:cacheprovider --rootdir=.. -c ../pyproject.toml "$@" .

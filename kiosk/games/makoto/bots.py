@@ -1,0 +1,169 @@
+"""Makoto bots: ``easy`` plays the lowest legal combination, ``normal`` a hand-shape heuristic, ``hard`` ISMCTS.
+
+Every bot reads only its own hand and public information; ``hard`` searches on ``determinize(seat)`` copies.
+"""
+from __future__ import annotations
+
+import random
+
+from kiosk.ai import ISMCTSBot, RandomBot, pick
+from kiosk.engine import Action, State
+from kiosk.games.makoto.rules import (
+    BLIND, KENSEI, ORACLE_STEP, POINTS, BlindDiscard, BlindTake, EndTurn, MakotoState, OracleDiscard, Pass, Play,
+    UseLid, classify, points_of,
+)
+
+
+def plays_needed(hand: list[int]) -> int:
+    """A quick estimate of how many plays it takes to empty ``hand`` (fewer is a better shaped hand).
+
+    Cards of one number go together; a stretch of three or more consecutive numbers counts as one run plus any
+    leftover copies.
+    """
+    counts: dict[int, int] = {}
+    for c in hand:
+        n = c % 20
+        counts[n] = counts.get(n, 0) + 1
+    nums = sorted(counts)
+    total = 0
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        stretch = nums[i:j + 1]
+        if len(stretch) >= 3:
+            # one run through the stretch, plus the copies left over (grouped by number)
+            total += 1 + sum(1 for n in stretch if counts[n] > 1)
+        else:
+            total += len(stretch)
+        i = j + 1
+    return total
+
+
+def _rank(action: Play, players: int) -> tuple[int, int, int]:
+    t, size, rank = classify(action.cards, players)
+    return (1 if t == KENSEI else 0, rank, -size)
+
+
+class EasyBot:
+    """Plays the lowest legal combination (a Kensei only when nothing else goes); never uses the Blind or Oracle."""
+
+    level = "easy"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+
+    def choose(self, state: State) -> Action:
+        legal = state.legal_actions(self.seat)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            return min(plays, key=lambda a: _rank(a, state.players))
+        for a in legal:
+            if isinstance(a, (EndTurn, Pass)) and not getattr(a, "draw", False):
+                return a
+        return legal[0]
+
+
+class NormalBot:
+    """A heuristic player: keeps its hand well shaped, leads low and long, saves high cards and Kensei for rounds
+    worth points, improves its hand with the Blind and the Oracle."""
+
+    level = "normal"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        assert isinstance(state, MakotoState)
+        seat = self.seat
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        hand = state.hands[seat]
+        lid = [a for a in legal if isinstance(a, UseLid)]
+        if lid and seat in state.to_move():
+            best_lid = self._best_lid(hand, lid)
+            if best_lid is not None:
+                return best_lid
+        legal = [a for a in legal if not isinstance(a, UseLid)]
+        if state.phase == BLIND:
+            return min(legal, key=lambda a: (self._after(hand, a), 0 if isinstance(a, EndTurn) else 1))
+        if state.phase == ORACLE_STEP:
+            return min(legal, key=lambda a: (plays_needed(_minus(hand, [a.card])),
+                                             POINTS.get(a.card % 20, 0) > 0, a.card % 20))
+        plays = [a for a in legal if isinstance(a, Play)]
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if not plays:
+            return max(passes, key=lambda a: a.draw)
+        base = plays_needed(hand)
+        top = max(c % 20 for c in state.blind + hand) if state.blind else max(c % 20 for c in hand)
+        hand_left = len(hand)
+        pile_points = points_of(state.pile)
+
+        def score(a: Play) -> float:
+            t, size, rank = classify(a.cards, state.players)
+            after = _minus(hand, a.cards)
+            s = (base - plays_needed(after)) * 10.0 + size * 2.0 - rank * 0.8
+            if not after:
+                s += 100  # going out
+            if t == KENSEI:
+                s -= 25 - pile_points * 0.5 if hand_left > 6 else 0
+            if state.current is not None and rank >= top - 1 and hand_left > 5 and pile_points == 0:
+                s -= 12  # keep the top cards for a round worth points
+            return s
+
+        best = max(plays, key=score)
+        if state.current is not None and passes and score(best) < -6:
+            return max(passes, key=lambda a: a.draw)
+        return best
+
+    def _after(self, hand: list[int], a: Action) -> float:
+        if isinstance(a, BlindDiscard):
+            return plays_needed(_minus(hand, [a.card])) - 0.5 + (1 if POINTS.get(a.card % 20) else 0)
+        if isinstance(a, BlindTake):
+            return plays_needed(hand + list(a.cards)) + 0.25 * len(a.cards) - _kensei_bonus(hand, a.cards)
+        return plays_needed(hand)
+
+    def _best_lid(self, hand: list[int], lid: list[UseLid]) -> Action | None:
+        for a in lid:
+            if sum(1 for c in hand if c % 20 == a.card % 20) >= 3:
+                return a  # completes four of a number
+        return None
+
+
+def _kensei_bonus(hand: list[int], cards: tuple[int, ...]) -> float:
+    n = cards[0] % 20
+    return 2.0 if sum(1 for c in hand if c % 20 == n) + len(cards) >= 4 else 0.0
+
+
+def _minus(hand: list[int], cards) -> list[int]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return rest
+
+
+def rollout(state: State, rng: random.Random) -> tuple[int, Action]:
+    """The playout policy of the hard bot: mostly the lowest play (like a sensible player), sometimes random."""
+    seat = state.to_move()[0]
+    legal = state.legal_actions(seat)
+    if rng.random() < 0.25:
+        return seat, pick(rng, legal)
+    for a in legal:  # legal lists plays first, lowest number first
+        if isinstance(a, Play):
+            return seat, a
+    return seat, legal[0]
+
+
+def make_hard(seat: int, seed: int) -> ISMCTSBot:
+    return ISMCTSBot(seat, seed, iterations=400, time_limit=0.18, rollout=rollout, exploration=0.7)
+
+
+BOTS = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "normal": NormalBot,
+    "hard": make_hard,
+}

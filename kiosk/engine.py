@@ -242,7 +242,7 @@ class State:
         """Copy the base fields into a new instance made by ``clone``."""
         other.players = self.players
         other.seed = self.seed
-        other.rng = random.Random()
+        other.rng = random.Random.__new__(random.Random)  # no seeding from the OS: the state is copied
         other.rng.setstate(self.rng.getstate())
         other.journal = list(self.journal) if self.journal is not None else None
 

@@ -4,12 +4,13 @@ Every bot reads only its own hand and public information; ``hard`` searches on `
 """
 from __future__ import annotations
 
+import math
 import random
 
-from kiosk.ai import ISMCTSBot, RandomBot, pick
+from kiosk.ai import ISMCTSBot, RandomBot, pick, win_share
 from kiosk.engine import Action, State
 from kiosk.games.makoto.rules import (
-    BLIND, KENSEI, ORACLE_STEP, POINTS, BlindDiscard, BlindTake, EndTurn, MakotoState, OracleDiscard, Pass, Play,
+    BLIND, KENSEI, ORACLE_STEP, POINTS, REWARDS, BlindDiscard, BlindTake, EndTurn, MakotoState, OracleDiscard, Pass, Play,
     UseLid, classify, points_of,
 )
 
@@ -157,8 +158,32 @@ def rollout(state: State, rng: random.Random) -> tuple[int, Action]:
     return seat, legal[0]
 
 
+def evaluate(state: State) -> list[float]:
+    """Rewards in [0, 1] for a playout cut short: the expected final score of each seat (points won so far,
+    rewards, and for players still in, the rewards left handed out in order of how few plays their hands need,
+    with the Blind bonus to the expected first out), turned into a soft share of the win."""
+    assert isinstance(state, MakotoState)
+    if state.is_over():
+        return win_share(state)
+    n = state.players
+    est = [float(state.reward[s] + points_of(state.won[s])) for s in range(n)]
+    still = sorted((plays_needed(state.hands[s]), s) for s in range(n) if s not in state.out)
+    left = list(REWARDS[len(state.out):])
+    for place, (_, s) in enumerate(still[:-1]):
+        if place < len(left):
+            est[s] += left[place]
+    first = state.out[0] if state.out else (still[0][1] if still else None)
+    if first is not None:
+        est[first] += points_of(state.blind)
+    top = max(est)
+    weights = [math.exp((e - top) / 12.0) for e in est]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 def make_hard(seat: int, seed: int) -> ISMCTSBot:
-    return ISMCTSBot(seat, seed, iterations=400, time_limit=0.18, rollout=rollout, exploration=0.7)
+    return ISMCTSBot(seat, seed, iterations=600, time_limit=0.18, rollout=rollout, evaluate=evaluate,
+                     rollout_depth=24, exploration=0.5)
 
 
 BOTS = {

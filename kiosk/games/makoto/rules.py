@@ -306,7 +306,6 @@ class MakotoState(State):
         Blind), the Oracle deck and the set-aside cards. Golden-backed and black-backed cards are resampled
         separately, so every hidden slot keeps the back everyone can see."""
         d = self.clone()
-        d.rng = random.Random(rng.random())
         slots: list[tuple[list[int], int]] = []   # (zone, index) of each hidden card
         pools: dict[bool, list[int]] = {False: [], True: []}
         for s in range(self.players):
@@ -323,7 +322,7 @@ class MakotoState(State):
             for i, c in enumerate(zone):
                 slots.append((zone, i))
                 pools[c // 20 == ORACLE].append(c)
-        shuffled = {g: shuffle_with(rng, p) for g, p in pools.items()}
+        shuffled = {g: shuffle_with(rng, sorted(p)) for g, p in pools.items()}  # canonical: only the seat's view counts
         for zone, i in slots:
             zone[i] = shuffled[zone[i] // 20 == ORACLE].pop()
         for s in range(self.players):
@@ -500,7 +499,9 @@ class MakotoState(State):
         events = [Event("played", seat, {"cards": list(cards), "combination": describe(combo),
                                           "kensei": combo[0] == KENSEI})]
         self.phase = BLIND
-        if len(self._blind_options(rest)) == 1:  # nothing the Blind allows: the turn ends here
+        low = self.played_low
+        if not any(c % 20 < low for c in rest) and not any(c % 20 < low for c in self.blind):
+            # nothing the Blind allows: the turn ends here
             events += self._end_turn(seat, [])
         return events
 

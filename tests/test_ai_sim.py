@@ -1,0 +1,88 @@
+"""The shared AI toolkit and the simulator, on every registered game where it applies."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from kiosk.ai import ISMCTSBot, RandomBot, pick
+from kiosk.engine import Action
+from kiosk.games import GAMES
+from kiosk.sim import play_game, simulate
+
+
+def test_random_bot_is_reproducible_and_legal():
+    spec = GAMES["makoto"]
+    state = spec.new_game(3, 1)
+    a, b = RandomBot(0, 9), RandomBot(0, 9)
+    for _ in range(5):
+        assert a.choose(state) == b.choose(state)
+    assert a.choose(state) in state.legal_actions(0)
+
+
+def test_ismcts_never_reads_hidden_state():
+    """Two positions that look the same from the bot's seat get the same decision, whatever the others hold."""
+    spec = GAMES["makoto"]
+    state = spec.new_game(4, 5)
+    rng = random.Random(5)
+    for _ in range(12):  # into the game a little
+        seat = state.to_move()[0]
+        state.apply(seat, pick(rng, state.legal_actions(seat)))
+    seat = state.to_move()[0]
+    twin = state.determinize(seat, random.Random(99))
+    assert twin.view(seat) == state.view(seat)
+    assert [twin.hands[s] for s in range(4) if s != seat] != [state.hands[s] for s in range(4) if s != seat]
+    first = ISMCTSBot(seat, 3, iterations=60, time_limit=None).choose(state)
+    second = ISMCTSBot(seat, 3, iterations=60, time_limit=None).choose(twin)
+    assert first == second
+
+
+def test_ismcts_beats_random_at_makoto():
+    spec = GAMES["makoto"]
+    wins = 0.0
+    for g in range(6):
+        levels = ["hard", "random"] if g % 2 == 0 else ["random", "hard"]
+        hard = levels.index("hard")
+        r = play_game(spec, 2, levels, seed=300 + g)
+        if hard in r.winners:
+            wins += 1 / len(r.winners)
+        assert not r.illegal
+    assert wins >= 5
+
+
+def test_simulator_counts_illegal_actions_as_bugs():
+    spec = GAMES["makoto"]
+
+    class Cheater:
+        def __init__(self, seat: int, seed: int) -> None:
+            self.seat = seat
+
+        def choose(self, state) -> Action:
+            from kiosk.games.makoto.rules import Play
+            return Play((99,))
+
+    broken = dataclasses.replace(spec, bots={**spec.bots, "cheat": Cheater})
+    rep = simulate(broken, 2, ["cheat", "random"], games=1, seed=1)
+    assert rep["illegal_actions"] > 0 and "do not hold" in rep["illegal_examples"][0]
+    with pytest.raises(ValueError, match="unknown bot level"):
+        simulate(spec, 2, ["nobody", "random"], games=1)
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        simulate(spec, 7, ["random"] * 7, games=1)
+
+
+def test_simulator_command_line_json():
+    out = subprocess.run([sys.executable, "-m", "kiosk.sim", "makoto", "--players", "3", "--bots",
+                          "easy,normal,random", "--games", "6", "--seed", "4", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout)
+    assert rep["games"] == 6 and rep["illegal_actions"] == 0
+    assert abs(sum(rep["wins"]) - 6) < 1e-6
+    assert len(rep["mean_scores"]) == 3 and rep["mean_actions"] > 10
+    bad = subprocess.run([sys.executable, "-m", "kiosk.sim", "makoto", "--players", "3", "--bots", "easy",
+                          "--games", "1"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "one per seat" in bad.stderr

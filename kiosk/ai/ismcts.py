@@ -7,7 +7,9 @@ state. Games plug in only what they need:
 
 * ``rollout(state, rng) -> (seat, action)``: a faster or smarter playout policy (default: uniform random);
 * ``evaluate(state) -> list[float]``: rewards in [0, 1] per seat for a position cut off at ``rollout_depth``
-  (default: play to the end and score with :func:`win_share`).
+  (default: play to the end and score with :func:`win_share`);
+* ``prune(state, seat, legal) -> list[Action]``: the actions worth searching (a heuristic's best few), so a
+  small budget goes deep instead of wide. The bot still only ever returns a legal action.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from kiosk.engine import Action, State
 
 Rollout = Callable[[State, random.Random], tuple[int, Action]]
 Evaluate = Callable[[State], Sequence[float]]
+Prune = Callable[[State, int, list[Action]], list[Action]]
 
 
 def win_share(state: State) -> list[float]:
@@ -69,7 +72,7 @@ class ISMCTSBot:
 
     def __init__(self, seat: int, seed: int, *, iterations: int = 300, time_limit: float | None = 0.2,
                  exploration: float = 0.7, rollout: Rollout | None = None, evaluate: Evaluate | None = None,
-                 rollout_depth: int | None = None, max_playout: int = 5000) -> None:
+                 rollout_depth: int | None = None, max_playout: int = 5000, prune: Prune | None = None) -> None:
         self.seat = seat
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -79,6 +82,7 @@ class ISMCTSBot:
         self.evaluate = evaluate or win_share
         self.rollout_depth = rollout_depth
         self.max_playout = max_playout
+        self.prune = prune
         self.last_iterations = 0
 
     def _actor(self, state: State) -> int:
@@ -87,6 +91,8 @@ class ISMCTSBot:
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions(self.seat)
+        if self.prune is not None and len(legal) > 1:
+            legal = self.prune(state, self.seat, legal) or legal
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -111,6 +117,8 @@ class ISMCTSBot:
         while not d.is_over():
             seat = self._actor(d)
             legal = d.legal_actions(seat)
+            if self.prune is not None and len(legal) > 1:
+                legal = self.prune(d, seat, legal) or legal
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:

@@ -66,72 +66,83 @@ class EasyBot:
         return legal[0]
 
 
-class NormalBot:
-    """A heuristic player: keeps its hand well shaped, leads low and long, saves high cards and Kensei for rounds
-    worth points, improves its hand with the Blind and the Oracle."""
+def rank_actions(state: MakotoState, seat: int, legal: list[Action]) -> list[Action]:
+    """The normal bot's judgement: ``legal`` ordered best first (reads only ``seat``'s hand and public cards).
 
-    level = "normal"
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = random.Random(seed)
-
-    def choose(self, state: State) -> Action:
-        assert isinstance(state, MakotoState)
-        seat = self.seat
-        legal = state.legal_actions(seat)
-        if len(legal) == 1:
-            return legal[0]
-        hand = state.hands[seat]
-        lid = [a for a in legal if isinstance(a, UseLid)]
-        if lid and seat in state.to_move():
-            best_lid = self._best_lid(hand, lid)
-            if best_lid is not None:
-                return best_lid
-        legal = [a for a in legal if not isinstance(a, UseLid)]
-        if state.phase == BLIND:
-            return min(legal, key=lambda a: (self._after(hand, a), 0 if isinstance(a, EndTurn) else 1))
-        if state.phase == ORACLE_STEP:
-            return min(legal, key=lambda a: (plays_needed(_minus(hand, [a.card])),
-                                             POINTS.get(a.card % 20, 0) > 0, a.card % 20))
+    It keeps the hand well shaped, leads low and long, saves its top cards and Kensei for rounds worth points,
+    improves its hand with the Blind and the Oracle, and uses the box lid to complete four of a number.
+    """
+    hand = state.hands[seat]
+    lids = [a for a in legal if isinstance(a, UseLid)]
+    legal = [a for a in legal if not isinstance(a, UseLid)]
+    good_lids = [a for a in lids if sum(1 for c in hand if c % 20 == a.card % 20) >= 3]
+    if not legal or seat not in state.to_move():
+        return good_lids + [a for a in lids if a not in good_lids]
+    if state.phase == BLIND:
+        ranked = sorted(legal, key=lambda a: (_after(hand, a), 0 if isinstance(a, EndTurn) else 1))
+    elif state.phase == ORACLE_STEP:
+        ranked = sorted(legal, key=lambda a: (plays_needed(_minus(hand, [a.card])),
+                                              POINTS.get(a.card % 20, 0) > 0, a.card % 20))
+    else:
         plays = [a for a in legal if isinstance(a, Play)]
-        passes = [a for a in legal if isinstance(a, Pass)]
-        if not plays:
-            return max(passes, key=lambda a: a.draw)
+        passes = sorted((a for a in legal if isinstance(a, Pass)), key=lambda a: not a.draw)
         base = plays_needed(hand)
-        top = max(c % 20 for c in state.blind + hand) if state.blind else max(c % 20 for c in hand)
+        top = max(c % 20 for c in state.blind + hand)
         hand_left = len(hand)
         pile_points = points_of(state.pile)
 
         def score(a: Play) -> float:
             t, size, rank = classify(a.cards, state.players)
             after = _minus(hand, a.cards)
-            s = (base - plays_needed(after)) * 10.0 + size * 2.0 - rank * 0.8
+            v = (base - plays_needed(after)) * 10.0 + size * 2.0 - rank * 0.8
             if not after:
-                s += 100  # going out
-            if t == KENSEI:
-                s -= 25 - pile_points * 0.5 if hand_left > 6 else 0
+                v += 100  # going out
+            if t == KENSEI and hand_left > 6:
+                v -= 25 - pile_points * 0.5
             if state.current is not None and rank >= top - 1 and hand_left > 5 and pile_points == 0:
-                s -= 12  # keep the top cards for a round worth points
-            return s
+                v -= 12  # keep the top cards for a round worth points
+            return v
 
-        best = max(plays, key=score)
-        if state.current is not None and passes and score(best) < -6:
-            return max(passes, key=lambda a: a.draw)
-        return best
+        scored = sorted(plays, key=score, reverse=True)
+        if scored and (state.current is None or not passes or score(scored[0]) >= -6):
+            ranked = scored + passes
+        else:
+            ranked = passes + scored
+    return good_lids + ranked + [a for a in lids if a not in good_lids]
 
-    def _after(self, hand: list[int], a: Action) -> float:
-        if isinstance(a, BlindDiscard):
-            return plays_needed(_minus(hand, [a.card])) - 0.5 + (1 if POINTS.get(a.card % 20) else 0)
-        if isinstance(a, BlindTake):
-            return plays_needed(hand + list(a.cards)) + 0.25 * len(a.cards) - _kensei_bonus(hand, a.cards)
-        return plays_needed(hand)
 
-    def _best_lid(self, hand: list[int], lid: list[UseLid]) -> Action | None:
-        for a in lid:
-            if sum(1 for c in hand if c % 20 == a.card % 20) >= 3:
-                return a  # completes four of a number
-        return None
+class NormalBot:
+    """The heuristic player: always takes the first action of :func:`rank_actions`."""
+
+    level = "normal"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+
+    def choose(self, state: State) -> Action:
+        assert isinstance(state, MakotoState)
+        legal = state.legal_actions(self.seat)
+        return legal[0] if len(legal) == 1 else rank_actions(state, self.seat, legal)[0]
+
+
+def _after(hand: list[int], a: Action) -> float:
+    if isinstance(a, BlindDiscard):
+        return plays_needed(_minus(hand, [a.card])) - 0.5 + (1 if POINTS.get(a.card % 20) else 0)
+    if isinstance(a, BlindTake):
+        return plays_needed(hand + list(a.cards)) + 0.25 * len(a.cards) - _kensei_bonus(hand, a.cards)
+    return plays_needed(hand)
+
+
+def prune(state: State, seat: int, legal: list[Action]) -> list[Action]:
+    """What the hard bot searches: the heuristic's best few, plus every way of passing."""
+    assert isinstance(state, MakotoState)
+    ranked = rank_actions(state, seat, legal)
+    keep = ranked[:PRUNE_WIDTH]
+    keep += [a for a in ranked[PRUNE_WIDTH:] if isinstance(a, (Pass, EndTurn))]
+    return keep
+
+
+PRUNE_WIDTH = 4
 
 
 def _kensei_bonus(hand: list[int], cards: tuple[int, ...]) -> float:
@@ -182,8 +193,8 @@ def evaluate(state: State) -> list[float]:
 
 
 def make_hard(seat: int, seed: int) -> ISMCTSBot:
-    return ISMCTSBot(seat, seed, iterations=600, time_limit=0.18, rollout=rollout, evaluate=evaluate,
-                     rollout_depth=24, exploration=0.5)
+    return ISMCTSBot(seat, seed, iterations=2000, time_limit=0.18, rollout=rollout, evaluate=evaluate,
+                     rollout_depth=24, exploration=0.5, prune=prune)
 
 
 BOTS = {

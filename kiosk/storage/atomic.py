@@ -1,0 +1,325 @@
+"""Crash-safe files: atomic replacement, folder fsync, one-writer locks, and a TinyDB storage built on them.
+
+Why this exists (see ``shared/notes/platform.md``): TinyDB's default ``JSONStorage`` rewrites its file in place
+(seek 0, write, fsync, truncate). A ``kill -9`` or a power cut in the middle leaves a truncated or mixed file,
+and the next start fails to parse it. Here every write goes to a temporary file *in the same folder*, which is
+flushed and fsynced, then ``os.replace``-d over the old file, and finally the folder itself is fsynced so the
+rename is on the card too. At every instant the file name points at either the complete old content or the
+complete new content.
+
+Decisions written down:
+
+* Temporary files are named ``.<file name>.tmp-<pid>-<random>``. Whatever matches that pattern when a storage
+  opens is a leftover of a killed writer and is removed (the lock below guarantees nobody else is writing).
+* One process writes a file. :class:`FolderLock` takes an ``flock`` on ``.<file name>.lock`` next to the file;
+  a second opener gets :class:`StorageUnavailable` instead of silently interleaving writes. The kernel drops
+  the lock when the process dies, so a killed kiosk never leaves a stale lock behind.
+* A file that does not parse (an older version, a bad card, a hand edit) is *never* deleted: it is moved aside
+  as ``<stem>.corrupt-<YYYYmmdd-HHMMSS><suffix>``, a warning is logged, :attr:`AtomicJSONStorage.quarantined`
+  names it, and the storage starts empty so the kiosk always comes up. An empty (0-byte) file counts as empty.
+* An unusable folder (cannot be created, not writable, read-only card) raises :class:`StorageUnavailable` at
+  open time with a message naming the folder and the reason; callers decide to run without storage.
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import logging
+import os
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from tinydb.storages import Storage
+
+__all__ = [
+    "StorageError", "StorageUnavailable", "AtomicJSONStorage", "FolderLock",
+    "atomic_write_bytes", "fsync_dir", "remove_stale_temps", "quarantine", "temp_name", "ensure_writable_folder",
+]
+
+log = logging.getLogger("kiosk.storage")
+
+
+class StorageError(Exception):
+    """Something could not be saved or loaded. The message names the file and the reason."""
+
+
+class StorageUnavailable(StorageError):
+    """Storage cannot be used at all (unwritable folder, locked by another process). Raised at open time."""
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+def fsync_dir(folder: str | os.PathLike[str]) -> None:
+    """fsync a folder so a rename or a new file in it survives a power cut."""
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def temp_name(target: Path) -> Path:
+    """A fresh temporary name next to ``target`` (same folder, so ``os.replace`` is atomic)."""
+    return target.with_name(f".{target.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def remove_stale_temps(target: Path) -> list[Path]:
+    """Delete leftovers of killed writers of ``target``; returns what was removed."""
+    removed = []
+    for p in target.parent.glob(f".{target.name}.tmp-*"):
+        try:
+            p.unlink()
+            removed.append(p)
+        except FileNotFoundError:
+            pass
+    if removed:
+        log.info("removed %d stale temporary file(s) next to %s", len(removed), target)
+    return removed
+
+
+def atomic_write_bytes(target: Path, data: bytes, *, dir_fd: int | None = None) -> None:
+    """Replace ``target`` by ``data`` atomically and durably (temp file, fsync, replace, fsync folder).
+
+    ``dir_fd`` is an open descriptor of the folder to fsync (saves an open per write); without it the folder is
+    opened here. On failure the temporary file is removed and the old ``target`` is untouched.
+    """
+    tmp = temp_name(target)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                n = os.write(fd, view)
+                view = view[n:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    if dir_fd is None:
+        fsync_dir(target.parent)
+    else:
+        os.fsync(dir_fd)
+
+
+def quarantine(path: Path, reason: str) -> Path:
+    """Move an unreadable file aside as ``<stem>.corrupt-<timestamp><suffix>`` and log it; returns the new path."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    dest = path.with_name(f"{path.stem}.corrupt-{stamp}{path.suffix}")
+    n = 1
+    while dest.exists():
+        dest = path.with_name(f"{path.stem}.corrupt-{stamp}-{n}{path.suffix}")
+        n += 1
+    os.replace(path, dest)
+    fsync_dir(path.parent)
+    log.warning("%s could not be read (%s); moved aside to %s and started fresh", path, reason, dest.name)
+    return dest
+
+
+def ensure_writable_folder(folder: Path, what: str) -> None:
+    """Create ``folder`` if needed and prove a file can be written and fsynced there.
+
+    Raises :class:`StorageUnavailable` with a message like
+    ``"high scores unavailable: cannot write in /var/lib/kiosk (Permission denied)"``.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob(".probe.tmp-*"):  # left by a process killed between create and unlink
+            try:
+                if time.time() - old.stat().st_mtime > 60:
+                    old.unlink()
+            except OSError:
+                pass
+        probe = folder / f".probe.tmp-{os.getpid()}-{secrets.token_hex(4)}"
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            os.write(fd, b"ok")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            try:
+                os.unlink(probe)
+            except OSError:
+                pass
+    except OSError as exc:
+        raise StorageUnavailable(f"{what} unavailable: cannot write in {folder} "
+                                 f"({exc.strerror or exc})") from exc
+
+
+class FolderLock:
+    """An exclusive, non-blocking ``flock`` on ``.<name>.lock`` next to ``target``: one writer per file.
+
+    >>> lock = FolderLock(Path("/tmp/example.json"), "example")   # doctest: +SKIP
+    >>> lock.release()                                             # doctest: +SKIP
+    """
+
+    def __init__(self, target: Path, what: str) -> None:
+        self.path = target.with_name(f".{target.name}.lock")
+        try:
+            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StorageUnavailable(f"{what} unavailable: cannot create {self.path} ({exc.strerror or exc})") from exc
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(self._fd)
+            self._fd = None
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise StorageUnavailable(f"{what} unavailable: {target} is already open in another process") from exc
+            raise StorageUnavailable(f"{what} unavailable: cannot lock {self.path} ({exc.strerror or exc})") from exc
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the flock
+            self._fd = None
+
+    def __del__(self) -> None:  # a forgotten close must not keep the file locked forever
+        try:
+            self.release()
+        except Exception:  # interpreter shutdown: the OS closes the descriptor anyway
+            pass
+
+
+# ------------------------------------------------------------------------------------------ TinyDB storage
+class AtomicJSONStorage(Storage):
+    """A TinyDB ``Storage`` that never leaves its file half-written.
+
+    Use it like TinyDB's own storages::
+
+        db = TinyDB("scores.json", storage=AtomicJSONStorage)
+
+    Behaviour (all decided for a kiosk that is switched off at the wall):
+
+    * **Durable writes.** ``write`` returns only after the new content is fsynced, atomically renamed over the
+      old file and the folder fsynced. A failed write raises :class:`StorageError` and leaves the old file.
+    * **One writer.** An ``flock`` (see :class:`FolderLock`) is held while the storage is open. The data is read
+      from disk once, at open, and then kept in memory; TinyDB's ``read`` calls return that copy. This is correct
+      because nobody else writes the file, and it saves parsing the whole file on every query.
+    * **Cheap rewrites.** TinyDB rewrites the whole database on every change, but it always gives a changed table
+      a *new* dict object. The serialized bytes of each table are cached by the identity of its dict, so a write
+      re-serializes only the tables that changed and joins cached bytes for the rest.
+    * **A failed write changes nothing.** The in-memory copy goes back to exactly what the file holds (the cached
+      bytes of the last good write, parsed again), so a later successful write cannot resurrect a failed change
+      or lose an older one.
+    * **Start-up hygiene.** Stale temporary files are removed; an unparsable file is moved aside
+      (:attr:`quarantined`), logged, and the storage starts empty.
+
+    ``path`` may be a str or Path; ``create_dirs`` (default True) creates missing parent folders.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], create_dirs: bool = True, *, what: str = "storage") -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.what = what
+        folder = self.path.parent
+        if not create_dirs and not folder.is_dir():
+            raise StorageUnavailable(f"{what} unavailable: folder {folder} does not exist")
+        ensure_writable_folder(folder, what)
+        self._lock = FolderLock(self.path, what)
+        try:
+            remove_stale_temps(self.path)
+            self._dir_fd: int | None = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except BaseException:
+            self._lock.release()
+            raise
+        #: Where an unreadable file found at open was moved to (None if the file was fine).
+        self.quarantined: Path | None = None
+        self._data: dict[str, dict[str, Any]] | None = None
+        self._table_bytes: dict[str, tuple[dict, bytes]] = {}
+        #: Size in bytes of the last file written (for benchmarks and the operator menu).
+        self.last_write_bytes = 0
+        try:
+            self._load()
+        except BaseException:
+            self.close()
+            raise
+
+    # --- loading ----------------------------------------------------------------------------------------
+    def _load(self) -> None:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            raw = b""
+        except OSError as exc:
+            raise StorageError(f"cannot read {self.path}: {exc.strerror or exc}") from exc
+        data: dict[str, dict[str, Any]] | None = None
+        if raw.strip():
+            problem = None
+            try:
+                parsed = json.loads(raw)
+            except (ValueError, UnicodeDecodeError) as exc:
+                problem = f"not valid JSON: {exc}"
+            else:
+                problem = _shape_problem(parsed)
+                if problem is None:
+                    data = parsed
+            if problem is not None:
+                self.quarantined = quarantine(self.path, problem)
+        self._data = data
+        # Warm the per-table cache now: the first write then only serializes the table it changed.
+        self._table_bytes = {name: (table, _dump(table)) for name, table in (data or {}).items()}
+
+    # --- Storage interface ------------------------------------------------------------------------------
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        return self._data
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        if self._dir_fd is None:
+            raise StorageError(f"{self.path} is closed")
+        try:
+            blob, fresh = self._serialize(data)
+            atomic_write_bytes(self.path, blob, dir_fd=self._dir_fd)
+        except (OSError, TypeError, ValueError) as exc:
+            # TinyDB has already changed the in-memory copy (and ``update`` changes documents in place). Go back
+            # to exactly what the file holds: the cached bytes of the last good write, parsed again.
+            self._data = {name: json.loads(body) for name, (_, body) in self._table_bytes.items()}
+            self._table_bytes = {name: (self._data[name], body) for name, (_, body) in self._table_bytes.items()}
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise StorageError(f"could not save {self.path}: {reason}") from exc
+        self._data = data
+        self._table_bytes = fresh
+        self.last_write_bytes = len(blob)
+
+    def _serialize(self, data: dict[str, dict[str, Any]]) -> tuple[bytes, dict[str, tuple[dict, bytes]]]:
+        parts = [b"{"]
+        cache = self._table_bytes
+        fresh: dict[str, tuple[dict, bytes]] = {}
+        for name, table in data.items():
+            hit = cache.get(name)
+            body = hit[1] if hit is not None and hit[0] is table else _dump(table)
+            fresh[name] = (table, body)  # keep a reference: the identity check stays valid
+            parts += [_dump(name), b":", body, b","]
+        if len(parts) > 1:
+            parts.pop()
+        parts.append(b"}")
+        return b"".join(parts), fresh  # one copy of the bytes, whatever the number of tables
+
+    def close(self) -> None:
+        if self._dir_fd is not None:
+            os.close(self._dir_fd)
+            self._dir_fd = None
+        self._lock.release()
+
+
+def _dump(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _shape_problem(parsed: Any) -> str | None:
+    """TinyDB's layout is ``{table: {doc_id: {document}}}``; anything else is treated as unreadable."""
+    if not isinstance(parsed, dict):
+        return f"top level is {type(parsed).__name__}, not an object"
+    for name, table in parsed.items():
+        if not isinstance(table, dict):
+            return f"table {name!r} is not an object"
+        for doc_id, doc in table.items():
+            if not isinstance(doc, dict):
+                return f"document {doc_id!r} in table {name!r} is not an object"
+    return None

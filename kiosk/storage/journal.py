@@ -1,0 +1,643 @@
+"""Game journals: every applied action of the game in progress is on the card before the table sees its result,
+so a game interrupted by a crash or a power cut can be offered back and rebuilt by replay.
+
+Typical use by the game screen::
+
+    saved = SavedGames.open_or_unavailable("/var/lib/kiosk/games")     # never raises for storage problems
+    for offer in saved.startup():           # newest first; finished/old journals archived, archive pruned
+        ask(f"Resume the {offer.title} game from {offer.started:%H:%M}?")
+        state, journal = offer.resume()     # rebuilt by replay, journal continues in the same file
+        # ...or offer.discard()
+    # a new game:
+    state = spec.new_game(players, seed)
+    journal = saved.start(spec.key, players, seed, state=state, seats=[{"kind": "human"}, ...])
+    state.apply(seat, action)
+    journal.sync(state)                     # appends the new engine records; returns after fdatasync
+    ...
+    journal.finish(state.outcome())         # end record, then the file moves to the archive
+
+File format (JSON lines, UTF-8, one record per line, ``\\n``-terminated):
+
+* line 1, the header: ``{"journal": 1, "id", "game", "players", "seed", "seats", "meta", "started"}``. The file
+  is created with its header (and any records the game made while being set up, such as the first deal) by an
+  atomic rename, so a journal file never exists without a complete header.
+* the engine's own records, exactly as in ``State.journal``: ``{"seat": s, "action": {...}}`` and
+  ``{"chance": name, "order": [...]}``;
+* ``{"rewind": n}`` if the state's journal ever got shorter (an undo within a turn): the journal is then its
+  first ``n`` records, and the records that follow continue from there;
+* ``{"end": "finished" | "abandoned", "at": ..., "reason": ..., "outcome": {...} | null}`` as the last line.
+
+Decisions written down:
+
+* **Acknowledged means on the card.** :meth:`GameJournal.sync` writes all new records of one action with a
+  single ``write`` and ``fdatasync`` before returning. One action is one line plus the chance records it caused.
+* **A torn last line is ignored.** A kill in the middle of a write can leave a line without its ``\\n`` (or, after
+  a power cut, garbage): loading stops at the first line that is not a complete, valid record, and ``resume``
+  truncates the file there before appending, so a torn tail never swallows the next record.
+* **Age** is measured from the journal's last write (file mtime), not from the start of the game: a two-hour
+  game interrupted a minute ago is offered. A game whose last write is in the future (a Pi without a real-time
+  clock booting with an older time) counts as fresh. Default ``max_age``: 1 hour.
+* **Start-up** (:meth:`SavedGames.startup`): stale temporary files are removed; journals that are finished, older
+  than ``max_age``, unreadable, for a game that is no longer installed, or that do not replay any more (rules
+  changed) are archived with a reason; the archive is pruned to ``archive_limit_bytes`` (default 16 MiB),
+  oldest first; the remaining unfinished games are returned, newest first.
+* **A failing card does not stop the game.** If a write fails, :meth:`GameJournal.sync` logs it, returns False and
+  stops journaling that game (a journal with a gap cannot be replayed); play goes on without crash recovery.
+* One process owns the folder (``flock``); a second one gets :class:`StorageUnavailable`.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from .atomic import (FolderLock, StorageError, atomic_write_bytes, ensure_writable_folder,
+                     fsync_dir)
+
+__all__ = ["SavedGames", "UnavailableSavedGames", "GameJournal", "NullJournal", "UnfinishedGame",
+           "LoadedJournal", "JournalError", "load_journal"]
+
+log = logging.getLogger("kiosk.storage")
+
+FORMAT = 1
+SUFFIX = ".jsonl"
+_GAME_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}\Z")
+
+
+class JournalError(StorageError):
+    """A journal cannot be read, replayed or written."""
+
+
+def _now() -> datetime:
+    return datetime.now().astimezone()
+
+
+def _line(record: Mapping[str, Any]) -> bytes:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+
+
+def _fsync_data(fd: int) -> None:
+    (getattr(os, "fdatasync", None) or os.fsync)(fd)
+
+
+# ------------------------------------------------------------------------------------------------- loading
+@dataclass
+class LoadedJournal:
+    """What a journal file holds, read without changing it (see :func:`load_journal`)."""
+
+    path: Path
+    header: dict[str, Any] | None
+    records: list[dict[str, Any]] = field(default_factory=list)  #: the engine records to replay (rewinds applied)
+    end: dict[str, Any] | None = None
+    good_size: int = 0       #: bytes up to the end of the last valid line
+    ignored_bytes: int = 0   #: a torn or damaged tail that was ignored
+    damaged: bool = False    #: a bad line was followed by more lines (something other than a torn last write)
+    problem: str = ""        #: why loading stopped early, if it did
+
+    @property
+    def actions(self) -> int:
+        """How many player actions the journal holds."""
+        return sum(1 for r in self.records if "seat" in r)
+
+    @property
+    def finished(self) -> bool:
+        return self.end is not None
+
+
+def _check_header(h: Any) -> str | None:
+    if not isinstance(h, dict) or h.get("journal") != FORMAT:
+        return "no journal header"
+    for key, kind in (("id", str), ("game", str), ("players", int), ("seed", int), ("started", str)):
+        if not isinstance(h.get(key), kind) or isinstance(h.get(key), bool):
+            return f"header field {key!r} missing or wrong"
+    try:
+        datetime.fromisoformat(h["started"])
+    except ValueError:
+        return "header field 'started' is not a time"
+    return None
+
+
+def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
+    """Read a journal file. Never raises for bad content: a missing/invalid header gives ``header=None``; loading
+    stops at the first line that is not a complete valid record (a torn last write) and reports it."""
+    path = Path(path)
+    raw = path.read_bytes()
+    out = LoadedJournal(path, None)
+    pos = 0
+    first = True
+    problem = ""
+    while pos < len(raw):
+        nl = raw.find(b"\n", pos)
+        if nl < 0:
+            problem = "torn last line (no newline)"
+            break
+        try:
+            rec = json.loads(raw[pos:nl])
+        except (ValueError, UnicodeDecodeError):
+            problem = f"unreadable line at byte {pos}"
+            break
+        if first:
+            bad = _check_header(rec)
+            if bad:
+                problem = bad
+                break
+            out.header = rec
+            first = False
+        elif not isinstance(rec, dict) or "journal" in rec:
+            problem = f"not a record at byte {pos}"
+            break
+        elif "rewind" in rec:
+            if not (set(rec) == {"rewind"} and isinstance(rec["rewind"], int)
+                    and 0 <= rec["rewind"] <= len(out.records)):
+                problem = f"bad rewind at byte {pos}"
+                break
+            del out.records[rec["rewind"]:]
+        elif "end" in rec:
+            out.end = rec
+            pos = nl + 1
+            break
+        else:
+            # An engine record: {"seat", "action"}, {"chance", "order"}, or a kind a newer engine adds. Only
+            # replay judges it; a torn line never gets here (no prefix of a JSON object parses).
+            out.records.append(rec)
+        pos = nl + 1
+    out.good_size = pos if out.header is not None else 0
+    out.ignored_bytes = len(raw) - out.good_size
+    if problem and out.ignored_bytes:
+        out.problem = problem
+        rest = raw[pos:]
+        nl = rest.find(b"\n")
+        out.damaged = nl >= 0 and bool(rest[nl + 1:].strip(b"\0 \n"))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- writers
+class GameJournal:
+    """The append-only journal of one game in progress. Made by :meth:`SavedGames.start` or
+    :meth:`UnfinishedGame.resume`; the game screen calls :meth:`sync` after every ``state.apply``."""
+
+    durable = True
+
+    def __init__(self, path: Path, header: dict[str, Any], records: list[dict[str, Any]],
+                 saved: "SavedGames | None") -> None:
+        self.path = path
+        self.header = header
+        self._records = list(records)
+        self._saved = saved
+        self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
+        self._write_lock = threading.RLock()  # a bot thread and the UI may both sync
+        #: Why journaling stopped (None while healthy).
+        self.error: str | None = None
+
+    id = property(lambda self: self.header["id"])
+    game = property(lambda self: self.header["game"])
+    players = property(lambda self: self.header["players"])
+    seed = property(lambda self: self.header["seed"])
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """The engine records on the card (what a replay would use)."""
+        return list(self._records)
+
+    def append(self, *records: Mapping[str, Any]) -> None:
+        """Append engine records (one write, one fdatasync). Raises :class:`JournalError` if it fails."""
+        self._write([dict(r) for r in records], records)
+
+    def _write(self, lines: list[Mapping[str, Any]], new_records: Sequence[Mapping[str, Any]],
+               keep: int | None = None) -> None:
+        if self._fd is None:
+            raise JournalError(f"journal {self.path.name} is closed")
+        try:
+            blob = b"".join(_line(r) for r in lines)
+        except (TypeError, ValueError) as exc:
+            raise JournalError(f"journal record is not JSON: {exc}") from exc
+        with self._write_lock:
+            try:
+                view = memoryview(blob)
+                while view:
+                    view = view[os.write(self._fd, view):]
+                _fsync_data(self._fd)
+            except OSError as exc:
+                raise JournalError(f"could not write journal {self.path}: {exc.strerror or exc}") from exc
+            if keep is not None:
+                del self._records[keep:]
+            self._records.extend(new_records)  # type: ignore[arg-type]
+
+    def sync(self, state: Any) -> bool:
+        """Append what ``state.journal`` holds beyond what is on the card; True once it is durable.
+
+        If the state's journal got shorter or different (an undo), a ``rewind`` record comes first. On a write
+        error: logged, ``error`` set, False returned, and journaling stops for this game (the game goes on).
+        """
+        if state.journal is None:
+            raise ValueError("this state keeps no journal (a clone?)")
+        with self._write_lock:
+            return self._sync(list(state.journal))
+
+    def _sync(self, journal: list[dict[str, Any]]) -> bool:
+        if self.error is not None:
+            return False
+        n = len(self._records)
+        if len(journal) >= n and journal[:n] == self._records:
+            new = list(journal[n:])
+            lines: list[Mapping[str, Any]] = new
+            keep = None
+        else:
+            keep = 0
+            for a, b in zip(journal, self._records):
+                if a != b:
+                    break
+                keep += 1
+            new = list(journal[keep:])
+            lines = [{"rewind": keep}, *new]
+        if not lines:
+            return True
+        try:
+            self._write(lines, new, keep)
+        except JournalError as exc:
+            self.error = str(exc)
+            log.error("journaling stopped for game %s: %s", self.path.name, exc)
+            return False
+        return True
+
+    def finish(self, outcome: Any = None) -> Path | None:
+        """Write the end record (``outcome``: an engine ``Outcome``, a dict or None) and move to the archive."""
+        out: Any = outcome
+        if outcome is not None and not isinstance(outcome, Mapping):
+            out = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": outcome.reason}
+        return self._end("finished", "over", out)
+
+    def abandon(self, reason: str = "abandoned") -> Path | None:
+        """End an unfinished game (players quit) and move its journal to the archive."""
+        return self._end("abandoned", reason, None)
+
+    def _end(self, kind: str, reason: str, outcome: Any) -> Path | None:
+        if self._fd is None:
+            return None
+        if self.error is None:
+            try:
+                self._write([{"end": kind, "at": _now().isoformat(timespec="seconds"), "reason": reason,
+                              "outcome": outcome}], [])
+            except JournalError as exc:
+                log.error("%s", exc)
+        self.close()
+        if self._saved is None:
+            return None
+        try:
+            return self._saved._archive(self.path)
+        except OSError as exc:
+            log.error("could not archive %s: %s", self.path, exc)
+            return None
+
+    def close(self) -> None:
+        """Close the file without ending the game (it stays resumable)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+
+class NullJournal:
+    """A journal that keeps nothing (storage unavailable): same verbs, ``durable`` is False."""
+
+    durable = False
+    error: str | None = "storage unavailable"
+    path = None
+
+    def __init__(self, header: dict[str, Any] | None = None) -> None:
+        self.header = header or {}
+        self.records: list[dict[str, Any]] = []
+
+    id = property(lambda self: self.header.get("id"))
+    game = property(lambda self: self.header.get("game"))
+    players = property(lambda self: self.header.get("players"))
+    seed = property(lambda self: self.header.get("seed"))
+
+    def append(self, *records: Mapping[str, Any]) -> None:
+        pass
+
+    def sync(self, state: Any) -> bool:
+        return False
+
+    def finish(self, outcome: Any = None) -> None:
+        return None
+
+    def abandon(self, reason: str = "abandoned") -> None:
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+# -------------------------------------------------------------------------------------------- resume offers
+@dataclass
+class UnfinishedGame:
+    """An interrupted game found at start: everything the "Resume the Makoto game from 14:05?" dialog needs."""
+
+    loaded: LoadedJournal = field(repr=False)
+    saved: "SavedGames" = field(repr=False)
+    title: str
+    last_activity: datetime
+
+    id = property(lambda self: self.header["id"])
+    game = property(lambda self: self.header["game"])
+    players = property(lambda self: self.header["players"])
+    seed = property(lambda self: self.header["seed"])
+    seats = property(lambda self: self.header.get("seats"))
+    meta = property(lambda self: self.header.get("meta") or {})
+
+    @property
+    def header(self) -> dict[str, Any]:
+        assert self.loaded.header is not None
+        return self.loaded.header
+
+    @property
+    def started(self) -> datetime:
+        """When the game started (local time with offset, as written in the header)."""
+        return datetime.fromisoformat(self.header["started"])
+
+    @property
+    def actions(self) -> int:
+        return self.loaded.actions
+
+    @property
+    def path(self) -> Path:
+        return self.loaded.path
+
+    def replay(self) -> Any:
+        """Rebuild the exact position of the last action on the card. Raises :class:`JournalError`."""
+        return self.saved._replay(self.loaded)
+
+    def resume(self) -> tuple[Any, GameJournal]:
+        """Replay, cut off a torn tail, and continue journaling in the same file."""
+        state = self.replay()
+        if state.journal is not None and list(state.journal) != self.loaded.records:
+            raise JournalError(f"replaying {self.path.name} did not reproduce its journal")
+        return state, self.saved._reopen(self.loaded)
+
+    def discard(self, reason: str = "declined") -> Path | None:
+        """The table declined: mark the journal abandoned and archive it."""
+        return self.saved._abandon_file(self.loaded, reason)
+
+
+# -------------------------------------------------------------------------------------------------- folder
+class SavedGames:
+    """The folder of game journals: ``<root>/active`` (games in progress) and ``<root>/archive``.
+
+    ``max_age``: unfinished games whose last write is older are not offered (archived as abandoned).
+    ``archive_limit_bytes``: the archive is pruned to this size, oldest first. ``specs``: game key ->
+    ``GameSpec`` used to replay (default: ``kiosk.games.GAMES``). ``clock``: returns the local aware time.
+    Raises :class:`StorageUnavailable` if the folder cannot be written or is in use by another process.
+    """
+
+    available = True
+    reason = ""
+
+    def __init__(self, root: str | os.PathLike[str], *, max_age: timedelta = timedelta(hours=1),
+                 archive_limit_bytes: int = 16 * 2 ** 20, specs: Mapping[str, Any] | None = None,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        self.root = Path(root)
+        self.active = self.root / "active"
+        self.archive = self.root / "archive"
+        self.max_age = max_age
+        self.archive_limit_bytes = archive_limit_bytes
+        self._specs = specs
+        self._clock = clock or _now
+        for folder in (self.root, self.active, self.archive):
+            ensure_writable_folder(folder, "saved games")
+        self._lock = FolderLock(self.active, "saved games")
+        self._remove_temps()
+
+    @classmethod
+    def open_or_unavailable(cls, root: str | os.PathLike[str], **kwargs: Any) -> "SavedGames | UnavailableSavedGames":
+        """Open the folder, or return an :class:`UnavailableSavedGames` (logged): never raises for storage."""
+        try:
+            return cls(root, **kwargs)
+        except (StorageError, OSError) as exc:
+            log.error("saved games unavailable: %s", exc)
+            return UnavailableSavedGames(str(exc))
+
+    def close(self) -> None:
+        self._lock.release()
+
+    def __enter__(self) -> "SavedGames":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def specs(self) -> Mapping[str, Any]:
+        if self._specs is None:
+            from kiosk.games import GAMES
+            self._specs = GAMES
+        return self._specs
+
+    # --- starting a game --------------------------------------------------------------------------------
+    def start(self, game: str, players: int, seed: int, *, state: Any = None, seats: Any = None,
+              meta: Mapping[str, Any] | None = None) -> GameJournal:
+        """Create the journal of a new game. Pass the freshly made ``state`` so records made during set-up (the
+        first deal) are written with the header; ``seats`` (who sits where, bot levels) and ``meta`` are any
+        JSON the screen wants back on resume."""
+        if not isinstance(game, str) or not _GAME_KEY.match(game):
+            raise ValueError(f"Not a game key: {game!r}")
+        started = self._clock()
+        name = f"{started:%Y%m%d-%H%M%S}-{game}-{secrets.token_hex(3)}"
+        header = {"journal": FORMAT, "id": name, "game": game, "players": int(players), "seed": int(seed),
+                  "seats": seats, "meta": dict(meta or {}), "started": started.isoformat(timespec="seconds")}
+        if _check_header(header):
+            raise ValueError(f"bad journal header: {_check_header(header)}")
+        records = list(state.journal) if state is not None and state.journal is not None else []
+        try:
+            blob = _line(header) + b"".join(_line(r) for r in records)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"journal header or records are not JSON: {exc}") from exc
+        path = self.active / (name + SUFFIX)
+        try:
+            atomic_write_bytes(path, blob)
+        except OSError as exc:
+            raise JournalError(f"could not create journal {path}: {exc.strerror or exc}") from exc
+        return GameJournal(path, header, records, self)
+
+    # --- start-up ---------------------------------------------------------------------------------------
+    def unfinished(self) -> list[UnfinishedGame]:
+        """Unfinished journals in ``active`` (read only: nothing is archived or checked by replay)."""
+        out = []
+        for path in self._active_files():
+            try:
+                loaded = load_journal(path)
+                mtime = path.stat().st_mtime
+            except OSError:
+                continue
+            if loaded.header is None or loaded.end is not None:
+                continue
+            spec = self.specs.get(loaded.header["game"])
+            title = getattr(spec, "title", None) or loaded.header["game"]
+            out.append(UnfinishedGame(loaded, self, title, datetime.fromtimestamp(mtime).astimezone()))
+        out.sort(key=lambda g: (g.last_activity, g.id), reverse=True)
+        return out
+
+    def startup(self, verify: bool = True) -> list[UnfinishedGame]:
+        """Tidy the folder and return the games to offer back, newest first (see the module docstring).
+
+        ``verify`` replays each candidate once, so only games that really rebuild are offered.
+        """
+        self._remove_temps()
+        offers = []
+        for path in self._active_files():
+            try:
+                loaded = load_journal(path)
+            except OSError as exc:
+                log.error("cannot read journal %s: %s", path, exc)
+                continue
+            if loaded.header is None:
+                log.warning("journal %s has no valid header (%s); archived", path.name, loaded.problem)
+                self._archive(path)
+                continue
+            if loaded.end is not None:
+                self._archive(path)
+                continue
+            if loaded.damaged:
+                log.warning("journal %s is damaged after action %d (%s); the game is offered up to there",
+                            path.name, loaded.actions, loaded.problem)
+            last = datetime.fromtimestamp(path.stat().st_mtime).astimezone()
+            age = self._clock() - last
+            if age > self.max_age:
+                self._abandon_file(loaded, f"not resumed within {self.max_age}")
+                continue
+            spec = self.specs.get(loaded.header["game"])
+            if spec is None:
+                self._abandon_file(loaded, "game not installed")
+                continue
+            offer = UnfinishedGame(loaded, self, getattr(spec, "title", loaded.header["game"]), last)
+            if verify:
+                try:
+                    offer.replay()
+                except JournalError as exc:
+                    log.warning("%s", exc)
+                    self._abandon_file(loaded, f"does not replay: {exc}")
+                    continue
+            offers.append(offer)
+        self.prune_archive()
+        offers.sort(key=lambda g: (g.last_activity, g.id), reverse=True)
+        return offers
+
+    def archived(self) -> list[Path]:
+        """Archived journals, oldest first."""
+        return sorted((p for p in self.archive.iterdir() if p.is_file() and not p.name.startswith(".")),
+                      key=lambda p: (p.stat().st_mtime, p.name))
+
+    def archive_size(self) -> int:
+        return sum(p.stat().st_size for p in self.archived())
+
+    def prune_archive(self) -> int:
+        """Delete the oldest archived journals until the archive fits ``archive_limit_bytes``; returns how many."""
+        files = [(p, p.stat().st_size) for p in self.archived()]
+        total = sum(s for _, s in files)
+        removed = 0
+        for p, size in files:
+            if total <= self.archive_limit_bytes:
+                break
+            p.unlink()
+            total -= size
+            removed += 1
+        if removed:
+            fsync_dir(self.archive)
+            log.info("pruned %d archived journal(s) to stay under %d bytes", removed, self.archive_limit_bytes)
+        return removed
+
+    # --- internals --------------------------------------------------------------------------------------
+    def _active_files(self) -> list[Path]:
+        return sorted(p for p in self.active.iterdir()
+                      if p.is_file() and p.suffix == SUFFIX and not p.name.startswith("."))
+
+    def _remove_temps(self) -> None:
+        for p in self.active.glob(".*.tmp-*"):
+            try:
+                p.unlink()
+                log.info("removed stale temporary file %s", p)
+            except FileNotFoundError:
+                pass
+
+    def _archive(self, path: Path) -> Path:
+        dest = self.archive / path.name
+        os.replace(path, dest)
+        fsync_dir(self.archive)
+        fsync_dir(self.active)
+        return dest
+
+    def _replay(self, loaded: LoadedJournal) -> Any:
+        from kiosk.engine import ChanceMismatch, RuleError, replay
+        h = loaded.header
+        assert h is not None
+        spec = self.specs.get(h["game"])
+        if spec is None:
+            raise JournalError(f"journal {loaded.path.name}: game {h['game']!r} is not installed")
+        try:
+            return replay(spec, h["players"], h["seed"], loaded.records)
+        except (RuleError, ChanceMismatch, KeyError, TypeError, ValueError) as exc:
+            raise JournalError(f"journal {loaded.path.name} does not replay: {exc}") from exc
+
+    def _cut_tail(self, loaded: LoadedJournal) -> None:
+        if loaded.ignored_bytes:
+            fd = os.open(loaded.path, os.O_WRONLY)
+            try:
+                os.ftruncate(fd, loaded.good_size)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            log.info("cut %d torn byte(s) off %s", loaded.ignored_bytes, loaded.path.name)
+
+    def _reopen(self, loaded: LoadedJournal) -> GameJournal:
+        assert loaded.header is not None
+        self._cut_tail(loaded)
+        return GameJournal(loaded.path, loaded.header, loaded.records, self)
+
+    def _abandon_file(self, loaded: LoadedJournal, reason: str) -> Path | None:
+        if loaded.header is None:
+            return self._archive(loaded.path)
+        journal = self._reopen(loaded)
+        return journal.abandon(reason)
+
+
+class UnavailableSavedGames:
+    """Stands in for :class:`SavedGames` when the folder cannot be used: games run without crash recovery."""
+
+    available = False
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def start(self, game: str, players: int, seed: int, *, state: Any = None, seats: Any = None,
+              meta: Mapping[str, Any] | None = None) -> NullJournal:
+        return NullJournal({"game": game, "players": players, "seed": seed, "seats": seats, "meta": meta})
+
+    def startup(self, verify: bool = True) -> list[UnfinishedGame]:
+        return []
+
+    def unfinished(self) -> list[UnfinishedGame]:
+        return []
+
+    def archived(self) -> list[Path]:
+        return []
+
+    def archive_size(self) -> int:
+        return 0
+
+    def prune_archive(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        pass

@@ -133,7 +133,7 @@ class Outcome:
 
 # ------------------------------------------------------------------------------------------ chance recording
 # While a journal is replayed, recorded chance outcomes are consumed from here instead of being drawn anew.
-_REPLAYING: contextvars.ContextVar[Iterator[dict] | None] = contextvars.ContextVar("_REPLAYING", default=None)
+_REPLAYING: contextvars.ContextVar[Iterator[Mapping[str, Any]] | None] = contextvars.ContextVar("_REPLAYING", default=None)
 
 
 def shuffle_with(rng: random.Random, items: Sequence[Any]) -> list[Any]:

@@ -9,7 +9,10 @@ state. Games plug in only what they need:
 * ``evaluate(state) -> list[float]``: rewards in [0, 1] per seat for a position cut off at ``rollout_depth``
   (default: play to the end and score with :func:`win_share`);
 * ``prune(state, seat, legal) -> list[Action]``: the actions worth searching (a heuristic's best few), so a
-  small budget goes deep instead of wide. The bot still only ever returns a legal action.
+  small budget goes deep instead of wide. The bot still only ever returns a legal action. With
+  ``prior_visits``, the pruned order is also a prior: actions are tried in that order, and each new node starts
+  with that many virtual visits worth ``prior_best`` (the first action) or ``prior_rest`` (the others), so a
+  small budget falls back on the heuristic's choice and a large one can overrule it.
 """
 from __future__ import annotations
 
@@ -72,7 +75,8 @@ class ISMCTSBot:
 
     def __init__(self, seat: int, seed: int, *, iterations: int = 300, time_limit: float | None = 0.2,
                  exploration: float = 0.7, rollout: Rollout | None = None, evaluate: Evaluate | None = None,
-                 rollout_depth: int | None = None, max_playout: int = 5000, prune: Prune | None = None) -> None:
+                 rollout_depth: int | None = None, max_playout: int = 5000, prune: Prune | None = None,
+                 prior_visits: int = 0, prior_best: float = 0.6, prior_rest: float = 0.4) -> None:
         self.seat = seat
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -83,6 +87,9 @@ class ISMCTSBot:
         self.rollout_depth = rollout_depth
         self.max_playout = max_playout
         self.prune = prune
+        self.prior_visits = prior_visits
+        self.prior_best = prior_best
+        self.prior_rest = prior_rest
         self.last_iterations = 0
 
     def _actor(self, state: State) -> int:
@@ -122,8 +129,13 @@ class ISMCTSBot:
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
-                action = pick(rng, untried)
+                ordered = self.prior_visits > 0
+                action = untried[0] if ordered else pick(rng, untried)
                 child = _Node(node, action, seat)
+                if ordered:
+                    pv = self.prior_visits
+                    child.visits = pv
+                    child.reward = pv * (self.prior_best if action is legal[0] else self.prior_rest)
                 children[action] = child
                 d.apply(seat, action)
                 node = child

@@ -1,0 +1,657 @@
+"""Makoto on the table: hands in private trays, the shared centre readable from every side, a match with the
+box-lid rule and the score sheet between games.
+
+The screen holds no rules. Every choice it offers comes from ``state.legal_actions(seat)``; it draws
+``state.view(seat)`` and sends the engine's own action objects to ``session.apply``. A ``RuleError`` that gets
+through anyway arrives as the session's ``on_error`` and is shown at that seat.
+
+Per seat (a :class:`~kiosk.ui.seatzone.SeatZone`, placed and turned by the seat model):
+
+* a badge (symbol + shape name: colour is never the only cue), whose turn it is, points won, cards in hand, the
+  box lid, and the last refused move's message;
+* the hand inside the shell's :class:`~kiosk.ui.seatzone.PrivateTray`: shown only while that seat's player holds
+  the tray or the seat button. While the tray is closed the card widgets hold no text at all, so nothing of the
+  hand is on screen (or in a screenshot). Cards are sorted by number; Swords carry ``\u2694`` and Oracle cards
+  ``\u2600`` (and their own colours).
+* **Playing**: tap cards to select them; a card that cannot be part of any legal play with the cards already
+  selected is disabled. The Play button names the combination ("Play a pair of 7s") only when the selection is
+  a legal play: that label is the preview, shown to that seat only (inside its tray), and the selection can be
+  changed until Play is pressed. With nothing selected, up to three quick plays (the lowest legal ones) are
+  offered, for players new to the game. Pass, and "Pass + draw \u2600" (the Oracle) when legal.
+* **Blind step** after a play: "End turn", one button per legal take ("Take 3 3"), and "Put N in Blind" for a
+  selected card (only cards lower than the play can be selected).
+* **Oracle step** after "Pass + draw": the drawn card is marked NEW; select any card and "Discard N".
+* **Box lid**: its holder sees "Use box lid" at any moment; it lists the Blind's cards to take one.
+* **Undo** (the common online rule): after Play, while the same seat is still in its Blind step, "Take back"
+  restores the position before the play. Nothing hidden or random has been revealed then and no other seat has
+  acted. Undo is never offered after an Oracle draw, after a Blind take, or once the turn has passed.
+
+The centre is four slices of the table's centre (the seat model's :meth:`~kiosk.seats.SeatMap.centre`), each
+facing one edge through :meth:`~kiosk.seats.SeatMap.facing_edge_rotation`: the same summary repeated for every
+side. It shows whose turn it is, the current combination and who played it, the Blind grouped by number, the
+Oracle deck and discard counts, the rewards left and the scores.
+
+The match (decision, written down): the shell's session runs one game, so the match lives here. A match is
+``match_games`` games (default: the rulebook's recommendation, :func:`~kiosk.games.makoto.match.recommended_games`;
+one game in attract mode). When a game ends and the match is not over, the screen records it in a
+:class:`~kiosk.games.makoto.match.MakotoMatch`, puts the next game's state into the session (the lid goes to the
+lowest scorer), pauses the session and shows the score sheet in the centre; any human's "Next game" (or seat
+button "a") resumes play. After the last game the session's state becomes a :class:`MatchResult`: the final
+game, scored by match totals, so the shell's results screen and high-score boards show the match.
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.button import Button
+
+from kiosk.engine import Action, Outcome
+from kiosk.games.makoto.match import MakotoMatch, recommended_games
+from kiosk.games.makoto.rules import (BLIND, ORACLE, ORACLE_STEP, PLAY, SWORD, BlindDiscard, BlindTake, EndTurn,
+                                      MakotoState, OracleDiscard, Pass, Play, UseLid, classify, describe)
+from kiosk.inputs import SeatEvent
+from kiosk.ui.game import BaseGameScreen
+from kiosk.ui.seatzone import Oriented, SeatZone
+from kiosk.ui.session import GameSession
+
+log = logging.getLogger("kiosk.games.makoto.screen")
+
+__all__ = ["GameScreen", "MakotoScreen", "MakotoPanel", "HandCard", "CentreSlice", "MatchResult", "card_text"]
+
+MAX_HAND = 18
+MAX_ACTIONS = 8
+SYMBOL = {SWORD: "\u2694", ORACLE: "\u2600"}
+
+
+def card_text(card: int) -> str:
+    """A card as players read it: its number, and the kind's symbol (``9\u2694`` Sword, ``4\u2600`` Oracle)."""
+    return f"{card % 20}{SYMBOL.get(card // 20, '')}"
+
+
+def cards_text(cards: Any) -> str:
+    return " ".join(card_text(c) for c in sorted(cards, key=lambda c: (c % 20, c // 20)))
+
+
+def grouped(cards: Any) -> str:
+    """The Blind grouped by number: ``1 | 3 3 | 9\u2694`` (numbers ascending)."""
+    groups: dict[int, list[int]] = {}
+    for c in sorted(cards, key=lambda c: (c % 20, c // 20)):
+        groups.setdefault(c % 20, []).append(c)
+    return "  |  ".join(" ".join(card_text(c) for c in g) for g in groups.values()) or "empty"
+
+
+class MatchResult:
+    """The last game of a match as the shell's results screen should score it: the match totals.
+
+    It stands in for the final :class:`MakotoState` in the session once the match is over (every other
+    attribute is the final game's)."""
+
+    def __init__(self, state: MakotoState, match: MakotoMatch) -> None:
+        self._state = state
+        self._match = match
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+    def scores(self) -> list[int]:
+        return self._match.totals()
+
+    def winners(self) -> list[int]:
+        return self._match.winners()
+
+    def outcome(self) -> Outcome:
+        return Outcome(tuple(self.scores()), tuple(self.winners()), "match")
+
+    def is_over(self) -> bool:
+        return True
+
+
+class HandCard(Button):
+    """One card of a hand. ``code`` is the engine's card; text is set only while the tray is open."""
+
+    code = NumericProperty(-1)
+    kind = NumericProperty(0)
+    sym = StringProperty("")
+    selected = BooleanProperty(False)
+    fresh = BooleanProperty(False)
+    panel = ObjectProperty(None, allownone=True)
+    slot = NumericProperty(0)
+
+    def on_release(self) -> None:
+        if self.panel is not None:
+            self.panel.toggle(self.slot)
+
+
+class StepButton(Button):
+    """One action of the tray's action row (``action`` an engine action, or a string command)."""
+
+    panel = ObjectProperty(None, allownone=True)
+    command: Any = None
+
+    def on_release(self) -> None:
+        if self.panel is not None and self.command is not None:
+            self.panel.command(self.command)
+
+
+class CentreSlice(Oriented):
+    """One slice of the table's centre, facing ``edge`` (the seat model gives the rotation)."""
+
+    table = ObjectProperty(None, allownone=True)
+    edge = StringProperty("bottom")
+    screen = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout)
+
+    def _rebind(self, *_a: Any) -> None:
+        if self.parent is not None:
+            self.parent.bind(size=self._relayout)
+        self._relayout()
+
+    def _relayout(self, *_a: Any) -> None:
+        if self.table is None or self.parent is None:
+            return
+        w, h = self.parent.size
+        c = self.table.centre(w, h)
+        side = min(c.w * 0.2, c.h * 0.5)
+        from kiosk.seats import Rect
+        rects = {"left": Rect(c.x, c.y, side, c.h), "right": Rect(c.x + c.w - side, c.y, side, c.h),
+                 "bottom": Rect(c.x + side, c.y, c.w - 2 * side, c.h / 2),
+                 "top": Rect(c.x + side, c.y + c.h / 2, c.w - 2 * side, c.h / 2)}
+        self.place(rects[self.edge], self.table.facing_edge_rotation(self.edge))
+
+
+class MakotoPanel(SeatZone):
+    """One seat's side of the Makoto screen (see the module docstring)."""
+
+    in_game = BooleanProperty(False)
+    is_bot = BooleanProperty(False)
+    who = StringProperty("")
+    status = StringProperty("")
+    my_turn = BooleanProperty(False)
+    info = StringProperty("")
+    lid = StringProperty("")
+    error = StringProperty("")
+    prompt = StringProperty("")
+    labels = ListProperty([])          # texts of the enabled action buttons (what the seat can do now)
+    sheet = BooleanProperty(False)     # the score sheet is up: show "Next game"
+    screen = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.game_seat: int | None = None
+        self.hand: list[int] = []
+        self.selected: set[int] = set()
+        self.lid_mode = False
+        self.drawn: int | None = None
+        self._clear_ev: Any = None
+        self.cards: list[HandCard] = []
+        self.actions: list[StepButton] = []
+
+    def _build(self, *_a: Any) -> None:
+        """Create the card and action widgets (once, the first time the seat is in a game: they are reused)."""
+        if self.cards:
+            return
+        for i in range(MAX_HAND):
+            b = HandCard(panel=self, slot=i)
+            self.cards.append(b)
+            self.ids.hand.add_widget(b)
+        for _ in range(MAX_ACTIONS):
+            a = StepButton(panel=self)
+            self.actions.append(a)
+            self.ids.actions.add_widget(a)
+        self.ids.tray.bind(is_open=self._fill)
+        self._fill()
+
+    # ------------------------------------------------------------------------------------------- input
+    def toggle(self, slot: int) -> None:
+        if slot >= len(self.hand) or not self.ids.tray.is_open:
+            return
+        if slot in self.selected:
+            self.selected.discard(slot)
+        else:
+            if self.screen is not None and self.screen.phase_of(self) != PLAY:
+                self.selected.clear()         # Blind and Oracle steps: one card at a time
+            self.selected.add(slot)
+        self.refresh()
+
+    def command(self, command: Any) -> None:
+        if self.screen is not None:
+            self.screen.command(self, command)
+
+    def show_error(self, message: str) -> None:
+        self.error = message
+        if self._clear_ev is not None:
+            self._clear_ev.cancel()
+        self._clear_ev = Clock.schedule_once(self._clear, 6)
+
+    def _clear(self, _dt: float) -> None:
+        self.error = ""
+
+    def next_game(self) -> None:
+        if self.screen is not None:
+            self.screen.next_game()
+
+    # ------------------------------------------------------------------------------------------- drawing
+    def refresh(self) -> None:
+        if self.screen is not None:
+            self.screen.fill_panel(self)
+        self._fill()
+
+    def _fill(self, *_a: Any) -> None:
+        """Card and action widgets from the panel's data; no card text at all while the tray is closed."""
+        if not self.cards:
+            return
+        open_ = self.ids.tray.is_open
+        enabled = self.screen.enabled_cards(self) if (self.screen is not None and open_) else set()
+        for i, b in enumerate(self.cards):
+            if open_ and i < len(self.hand):
+                c = self.hand[i]
+                b.code, b.kind = c, c // 20
+                b.text = str(c % 20)
+                b.sym = SYMBOL.get(c // 20, "")
+                b.selected = i in self.selected
+                b.fresh = c == self.drawn and i == self.hand.index(c)
+                b.disabled = i not in enabled
+                b.opacity = 1
+            else:
+                b.text, b.sym = "", ""
+                b.code, b.kind, b.selected, b.fresh = -1, 0, False, False
+                b.disabled = True
+                b.opacity = 0
+        commands = self.screen.commands_for(self) if self.screen is not None else []
+        for i, a in enumerate(self.actions):
+            if open_ and i < len(commands):
+                text, cmd, ok = commands[i]
+                a.text, a.command, a.disabled, a.opacity = text, cmd, not ok, 1
+            else:
+                a.text, a.command, a.disabled, a.opacity = "", None, True, 0
+        self.labels = [text for text, _cmd, ok in commands if ok]
+
+
+class MakotoScreen(BaseGameScreen):
+    """The Makoto screen (see the module docstring). Built once by the shell; ``begin`` for every game."""
+
+    #: Games per match when the session does not say (``session.match_games``); 0: the rulebook's
+    #: recommendation for the number of players. The shell's join screen offers no match length yet, and its
+    #: game flow expects one game per session, so a single game is the default (see docs/screens.md).
+    match_games: int = 1
+
+    title = StringProperty("Makoto")
+    centre_text = StringProperty("")
+    sheet_text = StringProperty("")
+    sheet = BooleanProperty(False)
+    attract = BooleanProperty(False)
+
+    def __init__(self, **kw: Any) -> None:
+        from kiosk.ui import load_layouts
+        load_layouts()                      # idempotent: makoto.kv is loaded once per process
+        super().__init__(**kw)
+        self.panels: dict[int, MakotoPanel] = {}
+        self.slices: list[CentreSlice] = []
+        self.match: MakotoMatch | None = None
+        self.final_state: MakotoState | None = None
+        self._undo: dict[int, MakotoState] = {}
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        Clock.schedule_once(self._build_panels, -1)
+
+    def _build_panels(self, *_a: Any) -> None:
+        if self.panels or self.table is None:
+            return
+        for seat in self.table.seats:
+            panel = MakotoPanel(table=self.table, seat=seat, screen=self)
+            self.panels[seat.index] = panel
+        for edge in ("bottom", "top", "left", "right"):
+            sl = CentreSlice(table=self.table, edge=edge, screen=self)
+            self.slices.append(sl)
+            self.ids.centre_layer.add_widget(sl)
+
+    # ------------------------------------------------------------------------------------------- lifecycle
+    def begin(self, session: GameSession) -> None:
+        self._build_panels()
+        if self.session is not None:
+            self.end()
+        super().begin(session)
+        self.attract = session.attract
+        self.title = session.spec.title
+        session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
+        players = session.players
+        wanted = getattr(session, "match_games", None) or self.match_games
+        games = 1 if session.attract else (wanted if wanted > 0 else recommended_games(players))
+        self.match = MakotoMatch(players, session.seed, games=games)
+        self.match.results = []
+        self.final_state = None
+        self.sheet = False
+        self._undo.clear()
+        for panel in self.panels.values():
+            panel.game_seat = None
+            panel.in_game = False
+            panel.error = ""
+            panel.sheet = False
+            panel.selected.clear()
+            panel.ids.tray.close()
+        for g, seat in enumerate(session.seats):
+            panel = self.panels[seat.index]
+            panel._build()
+            panel.game_seat = g
+            panel.in_game = True
+            panel.is_bot = session.is_bot(g)
+            level = session.bot_levels.get(g, "")
+            panel.who = f"Bot ({level})" if panel.is_bot and level else ("Bot" if panel.is_bot else "Player")
+            panel.ids.tray.locked = panel.is_bot or session.attract
+        layer = self.ids.seat_layer
+        in_game = {seat.index for seat in session.seats}
+        for index, panel in self.panels.items():   # only the seats in the game are drawn at all
+            if index in in_game and panel.parent is None:
+                layer.add_widget(panel)
+            elif index not in in_game and panel.parent is not None:
+                layer.remove_widget(panel)
+        self._draw()
+
+    def end(self) -> None:
+        if self.session is not None:
+            self.session.unbind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
+        self.hide_private()
+        self.sheet = False
+        for panel in self.panels.values():
+            panel.sheet = False
+        super().end()
+
+    def hide_private(self) -> None:
+        for panel in self.panels.values():
+            panel.ids.tray.close()
+            panel.selected.clear()
+
+    def seat_event(self, event: SeatEvent) -> None:
+        """Seat buttons hold the seat's tray open (press shows, release hides); "a" also starts the next game
+        of a match from the score sheet."""
+        if event.seat is None or event.source not in ("button", "key"):
+            return
+        panel = self.panels.get(event.seat)
+        if panel is None or not panel.in_game:
+            return
+        if self.sheet and event.is_press and event.button == "a" and not panel.is_bot:
+            self.next_game()
+            return
+        if event.kind in ("press", "release") and self.hub is not None:
+            panel.ids.tray.held_by_button = self.hub.seat_held(event.seat) and not panel.is_bot
+
+    # ------------------------------------------------------------------------------------------- match
+    def _on_change(self, *_a: Any) -> None:
+        session = self.session
+        if session is None:
+            return
+        state = session.state
+        if isinstance(state, MakotoState) and state.is_over() and self.match is not None \
+                and len(self.match.results) < self.match.games:
+            self.match.record(state)
+            self.final_state = state
+            self._undo.clear()
+            if self.match.games > 1 and not self.match.is_over():
+                session.state = self.match.next_game()
+                session.pause()
+                self.sheet = True
+                for panel in self.panels.values():
+                    panel.sheet = panel.in_game and not panel.is_bot
+                    panel.ids.tray.close()
+            elif self.match.games > 1:
+                session.state = MatchResult(state, self.match)   # the results screen scores the match
+        self._redraw()
+
+    def next_game(self) -> None:
+        """Leave the score sheet and play the match's next game."""
+        if not self.sheet or self.session is None:
+            return
+        self.sheet = False
+        for panel in self.panels.values():
+            panel.sheet = False
+        self.session.resume()
+        self._redraw()
+
+    def _on_error(self, _session: Any, game_seat: int, message: str) -> None:
+        if self.session is None or not 0 <= game_seat < len(self.session.seats):
+            return
+        self.panels[self.session.seats[game_seat].index].show_error(message)
+
+    # ------------------------------------------------------------------------------------------- choices
+    def _state(self) -> MakotoState | None:
+        if self.session is None:
+            return None
+        st = self.session.state
+        return st._state if isinstance(st, MatchResult) else st
+
+    def phase_of(self, panel: MakotoPanel) -> str:
+        st = self._state()
+        if st is None or panel.game_seat is None or st.turn != panel.game_seat:
+            return ""
+        return st.phase
+
+    def _legal(self, panel: MakotoPanel) -> list[Action]:
+        st = self._state()
+        if st is None or panel.game_seat is None or panel.is_bot or self.attract or self.sheet or st.is_over():
+            return []
+        return st.legal_actions(panel.game_seat)
+
+    def _selection(self, panel: MakotoPanel) -> list[int]:
+        return [panel.hand[i] for i in sorted(panel.selected) if i < len(panel.hand)]
+
+    def enabled_cards(self, panel: MakotoPanel) -> set[int]:
+        """Slots of the hand that can be tapped now (only choices that can lead to a legal action)."""
+        legal = self._legal(panel)
+        phase = self.phase_of(panel)
+        if not legal or panel.lid_mode:
+            return set()
+        hand = panel.hand
+        if phase == PLAY:
+            sel = Counter(self._selection(panel))
+            plays = [Counter(a.cards) for a in legal if isinstance(a, Play)]
+            out = set(panel.selected)
+            for i, c in enumerate(hand):
+                if i in panel.selected:
+                    continue
+                want = sel + Counter([c])
+                if any(all(p[k] >= n for k, n in want.items()) for p in plays):
+                    out.add(i)
+            return out
+        if phase == BLIND:
+            ok = {a.card for a in legal if isinstance(a, BlindDiscard)}
+            return {i for i, c in enumerate(hand) if c in ok}
+        if phase == ORACLE_STEP:
+            ok = {a.card for a in legal if isinstance(a, OracleDiscard)}
+            return {i for i, c in enumerate(hand) if c in ok}
+        return set()
+
+    def commands_for(self, panel: MakotoPanel) -> list[tuple[str, Any, bool]]:
+        """The action row: (label, command, enabled). Commands are engine actions or "undo"/"lid"/"clear"."""
+        legal = self._legal(panel)
+        if not legal:
+            return []
+        st = self._state()
+        assert st is not None
+        phase = self.phase_of(panel)
+        out: list[tuple[str, Any, bool]] = []
+        lids = [a for a in legal if isinstance(a, UseLid)]
+        if panel.lid_mode:
+            seen = set()
+            for a in lids:
+                if a.card not in seen and len(out) < MAX_ACTIONS - 1:
+                    seen.add(a.card)
+                    out.append((f"Lid: take {card_text(a.card)}", a, True))
+            return out + [("Cancel", "lid", True)]
+        sel = self._selection(panel)
+        if phase == PLAY:
+            plays = [a for a in legal if isinstance(a, Play)]
+            if sel:
+                key = sorted(sel)
+                match = next((a for a in plays if sorted(a.cards) == key), None)
+                combo = classify(sel, st.players)
+                label = f"Play {describe(combo)}" if match is not None and combo else "Play (choose cards)"
+                out.append((label, match, match is not None))
+                out.append(("Clear", "clear", True))
+            else:
+                quick = sorted(plays, key=lambda a: (len(a.cards) != 1, len(a.cards), max(c % 20 for c in a.cards)))
+                shown: list[Play] = []
+                for q in quick:
+                    if len(shown) == 3:
+                        break
+                    if all(sorted(q.cards) != sorted(b.cards) for b in shown):
+                        shown.append(q)
+                for q in shown:
+                    out.append((f"Play {cards_text(q.cards)}", q, True))
+            if Pass(False) in legal:
+                out.append(("Pass", Pass(False), True))
+            if Pass(True) in legal:
+                out.append(("Pass + draw \u2600", Pass(True), True))
+        elif phase == BLIND:
+            takes = [a for a in legal if isinstance(a, BlindTake)]
+            if sel and any(isinstance(a, BlindDiscard) and a.card == sel[0] for a in legal):
+                out.append((f"Put {card_text(sel[0])} in Blind", BlindDiscard(sel[0]), True))
+            for t in takes[:4]:
+                out.append((f"Take {cards_text(t.cards)}", t, True))
+            out.append(("End turn", EndTurn(), EndTurn() in legal))
+            if panel.game_seat in self._undo:
+                out.append(("\u21b6 Take back", "undo", True))
+        elif phase == ORACLE_STEP:
+            if sel:
+                out.append((f"Discard {card_text(sel[0])} to Oracle", OracleDiscard(sel[0]), True))
+            else:
+                out.append(("Choose a card to discard", None, False))
+        if lids and len(out) < MAX_ACTIONS:
+            out.append(("Use box lid", "lid", True))
+        return out[:MAX_ACTIONS]
+
+    def command(self, panel: MakotoPanel, command: Any) -> None:
+        session = self.session
+        if session is None or panel.game_seat is None or panel.is_bot or self.attract:
+            return
+        g = panel.game_seat
+        if command == "clear":
+            panel.selected.clear()
+        elif command == "lid":
+            panel.lid_mode = not panel.lid_mode
+            panel.selected.clear()
+        elif command == "undo":
+            self._take_back(g)
+        elif isinstance(command, Action):
+            st = self._state()
+            snapshot = st.clone() if isinstance(command, Play) and st is not None else None
+            if session.apply(g, command):
+                panel.selected.clear()
+                panel.lid_mode = False
+                self._undo.clear()
+                if snapshot is not None and isinstance(session.state, MakotoState) \
+                        and session.state.phase == BLIND and session.state.turn == g:
+                    self._undo[g] = snapshot
+        panel.refresh()
+        self._redraw()
+
+    def _take_back(self, g: int) -> None:
+        """Undo this seat's play (only offered in its own Blind step: nothing hidden revealed, nobody acted)."""
+        session = self.session
+        snapshot = self._undo.pop(g, None)
+        st = self._state()
+        if session is None or snapshot is None or st is None or st.turn != g or st.phase != BLIND:
+            return
+        session.state = snapshot
+        if session.journal is not None and not session.attract:
+            try:
+                session.journal.sync(snapshot)      # writes a rewind record
+            except Exception as exc:
+                log.warning("journal rewind failed: %s", exc)
+        session.dispatch("on_change", [])
+
+    # ------------------------------------------------------------------------------------------- drawing
+    def fill_panel(self, panel: MakotoPanel) -> None:
+        """Private data of one panel (hand, prompt) from its own view only."""
+        st = self._state()
+        if st is None or panel.game_seat is None:
+            panel.hand, panel.drawn = [], None
+            return
+        view = st.view(panel.game_seat)
+        hand = sorted(view.get("hand", []), key=lambda c: (c % 20, c // 20))
+        if hand != panel.hand:
+            panel.selected.clear()
+        panel.hand = hand
+        panel.drawn = view.get("drawn")
+        phase = self.phase_of(panel)
+        if panel.lid_mode:
+            panel.prompt = "Box lid: take any one card from the Blind"
+        elif phase == PLAY:
+            cur = view["current"]
+            panel.prompt = ("You lead: play any combination" if cur is None
+                            else f"Beat {cur['text']} or pass")
+        elif phase == BLIND:
+            panel.prompt = (f"Blind: put in one card lower than {view['played_low']}, "
+                            f"or take up to {view['played_count']} of one lower number")
+        elif phase == ORACLE_STEP:
+            panel.prompt = f"You drew {card_text(panel.drawn) if panel.drawn is not None else ''}: discard any one card"
+        else:
+            panel.prompt = ""
+
+    def _draw(self, *_a: Any) -> None:
+        session = self.session
+        st = self._state()
+        if session is None or st is None:
+            return
+        v = st.view(None)
+        labels = [s.label for s in session.seats]
+        turn = v["turn"]
+        for g, seat in enumerate(session.seats):
+            panel = self.panels[seat.index]
+            panel.my_turn = turn == g and not self.sheet
+            if self.sheet:
+                panel.status = "Score sheet"
+            elif st.is_over():
+                panel.status = "\u2605 Winner" if g in v["winners"] else "Game over"
+            elif g in v["out"]:
+                panel.status = f"Out: {v['out'].index(g) + 1}. place (+{v['rewards'][g]})"
+            elif turn == g:
+                panel.status = "\u25b6 Your turn" if not panel.is_bot else "\u25b6 Thinking..."
+            else:
+                panel.status = ""
+            total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None
+            panel.info = (f"{v['hand_sizes'][g]} cards in hand\nWon {v['won_points'][g]} pts"
+                          + (f"   Match {total}" if total is not None else ""))
+            panel.lid = "\u25a3 Holds the box lid" if v["lid_holder"] == g else ""
+            self.fill_panel(panel)
+            panel._fill()
+        cur = v["current"]
+        if cur is not None:
+            on_table = f"{cards_text(cur['cards'])}   ({cur['text']}) by {labels[cur['by']]}"
+        else:
+            on_table = "nothing: the next player leads"
+        lines = [
+            f"Turn: {labels[turn]}" + ("   (last turn!)" if v["final_turn"] else "") if turn is not None
+            else "Game over",
+            f"On the table: {on_table}",
+            f"Blind: {grouped(v['blind'])}",
+            f"Oracle \u2600: {v['oracle_deck']} in deck, {len(v['oracle_discard'])} discarded",
+            "Rewards left: " + (" ".join(str(r) for r in v["rewards_left"]) or "none"),
+            "Points: " + "   ".join(f"{labels[g].split()[0]} {v['scores'][g]}" for g in range(st.players)),
+        ]
+        if self.match is not None and self.match.games > 1:
+            lines.append(f"Match: game {min(len(self.match.results) + (0 if self.sheet else 1), self.match.games)}"
+                         f" of {self.match.games}")
+        self.centre_text = "\n".join(lines)
+        if self.sheet and self.match is not None:
+            sheet = self.match.score_sheet()
+            rows = [f"Score sheet after game {sheet['played']} of {sheet['games']}"]
+            for g, lb in enumerate(labels):
+                games = " + ".join(str(r[g]) for r in sheet["rows"])
+                rows.append(f"{lb}:  {games}  =  {sheet['totals'][g]}")
+            lid = sheet["lid_holder"]
+            if lid is not None:
+                rows.append(f"\u25a3 Box lid for the next game: {labels[lid]} (lowest score)")
+            rows.append("Any player: 'Next game' (or seat button a)")
+            self.sheet_text = "\n".join(rows)
+        else:
+            self.sheet_text = ""
+
+
+#: The plug-in name the shell looks for (kiosk.ui.game.screen_class_for).
+GameScreen = MakotoScreen

@@ -1,0 +1,554 @@
+"""Takoyaki on the table: every seat's grill facing its player, gestures turned into engine actions.
+
+The screen holds no rules: it turns gestures into :class:`Push`, :class:`Turn`, :class:`Claim` and
+:class:`Fault` actions for :meth:`kiosk.ui.session.GameSession.apply`, and draws ``state.view(seat)``. Each seat's
+panel is a :class:`~kiosk.ui.seatzone.SeatZone` (the seat model places and turns it), so every grill, order card,
+claim pad and message faces its own player and touches arrive in the grill's own coordinates (row 0 the far row,
+column 0 the player's left), which are the engine's space numbers.
+
+Gestures (decisions, written down; the thresholds are class attributes of :class:`GrillWidget`):
+
+* **Push**: a finger goes down on a ball, moves into an orthogonally adjacent *empty* space and lifts there.
+  The ball follows the finger while dragged.
+* **Turn**: a *swipe* on a ball (the finger travels at least ``SWIPE_CELLS`` of a space and lifts on the ball's
+  own space) or a *double tap* (two taps on the same ball within ``DOUBLE_TAP_S`` seconds).
+* **Faults** (the seat drops out of this order; the ball springs back): three or more fingers on one grill at
+  once (``hand_on_grill``); a dragged ball leaving the grill (``ball_fell_off``); a dragged ball entering a
+  space that is taken or not next to where it started, i.e. over another ball or past one space
+  (``ball_picked_up``). A finger on an empty space does nothing. Several players, and both hands of one player,
+  can use their grills at the same time: every touch is tracked by its own id.
+* **Claim** ("TAKOYAKI!"): the seat's claim pad, its seat button "a", or a tap-stick tap. A wrong claim locks the
+  seat out until the next order (the engine decides; the screen shows the sign).
+
+Flow: a countdown (``COUNTDOWN_S``) before the first order, and a short one (``BETWEEN_S``) after every won or
+set-aside order; the order card is hidden and the grills are locked while it runs, then the order is revealed to
+every seat at once. Bots play at their own pace: each bot seat has its own Clock event firing every
+``bot.next_delay()`` seconds (``session.move_delay`` for bots without a pace, e.g. ``random``); the session's own
+bot scheduler is parked while this screen runs (its delay is set out of reach and restored at ``end()``).
+
+Timing: the screen times every won order from its reveal (``order_times``: ``(game seat, seconds)``) and, in the
+1-player time trial, the trial from the first reveal to the fifth won order (``trial_time``, seconds, lower is
+better). Both are also set on the session (``session.order_times``, ``session.trial_time``) for the results
+screen; see docs/screens.md for what the shell still has to do with them.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import time
+from functools import partial
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty)
+from kivy.uix.widget import Widget
+
+from kiosk.engine import Action
+from kiosk.games.takoyaki.actions import FAULT_TEXT, Claim, Fault, Push, Turn
+from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried, parse_grill, parse_order
+from kiosk.inputs import SeatEvent
+from kiosk.ui.game import BaseGameScreen
+from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.session import GameSession
+
+log = logging.getLogger("kiosk.games.takoyaki.screen")
+
+__all__ = ["GameScreen", "TakoyakiScreen", "TakoPanel", "GrillWidget", "BallWidget", "OrderCard"]
+
+#: Letters on balls and order cells: colour is never the only cue (R/G/B; upper case = fried side up).
+LETTER = {1: "R", 2: "G", 3: "B"}
+COLOUR_RGBA = {1: (0.90, 0.25, 0.22, 1), 2: (0.25, 0.72, 0.32, 1), 3: (0.25, 0.45, 0.95, 1)}
+OUT_TEXT = {"wrong_claim": "wrong claim", **FAULT_TEXT}
+PARKED_DELAY = 1e9    # the session's own bot scheduler is parked at this delay while the screen paces bots
+
+
+class BallWidget(Widget):
+    """One ball: its colour, its letter (R/G/B) and its side (raw: pale, lower-case letter, thin ring;
+    fried: deep colour, upper-case letter, thick dark ring with a fried-crust dot ring). Looks in takoyaki.kv."""
+
+    colour = NumericProperty(1)
+    fried = BooleanProperty(False)
+    dragging = BooleanProperty(False)
+    rgba = ListProperty([1, 1, 1, 1])
+    letter = StringProperty("r")
+
+    def set_code(self, code: int) -> None:
+        c = colour_of(code)
+        self.colour = c
+        self.fried = is_fried(code)
+        base = COLOUR_RGBA[c]
+        self.rgba = list(base) if self.fried else [0.55 + 0.45 * base[0], 0.55 + 0.45 * base[1],
+                                                   0.55 + 0.45 * base[2], 1]
+        self.letter = LETTER[c] if self.fried else LETTER[c].lower()
+
+
+class OrderCard(Widget):
+    """A 3 x 4 order card as its seat sees it (letters on coloured cells; heated columns marked)."""
+
+    cells = ListProperty([0] * SPACES)
+    shown = BooleanProperty(False)
+
+
+class GrillWidget(Widget):
+    """A seat's grill: draws the balls and turns touches into actions (see the module docstring)."""
+
+    SWIPE_CELLS = 0.35      # a swipe travels at least this fraction of a space
+    DOUBLE_TAP_S = 0.45     # two taps on one ball within this time turn it
+    HAND_CONTACTS = 3       # this many fingers on one grill at once is a hand on the grill
+
+    cells = ListProperty([0] * SPACES)
+    locked = BooleanProperty(True)
+    panel = ObjectProperty(None, allownone=True)
+    cell = NumericProperty(10)
+    gx = NumericProperty(0)     # the grill's own origin (bottom-left) in parent coordinates
+    gy = NumericProperty(0)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.balls: list[BallWidget] = [BallWidget() for _ in range(6)]
+        for b in self.balls:
+            self.add_widget(b)
+        self._at: dict[int, BallWidget] = {}
+        self._touches: dict[int, dict[str, Any]] = {}
+        self._last_tap: tuple[int, float] | None = None
+        self.bind(pos=self._layout, size=self._layout, cells=self._layout)
+
+    # ------------------------------------------------------------------------------------------- geometry
+    def _layout(self, *_a: Any) -> None:
+        self.cell = max(1.0, min(self.width / COLS, self.height / ROWS))
+        self.gx = self.x + (self.width - self.cell * COLS) / 2
+        self.gy = self.y + (self.height - self.cell * ROWS) / 2
+        self._at.clear()
+        spare = iter(self.balls)
+        for s, code in enumerate(self.cells):
+            if code:
+                b = next(spare)
+                b.set_code(code)
+                self._at[s] = b
+        dragged = {t["ball_widget"] for t in self._touches.values() if t.get("ball_widget") is not None}
+        for s, b in self._at.items():
+            if b not in dragged:
+                self._place(b, s)
+
+    def _place(self, b: BallWidget, s: int) -> None:
+        size = self.cell * 0.82
+        b.size = (size, size)
+        b.center = self.space_center(s)
+        b.dragging = False
+
+    def space_center(self, s: int) -> tuple[float, float]:
+        r, c = divmod(s, COLS)
+        return (self.gx + (c + 0.5) * self.cell, self.gy + (ROWS - r - 0.5) * self.cell)
+
+    def space_at(self, x: float, y: float) -> int | None:
+        """The space under a point (parent coordinates), or None off the grill. Row 0 is the far row."""
+        c = math.floor((x - self.gx) / self.cell)
+        r = ROWS - 1 - math.floor((y - self.gy) / self.cell)
+        if 0 <= c < COLS and 0 <= r < ROWS:
+            return r * COLS + c
+        return None
+
+    def on_grill(self, x: float, y: float) -> bool:
+        return self.gx <= x < self.gx + COLS * self.cell and self.gy <= y < self.gy + ROWS * self.cell
+
+    # ------------------------------------------------------------------------------------------- gestures
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.on_grill(*touch.pos):
+            return False
+        touch.grab(self)
+        s = self.space_at(*touch.pos)
+        ball = s is not None and bool(self.cells[s])
+        self._touches[touch.uid] = {"start": s, "ball": ball, "path": [s], "travel": 0.0, "origin": touch.pos,
+                                    "ball_widget": self._at.get(s) if s is not None and ball else None, "dead": self.locked}
+        if not self.locked and len(self._touches) >= self.HAND_CONTACTS:
+            self._fault("hand_on_grill")
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        info = self._touches.get(touch.uid)
+        if info is None or info["dead"] or not info["ball"]:
+            return True
+        ox, oy = info["origin"]
+        info["travel"] = max(info["travel"], math.hypot(touch.x - ox, touch.y - oy))
+        b = info["ball_widget"]
+        if b is not None:
+            b.center = touch.pos
+            b.dragging = True
+        s = self.space_at(*touch.pos)
+        if s is None:
+            self._fault("ball_fell_off")
+            return True
+        start = info["start"]
+        if s != start:
+            if s not in NEIGHBOURS[start] or self.cells[s]:
+                self._fault("ball_picked_up")
+                return True
+            if s not in info["path"]:
+                info["path"].append(s)
+            if len(info["path"]) > 2:          # visited two different neighbours: it was lifted over
+                self._fault("ball_picked_up")
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        touch.ungrab(self)
+        info = self._touches.pop(touch.uid, None)
+        if info is None or info["dead"] or not info["ball"]:
+            if not self._touches:
+                self._layout()
+            return True
+        start = info["start"]
+        end = self.space_at(*touch.pos)
+        action: Action | None = None
+        if end is not None and end != start and end in NEIGHBOURS[start] and not self.cells[end]:
+            action = Push(start, end)
+        elif end == start:
+            if info["travel"] >= self.SWIPE_CELLS * self.cell:
+                action = Turn(start)
+            else:
+                now = time.monotonic()
+                if self._last_tap is not None and self._last_tap[0] == start and \
+                        now - self._last_tap[1] <= self.DOUBLE_TAP_S:
+                    action = Turn(start)
+                    self._last_tap = None
+                else:
+                    self._last_tap = (start, now)
+        self._layout()     # spring back (a push redraws from the new state)
+        if action is not None and self.panel is not None:
+            self.panel.gesture(action)
+        return True
+
+    def _fault(self, kind: str) -> None:
+        for info in self._touches.values():
+            info["dead"] = True
+        self._layout()
+        if self.panel is not None:
+            self.panel.gesture(Fault(kind))
+
+    def reset_touches(self) -> None:
+        """Forget fingers (a new order, the game ended): they must lift and touch again."""
+        for info in self._touches.values():
+            info["dead"] = True
+        self._last_tap = None
+        self._layout()
+
+
+class TakoPanel(SeatZone):
+    """One seat's side: badge, orders won, its copy of the order card, its grill and its claim pad."""
+
+    in_game = BooleanProperty(False)
+    is_bot = BooleanProperty(False)
+    who = StringProperty("")
+    orders_text = StringProperty("")
+    status = StringProperty("")
+    out_text = StringProperty("")
+    message = StringProperty("")
+    countdown = StringProperty("")
+    clock_text = StringProperty("")
+    order_cells = ListProperty([0] * SPACES)
+    order_shown = BooleanProperty(False)
+    grill_cells = ListProperty([0] * SPACES)
+    racing = BooleanProperty(False)
+    screen = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.game_seat: int | None = None
+        self._clear_ev: Any = None
+
+    def gesture(self, action: Action) -> None:
+        if self.screen is not None and self.game_seat is not None:
+            self.screen.human_action(self.game_seat, action)
+
+    def claim(self) -> None:
+        self.gesture(Claim())
+
+    def show_message(self, text: str, seconds: float = 4.0) -> None:
+        self.message = text
+        if self._clear_ev is not None:
+            self._clear_ev.cancel()
+        self._clear_ev = Clock.schedule_once(self._clear, seconds)
+
+    def _clear(self, _dt: float) -> None:
+        self.message = ""
+
+
+class TakoyakiScreen(BaseGameScreen):
+    """The Takoyaki screen (see the module docstring). Built once by the shell; ``begin`` for every game."""
+
+    COUNTDOWN_S = 3.0
+    BETWEEN_S = 1.5
+
+    title = StringProperty("Takoyaki")
+    centre_text = StringProperty("")
+    countdown = StringProperty("")
+    clock_text = StringProperty("")
+    attract = BooleanProperty(False)
+
+    def __init__(self, **kw: Any) -> None:
+        from kiosk.ui import load_layouts
+        load_layouts()                      # idempotent: takoyaki.kv is loaded once per process
+        super().__init__(**kw)
+        self.panels: dict[int, TakoPanel] = {}
+        self.order_times: list[tuple[int, float]] = []
+        self.trial_time: float | None = None
+        self.revealed_at: float | None = None
+        self.started_at: float | None = None
+        self._bot_events: dict[int, Any] = {}
+        self._countdown_ev: Any = None
+        self._countdown_end = 0.0
+        self._tick_ev: Any = None
+        self._saved_delay: float | None = None
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        Clock.schedule_once(self._build_panels, -1)
+
+    def _build_panels(self, *_a: Any) -> None:
+        if self.panels or self.table is None:
+            return
+        for seat in self.table.seats:
+            panel = TakoPanel(table=self.table, seat=seat, screen=self)
+            self.panels[seat.index] = panel
+
+    def _show_panels(self, indices: set[int]) -> None:
+        """Only the seats in the game are in the widget tree (a hidden widget still costs drawing)."""
+        layer = self.ids.seat_layer
+        for index, panel in self.panels.items():
+            if index in indices and panel.parent is None:
+                layer.add_widget(panel)
+            elif index not in indices and panel.parent is not None:
+                layer.remove_widget(panel)
+
+    # ------------------------------------------------------------------------------------------- lifecycle
+    def begin(self, session: GameSession) -> None:
+        self._build_panels()
+        if self.session is not None:
+            self.end()
+        super().begin(session)
+        self.attract = session.attract
+        self.title = session.spec.title
+        session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_over)
+        self._saved_delay = session.move_delay
+        session.move_delay = PARKED_DELAY   # this screen paces the bots (each at its own speed)
+        self.order_times = []
+        self.trial_time = None
+        self.started_at = None
+        self.revealed_at = None
+        session.order_times = self.order_times    # type: ignore[attr-defined]
+        session.trial_time = None                 # type: ignore[attr-defined]
+        for panel in self.panels.values():
+            panel.game_seat = None
+            panel.in_game = False
+            panel.message = ""
+            panel.ids.grill.reset_touches()
+        for g, seat in enumerate(session.seats):
+            panel = self.panels[seat.index]
+            panel.game_seat = g
+            panel.in_game = True
+            panel.is_bot = session.is_bot(g)
+            level = session.bot_levels.get(g, "")
+            panel.who = f"Bot ({level})" if panel.is_bot and level else ("Bot" if panel.is_bot else "Player")
+        self._show_panels({seat.index for seat in session.seats})
+        for g in session.bots:
+            self._bot_events[g] = Clock.schedule_once(partial(self._bot_tick, g), self._bot_delay(g))
+        self._tick_ev = Clock.schedule_interval(self._tick, 0.1)
+        self._start_countdown(self.COUNTDOWN_S)
+        self._draw()
+
+    def end(self) -> None:
+        session = self.session
+        if session is not None:
+            session.unbind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_over)
+            if self._saved_delay is not None and session.move_delay == PARKED_DELAY:
+                session.move_delay = self._saved_delay
+        for ev in list(self._bot_events.values()) + [self._countdown_ev, self._tick_ev]:
+            if ev is not None:
+                ev.cancel()
+        self._bot_events.clear()
+        self._countdown_ev = self._tick_ev = None
+        self.countdown = ""
+        for panel in self.panels.values():
+            panel.ids.grill.reset_touches()
+            panel.ids.grill.locked = True
+        super().end()
+
+    def hide_private(self) -> None:
+        """Nothing is hidden in Takoyaki (grills and cards are public)."""
+
+    # ------------------------------------------------------------------------------------------- countdown
+    @property
+    def counting_down(self) -> bool:
+        return self._countdown_ev is not None
+
+    def _start_countdown(self, seconds: float) -> None:
+        if self._countdown_ev is not None:
+            self._countdown_ev.cancel()
+        self._countdown_end = time.monotonic() + seconds
+        for panel in self.panels.values():
+            panel.ids.grill.reset_touches()
+        self._countdown_ev = Clock.schedule_once(self._reveal, seconds)
+        self._update_countdown()
+        self._redraw()
+
+    def _reveal(self, _dt: float) -> None:
+        self._countdown_ev = None
+        now = time.monotonic()
+        self.revealed_at = now
+        if self.started_at is None:
+            self.started_at = now
+        self._update_countdown()      # every seat's copy at once: the order is revealed to all together
+        self._draw()
+
+    def _update_countdown(self) -> None:
+        if self._countdown_ev is None:
+            self.countdown = ""
+        else:
+            left = max(0.0, self._countdown_end - time.monotonic())
+            self.countdown = str(int(math.ceil(left))) if left > 0.05 else "GO!"
+        for panel in self.panels.values():
+            panel.countdown = self.countdown
+
+    def _tick(self, _dt: float) -> None:
+        self._update_countdown()
+        if self.session is not None and self.session.players == 1 and self.started_at is not None:
+            t = self.trial_time if self.trial_time is not None else time.monotonic() - self.started_at
+            self.clock_text = _fmt_time(t)
+        else:
+            self.clock_text = ""
+        for panel in self.panels.values():
+            panel.clock_text = self.clock_text
+
+    # ------------------------------------------------------------------------------------------- bots
+    def _bot_delay(self, g: int) -> float:
+        bot = self.session.bots.get(g) if self.session is not None else None
+        if bot is not None and hasattr(bot, "next_delay"):
+            return float(bot.next_delay())
+        return float(self._saved_delay if self._saved_delay is not None else 1.0)
+
+    def _bot_tick(self, g: int, _dt: float) -> None:
+        session = self.session
+        if session is None:
+            return
+        self._bot_events[g] = Clock.schedule_once(partial(self._bot_tick, g), self._bot_delay(g))
+        if self.counting_down or not getattr(session, "_running", True) or session.state.is_over():
+            return
+        if g not in session.state.to_move():
+            return
+        try:
+            action = session.bots[g].choose(session.state)
+        except Exception as exc:     # a bot bug must not stop the race
+            log.warning("takoyaki bot %s failed: %s", g, exc)
+            return
+        session.apply(g, action)
+
+    # ------------------------------------------------------------------------------------------- input
+    def human_action(self, game_seat: int, action: Action) -> None:
+        session = self.session
+        if session is None or session.is_bot(game_seat) or self.attract or self.counting_down:
+            return
+        if session.state.is_over() or game_seat not in session.state.to_move():
+            return       # out of this order: the sign is already showing, gestures do nothing
+        session.apply(game_seat, action)
+
+    def seat_event(self, event: SeatEvent) -> None:
+        """Seat button "a" or a tap-stick tap: TAKOYAKI! for that seat."""
+        if self.session is None or event.seat is None:
+            return
+        claim = (event.is_press and event.button == "a") or (event.kind == "tap" and event.source in ("tap", "key"))
+        if not claim:
+            return
+        g = self.session.game_seat_of(event.seat)
+        if g is not None:
+            self.human_action(g, Claim())
+
+    # ------------------------------------------------------------------------------------------- events
+    def _on_change(self, _session: Any, events: list[Any]) -> None:
+        now = time.monotonic()
+        new_order = False
+        session = self.session
+        for ev in events:
+            if ev.kind == "order_won" and ev.seat is not None:
+                took = now - (self.revealed_at or now)
+                self.order_times.append((ev.seat, round(took, 3)))
+                panel = self._panel(ev.seat)
+                if panel is not None:
+                    panel.show_message(f"\u2714 TAKOYAKI! Order won in {_fmt_time(took)}")
+                if session is not None and session.players == 1 and ev.data.get("orders", 0) >= 5 \
+                        and self.started_at is not None:
+                    self.trial_time = round(now - self.started_at, 3)
+                    session.trial_time = self.trial_time   # type: ignore[attr-defined]
+            elif ev.kind == "order_revealed":
+                new_order = True
+            elif ev.kind == "order_set_aside":
+                for panel in self.panels.values():
+                    if panel.in_game:
+                        panel.show_message("Nobody made it: the order is set aside")
+        if new_order and session is not None and not session.state.is_over():
+            self._start_countdown(self.BETWEEN_S)
+        self._redraw()
+
+    def _on_over(self, *_a: Any) -> None:
+        for panel in self.panels.values():
+            panel.ids.grill.locked = True
+        self._redraw()
+
+    def _on_error(self, _session: Any, game_seat: int, message: str) -> None:
+        panel = self._panel(game_seat)
+        if panel is not None:
+            panel.show_message(message)
+
+    def _panel(self, g: int) -> TakoPanel | None:
+        if self.session is None or not 0 <= g < len(self.session.seats):
+            return None
+        return self.panels.get(self.session.seats[g].index)
+
+    # ------------------------------------------------------------------------------------------- drawing
+    def _draw(self, *_a: Any) -> None:
+        session = self.session
+        if session is None:
+            return
+        view = session.state.view(None)
+        order = view["order"]
+        shown = order is not None and not self.counting_down
+        cells = list(parse_order(order["card"])) if order is not None else [0] * SPACES
+        need = view["orders_to_win"]
+        for g, seat in enumerate(session.seats):
+            panel = self.panels[seat.index]
+            won = len(view["won"][g])
+            panel.orders_text = f"Orders {won}/{need}  " + "\u2605" * won
+            panel.grill_cells = list(parse_grill(view["grills"][g]))
+            panel.order_cells = cells
+            panel.order_shown = shown
+            reason = view["out"][g]
+            panel.racing = reason is None and not view["over"]
+            panel.out_text = f"\u2716 OUT: {OUT_TEXT.get(reason, reason)}\nwait for the next order" if reason else ""
+            grill = panel.ids.grill
+            grill.locked = not shown or reason is not None or view["over"] or panel.is_bot or self.attract
+            if view["over"]:
+                panel.status = "\u2605 Winner!" if g in view["winners"] else "Game over"
+            elif self.counting_down:
+                panel.status = "Get ready..."
+            elif reason:
+                panel.status = "Out of this order"
+            else:
+                panel.status = "Cook the order!" if not panel.is_bot else "Cooking..."
+        lines = []
+        if order is not None:
+            lines.append(f"Order {order['number']}  ({order['band']})   {view['deck_left']} cards left")
+        scores = "   ".join(f"{session.seats[g].label} {len(view['won'][g])}" for g in range(session.players))
+        lines.append(scores)
+        if view["over"]:
+            names = ", ".join(session.seats[g].label for g in view["winners"])
+            lines.insert(0, f"Game over \u2014 {names} win{'s' if len(view['winners']) == 1 else ''}")
+        self.centre_text = "\n".join(lines)
+
+
+def _fmt_time(seconds: float) -> str:
+    m, s = divmod(max(0.0, seconds), 60)
+    return f"{int(m)}:{s:04.1f}"
+
+
+#: The plug-in name the shell looks for (kiosk.ui.game.screen_class_for).
+GameScreen = TakoyakiScreen

@@ -1,0 +1,317 @@
+"""The Makoto screen end to end, in a real Kivy window (Xvfb in CI), driven by simulated touches and seat events.
+
+As in tests/test_screen_takoyaki.py (whose child-process kit this file reuses), every scenario runs in one child
+process with the real :class:`kiosk.app.KioskApp`: Kivy allows one App per process and tests/test_ui.py owns the
+pytest process's. Humans play through the real widgets: a finger holds the seat's private tray open while
+another finger taps cards and buttons; bots play through the session at a fast test pace.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_screen_takoyaki import (Finger, build_app, buttons, centre_of, frames, run_child,  # noqa: E402
+                                  run_scenarios, run_until, screenshot, seat_event, tap, tick)
+
+pytestmark = pytest.mark.ui
+
+HERE = Path(__file__).resolve()
+SCENARIOS = ["screen_four_seats", "hand_never_visible_to_another_seat", "illegal_choices_disabled_and_errors",
+             "undo_within_turn", "match_with_score_sheet_to_high_score"]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return run_child(HERE, tmp_path_factory.mktemp("makoto-screen"))
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario(results: dict[str, Any], name: str) -> None:
+    assert name in results, f"scenario {name} did not run; results: {sorted(results)}"
+    assert results[name] == "ok", results[name]
+
+
+# =============================================================================================== child
+def quick_tap(widget: Any) -> None:
+    """A tap on a widget, then the clock runs (no frame rendered: Xvfb's software frames are slow)."""
+    assert widget.get_root_window() is not None, f"{widget} is not on screen"
+    Finger(*centre_of(widget)).up()
+    tick()
+
+
+def point_in(widget: Any, fx: float, fy: float) -> tuple[float, float]:
+    return widget.to_window(widget.x + widget.width * fx, widget.y + widget.height * fy)
+
+
+class Table:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.screen = app.game_screens["makoto"]
+
+    def start(self, seats: list[tuple[str, str | None]], games: int = 1) -> Any:
+        app = self.app
+        if app.mode == "results":
+            app.go_attract()
+            frames(1)
+        if app.session is not None:
+            app._end_game_screen()
+        self.screen.match_games = games
+        app.start_game("makoto", [(app.table.by_position(p).index, lv) for p, lv in seats])
+        assert app.sm.current == "game:makoto", app.sm.current
+        frames(2)
+        return app.session
+
+    def panel(self, position: str) -> Any:
+        return self.screen.panels[self.app.table.by_position(position).index]
+
+    def g(self, position: str) -> int:
+        return self.app.session.game_seat_of(self.app.table.by_position(position).index)
+
+    def hold(self, position: str) -> Finger:
+        """A finger on the seat's tray (its prompt line, not a button): the tray opens."""
+        tray = self.panel(position).ids.tray
+        f = Finger(*point_in(tray, 0.5, 0.96))
+        tick(2)
+        assert tray.is_open, f"{position}'s tray did not open"
+        return f
+
+    def play_turn(self, position: str, n: int) -> None:
+        """One step for a human seat, through touches: choose by the screen's enabled widgets only."""
+        from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY, Play
+        from kiosk.games.makoto.screen import card_text
+        panel = self.panel(position)
+        st = self.app.session.state
+        g = self.g(position)
+        hold = self.hold(position)
+        try:
+            phase = st.phase
+            if phase == PLAY:
+                legal = [a for a in st.legal_actions(g) if isinstance(a, Play)]
+                cmds = {t: c for t, c, ok in self.screen.commands_for(panel) if ok}
+                if "Pass" in cmds and (n % 3 == 0 or not legal):
+                    quick_tap(buttons(panel, "Pass + draw \u2600" if "Pass + draw \u2600" in cmds and n % 2 else "Pass")[0])
+                    return
+                # choose the lowest legal play card by card (every card tapped must be enabled)
+                play = min(legal, key=lambda a: (len(a.cards), max(c % 20 for c in a.cards)))
+                want = sorted(play.cards)
+                for c in want:
+                    slot = next(i for i, b in enumerate(panel.cards) if b.code == c and not b.selected
+                                and b.opacity > 0)
+                    assert not panel.cards[slot].disabled, f"card {c} of a legal play is disabled"
+                    quick_tap(panel.cards[slot])
+                    tick()
+                label = [t for t, cmd, ok in self.screen.commands_for(panel) if ok and isinstance(cmd, Play)]
+                assert label and label[0].startswith("Play "), label
+                quick_tap(buttons(panel, label[0])[0])
+            elif phase == BLIND:
+                texts = [t for t, _c, ok in self.screen.commands_for(panel) if ok]
+                take = [t for t in texts if t.startswith("Take ")]
+                quick_tap(buttons(panel, take[0] if take and n % 2 else "End turn")[0])
+            elif phase == ORACLE_STEP:
+                slot = next(i for i, b in enumerate(panel.cards) if b.fresh)
+                quick_tap(panel.cards[slot])
+                tick()
+                quick_tap(buttons(panel, f"Discard {card_text(panel.cards[slot].code)} to Oracle")[0])
+        finally:
+            hold.up()
+            tick()
+
+    def play_out(self, humans: list[str], timeout: float = 40) -> int:
+        """Humans play through touches, bots through the session, until the game is over. Returns human steps."""
+        session = self.app.session
+        st = session.state
+        n = 0
+        end = time.monotonic() + timeout
+        while not st.is_over():
+            assert time.monotonic() < end, "the game did not end in time"
+            if session.state is not st:
+                break
+            mover = next((p for p in humans if st.to_move() == [self.g(p)]), None)
+            if mover is None:
+                tick()
+                continue
+            before = len(st.journal)
+            self.play_turn(mover, n)
+            n += 1
+            assert len(st.journal) > before, f"{mover}'s step was not applied ({self.panel(mover).error})"
+        return n
+
+
+def child_main(tmp: Path, out: Path) -> None:
+    app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
+    tb = Table(app)
+    four = [("south-west", None), ("west", "normal"), ("north-east", None), ("east", "easy")]
+
+    def screen_four_seats() -> None:
+        session = tb.start(four)
+        st = session.state
+        # the south-west human leads; the bots answer: the centre shows a combination
+        tb.play_turn("south-west", 1)
+        run_until(lambda: st.to_move() == [tb.g("north-east")], 5, "the bot to play")
+        panel = tb.panel("north-east")
+        hold = tb.hold("north-east")              # the top seat looks at its hand and picks a card
+        tick(2)
+        enabled = [b for b in panel.cards if b.opacity > 0 and not b.disabled]
+        assert enabled, "the seat to move has cards it can play"
+        quick_tap(enabled[-1])
+        assert any(t.startswith("Play ") for t in panel.labels), panel.labels
+        screenshot("makoto_four_seats")
+        hold.up()
+        tick()
+        assert not any(b.text for p in tb.screen.panels.values() for b in p.cards), "all hands hidden again"
+        from kivy.lang import Builder
+        assert sum(f.endswith("makoto.kv") for f in Builder.files) == 1, "makoto.kv is loaded exactly once"
+
+    def hand_never_visible_to_another_seat() -> None:
+        tb.start(four)
+        positions = ["south-west", "west", "north-east", "east"]
+        for holder in ("south-west", "north-east"):
+            f = tb.hold(holder)
+            for pos in positions:
+                panel = tb.panel(pos)
+                texts = [b.text for b in panel.cards if b.text]
+                if pos == holder:
+                    assert len(texts) == len(panel.hand) > 0
+                else:
+                    assert not panel.ids.tray.is_open, f"{pos}'s tray opened on {holder}'s touch"
+                    assert texts == [], f"{pos}'s hand is on screen while {holder} holds theirs"
+            f.up()
+            tick()
+            assert all(not b.text for b in tb.panel(holder).cards), "released: the hand is hidden again"
+        # a touch in the centre or on another seat's badge opens nobody's tray
+        for x, y in [(960, 540), tuple(point_in(tb.panel("east").ids.tray.parent.children[-1], 0.5, 0.5))]:
+            f = Finger(x, y)
+            tick()
+            assert not any(p.ids.tray.is_open for p in tb.screen.panels.values())
+            f.up()
+        # bots' trays never open, even on a touch
+        f = Finger(*point_in(tb.panel("west").ids.tray, 0.5, 0.5))
+        tick()
+        assert not tb.panel("west").ids.tray.is_open
+        f.up()
+        # the seat button holds the tray open, and only that seat's
+        ne = app.table.by_position("north-east").index
+        seat_event(app, ne, "key", "press", "b")
+        assert tb.panel("north-east").ids.tray.is_open and not tb.panel("south-west").ids.tray.is_open
+        seat_event(app, ne, "key", "release", "b")
+        assert not tb.panel("north-east").ids.tray.is_open
+
+    def illegal_choices_disabled_and_errors() -> None:
+        from kiosk.games.makoto.rules import Pass, Play
+        session = tb.start(four)
+        st = session.state
+        g = tb.g("south-west")
+        assert st.to_move() == [g]
+        panel = tb.panel("south-west")
+        hold = tb.hold("south-west")
+        plays = [a for a in st.legal_actions(g) if isinstance(a, Play)]
+        # every enabled card is part of some legal play; leading, every card is (any single goes)
+        enabled = [b for b in panel.cards if b.opacity > 0 and not b.disabled]
+        assert len(enabled) == len(panel.hand)
+        assert not buttons(panel, "Pass"), "the leader cannot pass: no Pass button"
+        # select a card, then every card that cannot join it in a legal play is disabled
+        tap(enabled[0])
+        tick()
+        first = panel.hand[0]
+        for i, b in enumerate(panel.cards[:len(panel.hand)]):
+            ok = any(first in a.cards and panel.hand[i] in a.cards and
+                     (panel.hand[i] != first or list(a.cards).count(first) >= 2) for a in plays)
+            if i != 0:
+                assert b.disabled == (not ok), (panel.hand, i, b.disabled)
+        assert any(t.startswith("Play a single") for t in panel.labels), panel.labels
+        hold.up()
+        tick()
+        # a RuleError that gets through (out of turn) is shown at that seat, and nothing changes
+        other = tb.panel("north-east")
+        before = len(st.journal)
+        tb.screen.command(other, Pass(False))
+        frames(1)
+        assert len(st.journal) == before
+        assert "turn" in other.error, other.error
+        assert tb.panel("south-west").error == ""
+
+    def undo_within_turn() -> None:
+        from kiosk.games.makoto.rules import BLIND
+        # find a seed-independent situation: a play that leaves a Blind step (a card lower than the play exists)
+        session = tb.start([("south-west", None), ("north-east", None)])
+        st = session.state
+        g = tb.g("south-west")
+        panel = tb.panel("south-west")
+        hand = sorted(st.hands[g], key=lambda c: c % 20)
+        top = max(hand, key=lambda c: c % 20)
+        hold = tb.hold("south-west")
+        slot = next(i for i, b in enumerate(panel.cards) if b.code == top)
+        tap(panel.cards[slot])
+        tick()
+        tap(buttons(panel, next(t for t in panel.labels if t.startswith("Play")))[0])
+        tick()
+        assert st.phase == BLIND and st.turn == g, "a high single leaves the Blind step"
+        journal = list(st.journal)
+        tap(buttons(panel, "\u21b6 Take back")[0])
+        tick()
+        restored = session.state
+        assert restored.phase != BLIND and restored.current is None and top in restored.hands[g]
+        assert restored.journal == journal[:-1]
+        # after the take-back the same play can be made again, then the turn ends: no undo any more
+        slot = next(i for i, b in enumerate(panel.cards) if b.code == top)
+        tap(panel.cards[slot])
+        tick()
+        tap(buttons(panel, next(t for t in panel.labels if t.startswith("Play")))[0])
+        tick()
+        tap(buttons(panel, "End turn")[0])
+        tick()
+        assert not buttons(panel, "\u21b6 Take back")
+        hold.up()
+        tick()
+        assert isinstance(restored.journal[-1], dict) and session.state.turn != g
+
+    def match_with_score_sheet_to_high_score() -> None:
+        session = tb.start(four, games=2)
+        first = session.state
+        steps = tb.play_out(["south-west", "north-east"])
+        run_until(lambda: tb.screen.sheet, 5, "the score sheet")
+        assert first.is_over() and session.state is not first
+        sheet = tb.screen.match.score_sheet()
+        assert sheet["played"] == 1 and sheet["rows"][0] == first.scores()
+        assert session.state.lid_holder == sheet["lid_holder"], "the lowest scorer holds the lid"
+        assert "Score sheet" in tb.screen.sheet_text
+        screenshot("makoto_score_sheet")
+        time.sleep(0.2)
+        frames(2)
+        assert len(session.state.journal) == 2, "the session is paused while the sheet shows"
+        tap(buttons(tb.panel("north-east"), "Next game \u25b6")[0])
+        assert not tb.screen.sheet
+        second = session.state
+        steps += tb.play_out(["south-west", "north-east"])
+        assert second.is_over() and steps > 4
+        totals = [a + b for a, b in zip(first.scores(), second.scores())]
+        assert session.state.scores() == totals, "the results score the match"
+        run_until(lambda: app.mode == "results", 6, "the results screen")
+        frames(3)
+        humans = [app.table.by_position(p).index for p in ("south-west", "north-east")]
+        entering = [app.results.pads[i] for i in humans if app.results.pads[i].entering]
+        assert entering, "a human's match score enters the empty board"
+        screenshot("makoto_results")
+        for pad in entering:
+            tap(buttons(pad, "OK")[0])
+            assert "Saved" in pad.saved, pad.saved
+        assert sorted(e.score for e in app.scores.top("makoto", 5)) == sorted(p.score for p in entering)
+
+    run_scenarios({
+        "screen_four_seats": screen_four_seats,
+        "hand_never_visible_to_another_seat": hand_never_visible_to_another_seat,
+        "illegal_choices_disabled_and_errors": illegal_choices_disabled_and_errors,
+        "undo_within_turn": undo_within_turn,
+        "match_with_score_sheet_to_high_score": match_with_score_sheet_to_high_score,
+    }, out)
+    app._end_game_screen()
+    app.stop()
+
+
+if __name__ == "__main__":
+    child_main(Path(sys.argv[1]), Path(sys.argv[2]))

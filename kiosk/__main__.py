@@ -1,0 +1,141 @@
+"""Start the kiosk: ``kiosk`` or ``python -m kiosk``.
+
+    kiosk                      # a window on a desktop: mock seat buttons, keyboard fallback, attract mode
+    kiosk --fullscreen         # the Pi service: fullscreen (KMS/DRM without a desktop), real GPIO and serial
+    kiosk --check-config       # validate the config file and exit (1 with one line per problem)
+    kiosk --set-pin            # set the operator PIN (asked twice on the terminal; stored hashed)
+
+Ctrl+C in the terminal or SIGTERM (systemd) stops it cleanly. Kivy is configured here, before anything of Kivy
+but ``kivy.config`` is imported (see ../shared/notes/platform.md): no command-line parsing by Kivy, no log
+files or ``~/.kivy`` (``KIVY_HOME`` in the state folder), Escape never quits, no screensaver.
+"""
+from __future__ import annotations
+
+import argparse
+import getpass
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+__all__ = ["main", "configure_kivy", "parse_args"]
+
+
+def configure_kivy(*, state_dir: Path, fullscreen: bool, width: int, height: int, maxfps: int = 60,
+                   log_level: str = "info") -> None:
+    """Set Kivy's environment and config. Must run before ``kivy.app``/``kivy.core`` are imported."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # one log stream: ours (no doubled lines)
+    kivy_home = Path(os.environ.setdefault("KIVY_HOME", str(state_dir / "kivy")))
+    kivy_home.mkdir(parents=True, exist_ok=True)
+    if fullscreen:
+        os.environ.setdefault("SDL_VIDEO_MINIMIZE_ON_FOCUS_LOSS", "0")
+    from kivy.config import Config
+
+    Config.set("kivy", "exit_on_escape", "0")
+    Config.set("kivy", "log_level", log_level)
+    Config.set("kivy", "log_enable", "0")
+    Config.set("kivy", "keyboard_mode", "system")
+    Config.set("graphics", "allow_screensaver", "0")
+    Config.set("graphics", "maxfps", str(maxfps))
+    Config.set("graphics", "multisamples", "0")
+    if fullscreen:
+        Config.set("graphics", "fullscreen", "auto")
+        Config.set("graphics", "show_cursor", "0")
+        Config.set("graphics", "borderless", "1")
+        # touch panels come from Kivy's own providers; the mouse steps aside while touches happen
+        Config.set("input", "mouse", "mouse,disable_on_activity,disable_multitouch")
+    else:
+        Config.set("graphics", "fullscreen", "0")
+        Config.set("graphics", "show_cursor", "1")
+        Config.set("graphics", "width", str(width))
+        Config.set("graphics", "height", str(height))
+        # a right click must not leave Kivy's red multitouch-simulation dots on the table
+        Config.set("input", "mouse", "mouse,disable_multitouch")
+    # never load the inspector, the screen/keybinding modules or the touch ring
+    if Config.has_section("modules"):
+        for name in list(Config.options("modules")):
+            Config.remove_option("modules", name)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    from kiosk.config import default_config_path, default_state_dir
+
+    p = argparse.ArgumentParser(prog="kiosk", description="The sushi game table kiosk.")
+    p.add_argument("--fullscreen", action="store_true", help="fullscreen with real hardware (the Pi service)")
+    p.add_argument("--config", type=Path, default=None,
+                   help=f"config file (default $KIOSK_CONFIG or {default_config_path()})")
+    p.add_argument("--state-dir", type=Path, default=None,
+                   help=f"scores, saved games, sounds (default $STATE_DIRECTORY or {default_state_dir()})")
+    p.add_argument("--hardware", choices=("auto", "real", "mock", "none"), default="auto",
+                   help="seat buttons and tap sticks: real GPIO/serial, gpiozero's mock pins, or none; "
+                        "auto = real with --fullscreen, mock otherwise (the keyboard fallback is always on)")
+    p.add_argument("--no-kiosk", action="store_true",
+                   help="developer mode: Escape and window close work, callback errors are raised")
+    p.add_argument("--check-config", action="store_true", help="validate the config file and exit")
+    p.add_argument("--set-pin", action="store_true", help="set the operator PIN and exit")
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    return p.parse_args(argv)
+
+
+def _set_pin(config_path: Path) -> int:
+    from kiosk import config as kconfig
+
+    cfg = kconfig.load(config_path)
+    pin = getpass.getpass("New operator PIN (4-8 digits): ")
+    if getpass.getpass("Again: ") != pin:
+        print("The PINs differ; nothing changed.", file=sys.stderr)
+        return 1
+    try:
+        cfg = cfg.replace(operator={"pin_hash": kconfig.hash_pin(pin)})
+    except ValueError as exc:
+        print(f"{exc}; nothing changed.", file=sys.stderr)
+        return 1
+    kconfig.save(cfg, config_path)
+    print(f"Operator PIN changed in {config_path}.")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    from kiosk import config as kconfig
+
+    state_dir = args.state_dir or kconfig.default_state_dir()
+    config_path = args.config or (Path(os.environ["KIOSK_CONFIG"]) if os.environ.get("KIOSK_CONFIG")
+                                  else state_dir / "kiosk.json")
+    logging.basicConfig(level=getattr(logging, args.log_level.upper()),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.set_pin:
+        return _set_pin(config_path)
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        cfg = kconfig.load(config_path)
+    except kconfig.ConfigError as exc:
+        print(f"kiosk: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"kiosk: cannot use {state_dir}: {exc}", file=sys.stderr)
+        return 2
+    if args.check_config:
+        print(f"{config_path}: OK ({len(cfg.seats.positions)} seats)")
+        return 0
+
+    hardware = args.hardware if args.hardware != "auto" else ("real" if args.fullscreen else "mock")
+    configure_kivy(state_dir=state_dir, fullscreen=args.fullscreen, width=cfg.window.width,
+                   height=cfg.window.height, log_level=args.log_level)
+    from kiosk.app import KioskApp  # imports Kivy: only after configure_kivy
+
+    app = KioskApp(cfg, state_dir=state_dir, config_path=config_path, hardware=hardware,
+                   kiosk_mode=not args.no_kiosk)
+    try:
+        app.run()
+    except KeyboardInterrupt:  # Ctrl+C before our handler was installed
+        app.stop_reason = app.stop_reason or "SIGINT"
+    logging.getLogger("kiosk").info("kiosk stopped (%s)", app.stop_reason or "window closed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

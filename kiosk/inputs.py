@@ -1,0 +1,294 @@
+"""One seat-tagged input event for everything players do: touches, seat buttons, tap sticks and the keyboard.
+
+:class:`SeatEvent` is the one kind of event screens receive. :class:`InputHub` (a Kivy ``EventDispatcher``)
+dispatches ``on_seat_event`` on the UI thread. Sources:
+
+* touches (tagged with the seat whose zone was touched, or ``None`` for the centre and corners) are fed by the
+  app's window hook;
+* seat buttons (``hardware.buttons.SeatButtons``, gpiozero) and tap sticks (``hardware.taps.TapReader``, serial)
+  call back from their own threads; :class:`HardwareInputs` hands every event to the UI thread with
+  ``Clock.schedule_once`` (thread-safe), keeping the timestamps taken in the reader thread;
+* the keyboard fallback (:class:`KeyboardInputs`) turns keys into the same events, so the whole table is playable
+  with a keyboard and mouse on a desktop. Keys per seat are in :data:`kiosk.seats.KEYS` and docs/kiosk.md:
+  the digit is button "a", the key below it button "b", the home-row key below that the tap stick. Auto-repeat
+  is ignored: holding a key is one press, then one release (a "hold" follows after 1 s, like gpiozero's).
+
+When there is no GPIO (a desktop) or no tap-stick board, one log line says so and the keyboard fallback remains.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Callable, Mapping
+
+from kivy.clock import Clock
+from kivy.event import EventDispatcher
+
+from kiosk.seats import SeatMap
+
+log = logging.getLogger("kiosk.inputs")
+
+__all__ = ["SeatEvent", "InputHub", "KeyboardInputs", "HardwareInputs", "SOURCES", "KINDS"]
+
+SOURCES = ("touch", "button", "tap", "key")
+KINDS = ("press", "release", "hold", "tap")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEvent:
+    """Something a player did, tagged with the table seat (``Seat.index``) it belongs to.
+
+    ``source`` is where it came from (touch, button, tap, key: keys arrive as the seat button or stick they stand
+    for, with ``source="key"``). ``kind`` is press / release / hold for buttons and touches, ``tap`` for sticks.
+    ``button`` names the seat button ("a" or "b") or the stick hand ("left"/"right"). ``t`` is the monotonic time
+    the event happened (taken in the reader thread for hardware). ``pos`` is the window position of a touch.
+    """
+
+    seat: int | None
+    source: str
+    kind: str
+    button: str | None = None
+    t: float = field(default_factory=time.monotonic)
+    pos: tuple[float, float] | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_press(self) -> bool:
+        """A press of a seat button (real or keyboard); the "join"/"confirm" gesture when ``button == "a"``."""
+        return self.kind == "press" and self.source in ("button", "key")
+
+
+class InputHub(EventDispatcher):
+    """Dispatches ``on_seat_event(event)`` on the UI thread and tracks which seat buttons are held."""
+
+    __events__ = ("on_seat_event",)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.held: set[tuple[int, str]] = set()
+        self.last_input = time.monotonic()
+        self.count = 0
+
+    def emit(self, event: SeatEvent) -> None:
+        """Deliver an event (call on the UI thread; other threads use :meth:`emit_threadsafe`)."""
+        if event.seat is not None and event.button is not None and event.source in ("button", "key"):
+            if event.kind == "press":
+                self.held.add((event.seat, event.button))
+            elif event.kind == "release":
+                self.held.discard((event.seat, event.button))
+        self.last_input = time.monotonic()
+        self.count += 1
+        self.dispatch("on_seat_event", event)
+
+    def emit_threadsafe(self, event: SeatEvent) -> None:
+        Clock.schedule_once(partial(self._emit_from_clock, event), 0)
+
+    def _emit_from_clock(self, event: SeatEvent, _dt: float) -> None:
+        self.emit(event)
+
+    def seat_held(self, seat: int) -> bool:
+        """Whether any of the seat's buttons is held down right now (shows its private tray)."""
+        return any(s == seat for s, _b in self.held)
+
+    def release_all(self) -> None:
+        self.held.clear()
+
+    def on_seat_event(self, event: SeatEvent) -> None:
+        pass
+
+
+class KeyboardInputs:
+    """The keyboard fallback: keys from :data:`kiosk.seats.KEYS` become seat events with ``source="key"``."""
+
+    HOLD_AFTER_S = 1.0
+
+    def __init__(self, hub: InputHub, seats: SeatMap, window: Any) -> None:
+        self.hub = hub
+        self.seats = seats
+        self.window = window
+        self._down: dict[str, Any] = {}
+        window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
+
+    def close(self) -> None:
+        self.window.unbind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
+        for ev in self._down.values():
+            if ev is not None:
+                ev.cancel()
+        self._down.clear()
+
+    @staticmethod
+    def _key_text(key: int, codepoint: str | None) -> str | None:
+        if codepoint:
+            return codepoint.lower()
+        if 32 < key < 127:
+            return chr(key).lower()
+        return None
+
+    def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
+                     modifiers: list[str]) -> bool:
+        text = self._key_text(key, codepoint)
+        if text is None or "ctrl" in modifiers or "alt" in modifiers:
+            return False
+        found = self.seats.seat_for_key(text)
+        if found is None:
+            return False
+        if text in self._down:  # auto-repeat
+            return True
+        seat, what = found
+        if what == "tap":
+            self._down[text] = None
+            self.hub.emit(SeatEvent(seat.index, "key", "tap", button="right", detail={"key": text}))
+            return True
+        hold = Clock.schedule_once(partial(self._hold, seat.index, what, text), self.HOLD_AFTER_S)
+        self._down[text] = hold
+        self.hub.emit(SeatEvent(seat.index, "key", "press", button=what, detail={"key": text}))
+        return True
+
+    def _hold(self, seat: int, button: str, text: str, _dt: float) -> None:
+        if text in self._down:
+            self.hub.emit(SeatEvent(seat, "key", "hold", button=button, detail={"key": text}))
+
+    def _on_key_up(self, _window: Any, key: int, _scancode: int, *args: Any) -> bool:
+        text = self._key_text(key, None)
+        if text is None or text not in self._down:
+            return False
+        hold = self._down.pop(text)
+        found = self.seats.seat_for_key(text)
+        if hold is not None:
+            hold.cancel()
+            if found:
+                self.hub.emit(SeatEvent(found[0].index, "key", "release", button=found[1], detail={"key": text}))
+        return True
+
+
+class HardwareInputs:
+    """Seat buttons and tap sticks from the ``hardware`` package, handed to the UI thread.
+
+    ``mode`` is ``"real"`` (gpiozero picks the Pi's pin factory), ``"mock"`` (gpiozero's MockFactory: a desktop
+    with the real code paths and pins nobody presses) or ``"none"``. Anything missing (the hardware package,
+    GPIO, the serial board) is one log line and the keyboard fallback stays. ``status`` is the
+    ``hardware.status.HardwareStatus`` when the hardware package provides one.
+    """
+
+    def __init__(self, hub: InputHub, seats: SeatMap, *, mode: str = "real", serial_port: str | None = None,
+                 sticks: Mapping[int, tuple[str, str]] | None = None) -> None:
+        self.hub = hub
+        self.seats = seats
+        self.mode = mode
+        self.serial_port = serial_port
+        self.sticks = dict(sticks or {})
+        self.buttons: Any = None
+        self.taps: Any = None
+        self.status: Any = None
+        self.notes: list[str] = []
+
+    # ------------------------------------------------------------------------------------------- start/stop
+    def start(self) -> None:
+        if self.mode == "none":
+            self._note("hardware disabled (--hardware none): keyboard fallback only")
+            return
+        try:
+            from hardware.status import HardwareStatus  # type: ignore[import-not-found]
+            self.status = HardwareStatus()
+        except Exception as exc:  # the hardware package may not exist yet, or differ
+            log.debug("no hardware status: %s", exc)
+        self._start_buttons()
+        self._start_taps()
+
+    def _start_buttons(self) -> None:
+        pins = self.seats.button_pins()
+        if not pins:
+            self._note("no seat button pins configured: keyboard fallback for seat buttons")
+            return
+        try:
+            from hardware.buttons import SeatButtons  # type: ignore[import-not-found]
+        except ImportError:
+            self._note("hardware.buttons is not installed: keyboard fallback for seat buttons")
+            return
+        try:
+            extra: dict[str, Any] = {}
+            if self.mode == "mock":
+                from gpiozero.pins.mock import MockFactory
+                extra["pin_factory"] = MockFactory()
+            self.buttons = self._construct(SeatButtons, pins, self._on_button, **extra)
+            if getattr(self.buttons, "available", True) is False:
+                reason = getattr(self.buttons, "unavailable_reason", "no GPIO")
+                self._note(f"no GPIO seat buttons ({reason}): keyboard fallback for seat buttons")
+        except Exception as exc:  # a busy pin, a bad pin map, ...
+            self.buttons = None
+            self._note(f"no GPIO seat buttons ({type(exc).__name__}: {exc}): keyboard fallback for seat buttons")
+
+    def _start_taps(self) -> None:
+        if self.mode == "mock" and not self.serial_port:
+            self._note("mock hardware: no tap-stick board; keyboard fallback for tap sticks")
+            return
+        try:
+            from hardware.taps import TapReader  # type: ignore[import-not-found]
+        except ImportError:
+            self._note("hardware.taps is not installed: keyboard fallback for tap sticks")
+            return
+        try:
+            self.taps = self._construct(TapReader, self.serial_port, self._on_tap)
+            self.taps.start()
+        except Exception as exc:
+            self.taps = None
+            self._note(f"no tap-stick reader ({type(exc).__name__}: {exc}): keyboard fallback for tap sticks")
+
+    def _construct(self, cls: Any, first: Any, on_event: Callable[[Any], None], **extra: Any) -> Any:
+        """Build a hardware object, passing the optional keyword arguments it declares (status, sticks, ...)."""
+        import inspect
+        kwargs: dict[str, Any] = {}
+        try:
+            params = inspect.signature(cls).parameters
+        except (TypeError, ValueError):
+            params = {}
+        if "status" in params and self.status is not None:
+            kwargs["status"] = self.status
+        if "sticks" in params and self.sticks:
+            here = {s.position for s in self.seats}
+            kwargs["sticks"] = {k: {"seat": self.seats.by_position(p).index, "hand": hand}
+                                for k, (p, hand) in self.sticks.items() if p in here}
+        kwargs.update({k: v for k, v in extra.items() if k in params})
+        return cls(first, on_event, **kwargs)
+
+    def stop(self) -> None:
+        for dev in (self.taps, self.buttons):
+            if dev is None:
+                continue
+            for verb in ("stop", "close"):
+                fn = getattr(dev, verb, None)
+                if callable(fn):
+                    try:
+                        fn()
+                    except Exception as exc:
+                        log.warning("stopping %s: %s", type(dev).__name__, exc)
+                    break
+        self.taps = self.buttons = None
+
+    def _note(self, msg: str) -> None:
+        self.notes.append(msg)
+        log.info("inputs: %s", msg)
+
+    # ------------------------------------------------------------------------------------------- callbacks
+    # These run in gpiozero's / pyserial's threads: build the event here (timestamp included), deliver on the UI.
+    def _on_button(self, ev: Any) -> None:
+        seat = getattr(ev, "seat", None)
+        kind = getattr(ev, "kind", "press")
+        t = getattr(ev, "t", None) or time.monotonic()
+        self.hub.emit_threadsafe(SeatEvent(seat, "button", kind, button=getattr(ev, "button", None), t=t))
+
+    def _on_tap(self, ev: Any) -> None:
+        if not hasattr(ev, "stick"):  # a link event (connected / hello / gone): status only
+            return
+        seat = getattr(ev, "seat", None)
+        if seat is None:
+            found = self.seats.seat_for_stick(ev.stick)
+            seat = found.index if found else None
+        elif isinstance(seat, str):
+            seat = self.seats.by_position(seat).index
+        t = getattr(ev, "received", None) or time.monotonic()
+        self.hub.emit_threadsafe(SeatEvent(seat, "tap", "tap", button=getattr(ev, "hand", None), t=t,
+                                           detail={"stick": ev.stick, "t_us": getattr(ev, "t_us", None),
+                                                   "seq": getattr(ev, "seq", None)}))

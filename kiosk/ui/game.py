@@ -1,0 +1,273 @@
+"""Game screens: the plug-in point for per-game screens, and the generic screen every game can be played with.
+
+Plug-in interface (for ``kiosk/games/<key>/screen.py``, issue 8)
+----------------------------------------------------------------
+A game folder may provide ``screen.py`` defining ``GameScreen``, a subclass of :class:`BaseGameScreen` (a Kivy
+``Screen``). The shell builds it once per process as ``GameScreen(name="game:<key>", table=<SeatMap>,
+hub=<InputHub>)`` and then, for every game:
+
+* ``begin(session)``: a new :class:`~kiosk.ui.session.GameSession` (``session.spec``, ``session.state``,
+  ``session.seats[g]`` = the table :class:`~kiosk.seats.Seat` of game seat ``g``, ``session.bots``). Draw
+  ``state.view(g)`` for each game seat inside a :class:`~kiosk.ui.seatzone.SeatZone` for ``session.seats[g]``
+  (the seat model places and turns it; never compute rotations), hidden things inside a
+  :class:`~kiosk.ui.seatzone.PrivateTray`; turn gestures into actions and call ``session.apply(g, action)``;
+  redraw on the session's ``on_change``; show ``on_error(g, message)`` at seat ``g``.
+* ``seat_event(event)``: a :class:`~kiosk.inputs.SeatEvent` (seat buttons, tap sticks, keys) for this game.
+* ``hide_private()``: close every private tray now (the table went idle).
+* ``end()``: the game is over or abandoned: unbind from the session, cancel Clock events.
+
+The shell handles everything around it: bots' pacing (in the session), idle prompts, results, high scores.
+The same screen also runs in attract mode (``session.attract`` is true, every seat a bot, touches never reach
+it), so it must not assume a human is present.
+
+Generic screen
+--------------
+:class:`GenericGameScreen` plays any registered game through the contract alone: each seat's private view
+(what ``view(seat)`` has beyond ``view(None)``) and its legal actions are in that seat's private tray, paged as
+buttons facing the seat; the public view is in the centre, which turns to face the seat whose turn it is.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
+                             StringProperty)
+from kivy.uix.screenmanager import Screen
+
+from kiosk.engine import Action
+from kiosk.inputs import SeatEvent
+from kiosk.seats import Seat, SeatMap
+from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.session import GameSession, describe_action, format_value
+
+log = logging.getLogger("kiosk.ui.game")
+
+__all__ = ["BaseGameScreen", "GenericGameScreen", "PlayerPanel", "screen_class_for"]
+
+PAGE_SIZE = 6
+MAX_CENTRE_LINES = 14
+
+
+class BaseGameScreen(Screen):
+    """Base of every game screen (see the module docstring for the plug-in interface)."""
+
+    session = ObjectProperty(None, allownone=True)
+    table = ObjectProperty(None)
+    hub = ObjectProperty(None, allownone=True)
+
+    def begin(self, session: GameSession) -> None:
+        self.session = session
+
+    def end(self) -> None:
+        self.session = None
+
+    def seat_event(self, event: SeatEvent) -> None:
+        pass
+
+    def hide_private(self) -> None:
+        pass
+
+
+def screen_class_for(key: str) -> type[BaseGameScreen]:
+    """The game's own screen class (``kiosk.games.<key>.screen.GameScreen``) or the generic one."""
+    try:
+        module = importlib.import_module(f"kiosk.games.{key}.screen")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith(f"kiosk.games.{key}"):
+            return GenericGameScreen
+        raise
+    cls = getattr(module, "GameScreen", None)
+    if isinstance(cls, type) and issubclass(cls, Screen):
+        return cls
+    log.warning("kiosk.games.%s.screen has no GameScreen class: using the generic screen", key)
+    return GenericGameScreen
+
+
+class PlayerPanel(SeatZone):
+    """One seat's side of the generic game screen: badge, status, private tray with hand and actions."""
+
+    who = StringProperty("")            # "Player" / "Bot (easy)"
+    status = StringProperty("")         # "Your turn" / "" / result
+    score = StringProperty("")
+    private_text = StringProperty("")
+    error = StringProperty("")
+    my_turn = BooleanProperty(False)
+    page = NumericProperty(0)
+    pages = NumericProperty(1)
+    labels = ListProperty([""] * PAGE_SIZE)
+    is_bot = BooleanProperty(False)
+    in_game = BooleanProperty(False)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.actions: list[Action] = []
+        self.game_seat: int | None = None
+        self.screen: GenericGameScreen | None = None
+        self._clear_error: Any = None
+
+    def set_actions(self, actions: list[Action]) -> None:
+        self.actions = actions
+        self.pages = max(1, -(-len(actions) // PAGE_SIZE))
+        if self.page >= self.pages:
+            self.page = 0
+        self._fill()
+
+    def on_page(self, *_a: Any) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        start = self.page * PAGE_SIZE
+        shown = self.actions[start:start + PAGE_SIZE]
+        self.labels = [describe_action(a) for a in shown] + [""] * (PAGE_SIZE - len(shown))
+
+    def turn_page(self, step: int) -> None:
+        self.page = (self.page + step) % self.pages
+
+    def press(self, slot: int) -> None:
+        """A human pressed action button ``slot`` of the current page."""
+        i = self.page * PAGE_SIZE + slot
+        if self.screen is None or self.game_seat is None or i >= len(self.actions):
+            return
+        self.screen.human_action(self.game_seat, self.actions[i])
+
+    def show_error(self, message: str) -> None:
+        self.error = message
+        if self._clear_error is not None:
+            self._clear_error.cancel()
+        self._clear_error = Clock.schedule_once(self._clear, 5)
+
+    def _clear(self, _dt: float) -> None:
+        self.error = ""
+
+
+class GenericGameScreen(BaseGameScreen):
+    """Any game through the contract alone (see the module docstring)."""
+
+    title = StringProperty("")
+    centre_text = StringProperty("")
+    turn_text = StringProperty("")
+    last_text = StringProperty("")
+    facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
+    attract = BooleanProperty(False)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.panels: dict[int, PlayerPanel] = {}
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        Clock.schedule_once(self._build_panels, -1)
+
+    def _build_panels(self, *_a: Any) -> None:
+        if self.panels or self.table is None:
+            return
+        for seat in self.table.seats:
+            panel = PlayerPanel(table=self.table, seat=seat)
+            panel.screen = self
+            self.panels[seat.index] = panel
+            self.ids.seat_layer.add_widget(panel)
+            panel.sync_shown()
+
+    # ------------------------------------------------------------------------------------------- lifecycle
+    def begin(self, session: GameSession) -> None:
+        self._build_panels()
+        if self.session is not None:
+            self.end()
+        super().begin(session)
+        self.attract = session.attract
+        self.title = session.spec.title
+        session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
+        for panel in self.panels.values():
+            panel.game_seat = None
+            panel.in_game = False
+            panel.page = 0
+            panel.error = ""
+            panel.ids.tray.close()
+        for g, seat in enumerate(session.seats):
+            panel = self.panels[seat.index]
+            panel.game_seat = g
+            panel.in_game = True
+            panel.is_bot = session.is_bot(g)
+            level = session.bot_levels.get(g, "")
+            panel.who = f"Bot ({level})" if panel.is_bot and level else ("Bot" if panel.is_bot else "Player")
+            panel.ids.tray.locked = panel.is_bot
+        self._draw()
+
+    def end(self) -> None:
+        if self.session is not None:
+            self.session.unbind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
+        for panel in self.panels.values():
+            panel.ids.tray.close()
+        super().end()
+
+    def hide_private(self) -> None:
+        for panel in self.panels.values():
+            panel.ids.tray.close()
+
+    def seat_event(self, event: SeatEvent) -> None:
+        """Seat buttons hold the seat's tray open (press shows, release hides)."""
+        if event.seat is None or event.source not in ("button", "key") or event.kind not in ("press", "release"):
+            return
+        panel = self.panels.get(event.seat)
+        if panel is not None and self.hub is not None:
+            panel.ids.tray.held_by_button = self.hub.seat_held(event.seat) and panel.in_game
+
+    # ------------------------------------------------------------------------------------------- actions
+    def human_action(self, game_seat: int, action: Action) -> None:
+        if self.session is None or self.session.is_bot(game_seat) or self.attract:
+            return
+        self.session.apply(game_seat, action)
+
+    def _on_change(self, *_a: Any) -> None:
+        self._redraw()
+
+    def _on_error(self, _session: Any, game_seat: int, message: str) -> None:
+        if self.session is None or game_seat >= len(self.session.seats):
+            return
+        self.panels[self.session.seats[game_seat].index].show_error(message)
+
+    # ------------------------------------------------------------------------------------------- drawing
+    def _draw(self, *_a: Any) -> None:
+        session = self.session
+        if session is None:
+            return
+        state = session.state
+        public = state.view(None)
+        over = state.is_over()
+        movers = [] if over else state.to_move()
+        try:
+            scores = state.scores()
+        except Exception:
+            scores = []
+        for g, seat in enumerate(session.seats):
+            panel = self.panels[seat.index]
+            mine = state.view(g)
+            private = {k: v for k, v in mine.items() if public.get(k) != v and k != "seat"}
+            panel.private_text = "\n".join(f"{k}: {format_value(v)}" for k, v in private.items()) \
+                or "Nothing hidden in this game"
+            panel.ids.tray.always_open = not private and not panel.is_bot
+            panel.my_turn = g in movers
+            panel.status = ("Your turn" if not panel.is_bot else "Thinking...") if g in movers else ""
+            panel.score = f"{scores[g]} pts" if g < len(scores) else ""
+            panel.set_actions(state.legal_actions(g) if (g in movers and not panel.is_bot) else [])
+        if movers:
+            self.facing = session.seats[movers[0]].edge
+            names = ", ".join(session.seats[g].label for g in movers)
+            self.turn_text = f"Turn: {names}"
+        else:
+            self.turn_text = "Game over" if over else ""
+        lines = [f"{k}: {format_value(v)}" for k, v in public.items()]
+        if len(lines) > MAX_CENTRE_LINES:
+            lines = lines[:MAX_CENTRE_LINES - 1] + [f"... {len(lines) - MAX_CENTRE_LINES + 1} more"]
+        self.centre_text = "\n".join(line if len(line) <= 90 else line[:87] + "..." for line in lines)
+        if session.last_events:
+            parts = []
+            for ev in session.last_events[-3:]:
+                who = session.seats[ev.seat].label + " " if ev.seat is not None and ev.seat < len(session.seats) \
+                    else ""
+                data = format_value(dict(ev.data)) if ev.data else ""
+                parts.append(f"{who}{ev.kind} {data}".strip())
+            self.last_text = "\n".join(parts)
+        else:
+            self.last_text = ""

@@ -1,0 +1,168 @@
+"""Seat joining: every seat has its own join pad facing it; empty seats can take a bot; start when enough.
+
+Rules (decisions, written down):
+
+* A seat joins by touching its pad's "Join" or pressing its seat button "a"; "b" (or "Leave") leaves.
+* Any empty seat can take a bot ("Add bot"); tapping the bot's level cycles easy -> normal -> hard -> random.
+  "Fill with bots" in the centre fills empty seats up to the game's minimum (at the default level).
+* At least one human must have joined; the game starts when humans + bots reach the game's minimum, by
+  "Start" on any joined seat's pad, in the centre, or a joined seat pressing its "a" button again.
+* Never more seats than the game's maximum: the other pads say the game is full.
+* Game seats are the joined table seats in clockwise order (the order the rulebooks play in).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.properties import (BooleanProperty, DictProperty, NumericProperty, ObjectProperty, OptionProperty,
+                             StringProperty)
+from kivy.uix.screenmanager import Screen
+
+from kiosk.config import BOT_LEVELS
+from kiosk.engine import GameSpec
+from kiosk.inputs import SeatEvent
+from kiosk.ui.seatzone import SeatZone
+
+__all__ = ["JoinScreen", "JoinPad"]
+
+_LEVEL_CYCLE = ("easy", "normal", "hard", "random")
+
+
+class JoinPad(SeatZone):
+    mode = OptionProperty("empty", options=["empty", "human", "bot"])
+    level = StringProperty("normal")
+    full = BooleanProperty(False)
+    can_start = BooleanProperty(False)
+    screen = ObjectProperty(None, allownone=True)
+
+
+class JoinScreen(Screen):
+    table = ObjectProperty(None)
+    facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
+    title = StringProperty("")
+    need = StringProperty("")
+    summary = StringProperty("")
+    can_start = BooleanProperty(False)
+    default_level = StringProperty("normal")
+    seats_state = DictProperty({})
+
+    def __init__(self, on_start: Callable[[str, list[tuple[int, str | None]]], None] | None = None,
+                 on_back: Callable[[], None] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.on_start = on_start
+        self.on_back = on_back
+        self.spec: GameSpec | None = None
+        self.pads: dict[int, JoinPad] = {}
+        for seat in (self.table.seats if self.table is not None else []):
+            pad = JoinPad(table=self.table, seat=seat, screen=self)
+            self.pads[seat.index] = pad
+            self.ids.seat_layer.add_widget(pad)
+
+    # ------------------------------------------------------------------------------------------- setup
+    def setup(self, spec: GameSpec, chooser: int | None, default_level: str) -> None:
+        self.spec = spec
+        self.title = spec.title
+        self.default_level = default_level
+        self.need = (f"{spec.min_players} player" if spec.min_players == spec.max_players == 1
+                     else f"{spec.min_players}-{spec.max_players} players")
+        for pad in self.pads.values():
+            pad.mode = "empty"
+            pad.level = default_level
+        if chooser is not None and self.table is not None:
+            self.facing = self.table[chooser].edge
+            self.join(chooser)
+        self._update()
+
+    # ------------------------------------------------------------------------------------------- actions
+    def filled(self) -> list[JoinPad]:
+        return [p for p in self.pads.values() if p.mode != "empty"]
+
+    def join(self, index: int) -> None:
+        pad = self.pads[index]
+        if pad.mode == "empty" and not self._full():
+            pad.mode = "human"
+        self._update()
+
+    def leave(self, index: int) -> None:
+        self.pads[index].mode = "empty"
+        self._update()
+
+    def add_bot(self, index: int) -> None:
+        pad = self.pads[index]
+        if pad.mode == "empty" and not self._full():
+            pad.mode = "bot"
+            pad.level = self.default_level
+        self._update()
+
+    def cycle_level(self, index: int) -> None:
+        pad = self.pads[index]
+        levels = [lv for lv in _LEVEL_CYCLE if self.spec is None or lv in self.spec.bots] or list(BOT_LEVELS)
+        pad.level = levels[(levels.index(pad.level) + 1) % len(levels)] if pad.level in levels else levels[0]
+
+    def fill_bots(self) -> None:
+        """Fill empty seats with bots up to the game's minimum (at least one more seat if none needed)."""
+        if self.spec is None:
+            return
+        target = max(self.spec.min_players, min(len(self.filled()) + 1, self.spec.max_players))
+        for pad in self.pads.values():
+            if len(self.filled()) >= target:
+                break
+            if pad.mode == "empty":
+                pad.mode = "bot"
+                pad.level = self.default_level
+        self._update()
+
+    def start(self) -> None:
+        if not self.can_start or self.spec is None or self.on_start is None:
+            return
+        seats = [(p.seat.index, None if p.mode == "human" else p.level)
+                 for p in sorted(self.filled(), key=lambda p: p.seat.index)]
+        self.on_start(self.spec.key, seats)
+
+    def back(self) -> None:
+        if self.on_back is not None:
+            self.on_back()
+
+    def seat_event(self, event: SeatEvent) -> None:
+        """Seat button "a": join (or start when already joined); "b": leave."""
+        if event.seat is None or event.seat not in self.pads or not event.is_press:
+            return
+        pad = self.pads[event.seat]
+        if event.button == "a":
+            if pad.mode == "human" and self.can_start:
+                self.start()
+            elif pad.mode != "human":
+                if pad.mode == "bot":
+                    pad.mode = "empty"
+                self.join(event.seat)
+        elif event.button == "b" and pad.mode == "human":
+            self.leave(event.seat)
+
+    # ------------------------------------------------------------------------------------------- state
+    def _full(self) -> bool:
+        return self.spec is not None and len(self.filled()) >= self.spec.max_players
+
+    def _update(self) -> None:
+        spec = self.spec
+        humans = [p for p in self.pads.values() if p.mode == "human"]
+        bots = [p for p in self.pads.values() if p.mode == "bot"]
+        n = len(humans) + len(bots)
+        self.can_start = bool(spec and humans and spec.min_players <= n <= spec.max_players)
+        full = self._full()
+        for pad in self.pads.values():
+            pad.full = full and pad.mode == "empty"
+            pad.can_start = self.can_start and pad.mode == "human"
+        parts = [p.seat.label for p in sorted(humans, key=lambda p: p.seat.index)]
+        if bots:
+            parts.append(f"{len(bots)} bot{'s' if len(bots) > 1 else ''}")
+        joined = ", ".join(parts) if parts else "nobody yet"
+        if spec is None:
+            self.summary = ""
+        elif self.can_start:
+            self.summary = f"Joined: {joined}. Ready: press Start."
+        elif not humans:
+            self.summary = f"Joined: {joined}. At least one player must join."
+        else:
+            missing = spec.min_players - n
+            self.summary = f"Joined: {joined}. {missing} more seat{'s' if missing > 1 else ''} needed (player or bot)."
+        self.seats_state = {p.seat.index: p.mode for p in self.pads.values()}

@@ -1,0 +1,53 @@
+"""The layer above every screen: the "Still playing?" prompt at every seat, and short notices.
+
+Shown by the app's idle handler: after ``timeouts.idle_s`` without input during a game, every seat of the table
+gets a prompt facing it with a "Still here" button, and the centre counts down ``timeouts.still_playing_s``.
+Any input (a touch anywhere, a seat button) answers it. The overlay takes no touches while hidden.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
+
+from kiosk.ui.seatzone import SeatZone
+
+__all__ = ["Overlay", "PromptZone"]
+
+
+class PromptZone(SeatZone):
+    overlay = ObjectProperty(None, allownone=True)
+
+
+class Overlay(FloatLayout):
+    table = ObjectProperty(None)
+    prompting = BooleanProperty(False)
+    seconds_left = NumericProperty(0)
+    notice = StringProperty("")
+
+    def __init__(self, on_answer: Callable[[], None] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.on_answer = on_answer
+        self.zones: list[PromptZone] = []
+        for seat in (self.table.seats if self.table is not None else []):
+            zone = PromptZone(table=self.table, seat=seat, overlay=self)
+            self.zones.append(zone)
+            self.ids.prompt_layer.add_widget(zone)
+
+    def answer(self) -> None:
+        if self.prompting and self.on_answer is not None:
+            self.on_answer()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.prompting:
+            return False
+        super().on_touch_down(touch)
+        self.answer()      # any touch while asking means someone is still here
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return self.prompting
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return self.prompting

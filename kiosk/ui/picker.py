@@ -1,0 +1,98 @@
+"""The game picker: the four games with player counts and a one-screen how-to-play each.
+
+The picker is shared, so it faces one seat at a time: the player who touched the table to leave attract mode
+(the seat nearest the touch, or the seat whose button was pressed). Every seat zone has a "Turn to me" button
+that turns it to face that seat instead. Games whose engine is not registered yet are listed as coming soon.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
+                             StringProperty)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from kiosk.engine import GameSpec
+from kiosk.ui.howto import HOWTO, KNOWN
+from kiosk.ui.seatzone import SeatZone
+
+__all__ = ["PickerScreen", "GameCard", "TurnZone"]
+
+
+class GameCard(BoxLayout):
+    key = StringProperty("")
+    title = StringProperty("")
+    players = StringProperty("")
+    available = BooleanProperty(True)
+    symbol = StringProperty("")
+    screen = ObjectProperty(None, allownone=True)
+
+
+class TurnZone(SeatZone):
+    screen = ObjectProperty(None, allownone=True)
+
+
+#: A shape per game, so games are told apart without colour.
+GAME_SYMBOLS = {"maki": "\u25a3", "wasabi": "\u2668", "makoto": "\u2694", "takoyaki": "\u25ce"}
+
+
+class PickerScreen(Screen):
+    table = ObjectProperty(None)
+    facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
+    howto_key = StringProperty("")
+    howto_title = StringProperty("")
+    howto_text = StringProperty("")
+    cards = ListProperty([])
+
+    def __init__(self, on_pick: Callable[[str, int | None], None] | None = None,
+                 on_back: Callable[[], None] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.on_pick = on_pick
+        self.on_back = on_back
+        self.chooser: int | None = None   # table seat index facing the picker
+        self.games: Mapping[str, GameSpec] = {}
+        self.card_widgets: dict[str, GameCard] = {}
+        for seat in (self.table.seats if self.table is not None else []):
+            self.ids.seat_layer.add_widget(TurnZone(table=self.table, seat=seat, screen=self))
+
+    def set_games(self, games: Mapping[str, GameSpec], order: tuple[str, ...]) -> None:
+        """Show the registered games first in the registry's order, then the unregistered of the four."""
+        self.games = games
+        keys = list(games) + [k for k in order if k not in games]
+        grid = self.ids.cards
+        grid.clear_widgets()
+        self.card_widgets = {}
+        for key in keys:
+            spec = games.get(key)
+            title, lo, hi = (spec.title, spec.min_players, spec.max_players) if spec else KNOWN.get(key, (key, 1, 1))
+            card = GameCard(key=key, title=title, available=spec is not None, screen=self,
+                            players=f"{lo} player" if lo == hi == 1 else f"{lo}-{hi} players",
+                            symbol=GAME_SYMBOLS.get(key, "\u25c6"))
+            self.card_widgets[key] = card
+            grid.add_widget(card)
+
+    def face(self, seat_index: int | None) -> None:
+        self.chooser = seat_index
+        if seat_index is not None and self.table is not None:
+            self.facing = self.table[seat_index].edge
+
+    def show_howto(self, key: str) -> None:
+        spec = self.games.get(key)
+        self.howto_title = spec.title if spec else KNOWN.get(key, (key,))[0]
+        self.howto_text = HOWTO.get(key, "")
+        self.howto_key = key
+
+    def close_howto(self) -> None:
+        self.howto_key = ""
+
+    def pick(self, key: str) -> None:
+        if key in self.games and self.on_pick is not None:
+            self.on_pick(key, self.chooser)
+
+    def back(self) -> None:
+        if self.on_back is not None:
+            self.on_back()
+
+    def on_pre_enter(self, *_a: Any) -> None:
+        self.howto_key = ""

@@ -1,0 +1,236 @@
+"""Results and high scores: final places at every seat, arcade initials entry on the seat's own edge, boards.
+
+Rules (decisions, written down):
+
+* Every seat sees its own place and score facing it; the winners get a star (several on a shared win).
+* A human seat whose score would enter the game's all-time top 10 or today's top 10 enters three initials,
+  arcade style, on its own pad: touch the arrows over a letter (or seat button "a" = next letter, "b" = confirm
+  the letter), then OK. Bots never enter the boards.
+* Initials entry times out after ``timeouts.initials_s``: the initials as they stand are saved (an entry is
+  never lost because someone walked away). Letters start at "AAA".
+* The boards (all-time and today's, facing both long sides) update as entries are saved; the screen stays
+  ``timeouts.results_s`` after the last entry, then the table returns to attract mode (or "Play again").
+* A time trial (a session with ``trial_time`` set, seconds: Takoyaki alone) enters its own board
+  ``<game>-trial`` with the time in milliseconds, lower is better, shown as seconds.
+"""
+from __future__ import annotations
+
+import logging
+import string
+from typing import Any, Callable
+
+from kivy.clock import Clock
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty)
+from kivy.uix.screenmanager import Screen
+
+from kiosk.inputs import SeatEvent
+from kiosk.ui.attract import board_rows
+from kiosk.ui.seatzone import SeatZone
+
+log = logging.getLogger("kiosk.ui.results")
+
+__all__ = ["ResultsScreen", "ResultPad", "LETTERS", "ordinal"]
+
+LETTERS = string.ascii_uppercase
+
+
+def trial_board(key: str) -> str:
+    """The board of a game's time trial (a separate board: times, lower is better)."""
+    return f"{key}-trial"
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+class ResultPad(SeatZone):
+    in_game = BooleanProperty(False)
+    rank_text = StringProperty("")
+    score_text = StringProperty("")
+    winner = BooleanProperty(False)
+    entering = BooleanProperty(False)
+    saved = StringProperty("")
+    letters = ListProperty(["A", "A", "A"])
+    cursor = NumericProperty(0)
+    seconds_left = NumericProperty(0)
+    screen = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.game_seat: int | None = None
+        self.score = 0
+
+    def step(self, slot: int, delta: int) -> None:
+        if not self.entering:
+            return
+        letters = list(self.letters)
+        letters[slot] = LETTERS[(LETTERS.index(letters[slot]) + delta) % len(LETTERS)]
+        self.letters = letters
+        self.cursor = slot
+
+    def confirm_letter(self) -> None:
+        if self.cursor >= 2:
+            self.finish()
+        else:
+            self.cursor += 1
+
+    def finish(self) -> None:
+        if self.entering and self.screen is not None:
+            self.screen.save_initials(self)
+
+
+class ResultsScreen(Screen):
+    table = ObjectProperty(None)
+    title = StringProperty("")
+    alltime = ListProperty([])
+    today = ListProperty([])
+    board_note = StringProperty("")
+    summary = StringProperty("")
+
+    def __init__(self, on_done: Callable[[], None] | None = None,
+                 on_again: Callable[[], None] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.on_done = on_done
+        self.on_again = on_again
+        self.scores: Any = None
+        self.game_key = ""
+        self.trial = False
+        self.details: dict[str, Any] = {}
+        self.initials_s = 30.0
+        self.results_s = 20.0
+        self._tick_ev: Any = None
+        self._done_ev: Any = None
+        self.pads: dict[int, ResultPad] = {}
+        for seat in (self.table.seats if self.table is not None else []):
+            pad = ResultPad(table=self.table, seat=seat, screen=self)
+            self.pads[seat.index] = pad
+            self.ids.seat_layer.add_widget(pad)
+            pad.sync_shown()
+
+    # ------------------------------------------------------------------------------------------- setup
+    def setup(self, session: Any, scores: Any, initials_s: float, results_s: float) -> None:
+        """Show a finished game's results (``session`` a GameSession whose state is over)."""
+        self.cancel_timers()
+        self.scores = scores
+        self.initials_s = initials_s
+        self.results_s = results_s
+        spec, state = session.spec, session.state
+        self.game_key = spec.key
+        self.title = spec.title
+        self.trial = getattr(session, "trial_time", None) is not None
+        final = state.scores()
+        winners = set(state.winners())
+        order = sorted(range(state.players), key=lambda g: final[g], reverse=not spec.lower_is_better)
+        place = {}
+        for rank, g in enumerate(order, start=1):
+            same = [h for h in order if final[h] == final[g]]
+            place[g] = min(order.index(h) for h in same) + 1
+        self.details = {"players": state.players, "bots": len(session.bots)}
+        for pad in self.pads.values():
+            pad.in_game = False
+            pad.entering = False
+            pad.saved = ""
+            pad.game_seat = None
+        available = bool(getattr(scores, "available", False))
+        for g, seat in enumerate(session.seats):
+            pad = self.pads[seat.index]
+            pad.in_game = True
+            pad.game_seat = g
+            pad.score = final[g]
+            pad.winner = g in winners
+            pad.rank_text = ("\u2605 " if g in winners else "") + ordinal(place[g])
+            who = "Bot" if session.is_bot(g) else "You"
+            pad.score_text = f"{who}: {final[g]} points"
+            if self.trial and not session.is_bot(g):
+                pad.score = int(round(float(session.trial_time) * 1000))
+                pad.score_text = f"Time: {pad.score / 1000:.2f} s"
+            pad.letters = ["A", "A", "A"]
+            pad.cursor = 0
+            if available and not session.is_bot(g) and self._qualifies(self.board_key, pad.score):
+                pad.entering = True
+                pad.seconds_left = int(initials_s)
+        names = ", ".join(session.seats[g].label for g in sorted(winners))
+        self.summary = f"Winner{'s' if len(winners) > 1 else ''}: {names}" if winners else "Game over"
+        self.refresh_boards()
+        if any(p.entering for p in self.pads.values()):
+            self._tick_ev = Clock.schedule_interval(self._tick, 1.0)
+        else:
+            self._done_ev = Clock.schedule_once(self._done, results_s)
+
+    @property
+    def board_key(self) -> str:
+        return trial_board(self.game_key) if getattr(self, "trial", False) else self.game_key
+
+    def _qualifies(self, game: str, score: int) -> bool:
+        try:
+            return bool(self.scores.qualifies(game, score) or
+                        self.scores.qualifies(game, score, since=self.scores.start_of_today()))
+        except Exception as exc:
+            log.warning("cannot check the board: %s", exc)
+            return False
+
+    def refresh_boards(self) -> None:
+        scores = self.scores
+        if scores is None or not getattr(scores, "available", False):
+            self.alltime, self.today = ["(boards unavailable)"], []
+            self.board_note = str(getattr(scores, "reason", "")) if scores is not None else ""
+            return
+        self.board_note = "time trial: fastest five orders" if self.trial else ""
+        fmt = (lambda v: f"{v / 1000:.2f} s") if self.trial else str
+        self.alltime = board_rows(scores.top(self.board_key, 5), fmt=fmt)
+        self.today = board_rows(scores.top_today(self.board_key, 5), fmt=fmt)
+
+    # ------------------------------------------------------------------------------------------- entry
+    def save_initials(self, pad: ResultPad) -> None:
+        name = "".join(pad.letters)
+        pad.entering = False
+        try:
+            self.scores.add(self.board_key, name, pad.score, seat=pad.seat.position, **self.details)
+            pad.saved = f"Saved as {name}"
+        except Exception as exc:  # storage refused: say so, never crash the table
+            log.error("could not save %s: %s", name, exc)
+            pad.saved = "Could not save the score"
+        self.refresh_boards()
+        if not any(p.entering for p in self.pads.values()):
+            if self._tick_ev is not None:
+                self._tick_ev.cancel()
+                self._tick_ev = None
+            self._done_ev = Clock.schedule_once(self._done, self.results_s)
+
+    def _tick(self, _dt: float) -> None:
+        for pad in self.pads.values():
+            if pad.entering:
+                pad.seconds_left = max(0, pad.seconds_left - 1)
+                if pad.seconds_left <= 0:
+                    self.save_initials(pad)
+
+    def seat_event(self, event: SeatEvent) -> None:
+        pad = self.pads.get(event.seat) if event.seat is not None else None
+        if pad is None or not pad.entering or not event.is_press:
+            return
+        if event.button == "a":
+            pad.step(int(pad.cursor), 1)
+        elif event.button == "b":
+            pad.confirm_letter()
+
+    # ------------------------------------------------------------------------------------------- leaving
+    def cancel_timers(self) -> None:
+        for ev in (self._tick_ev, self._done_ev):
+            if ev is not None:
+                ev.cancel()
+        self._tick_ev = self._done_ev = None
+
+    def _done(self, _dt: float) -> None:
+        self._done_ev = None
+        if self.on_done is not None:
+            self.on_done()
+
+    def again(self) -> None:
+        if any(p.entering for p in self.pads.values()):
+            return
+        self.cancel_timers()
+        if self.on_again is not None:
+            self.on_again()
+
+    def on_leave(self, *_a: Any) -> None:
+        self.cancel_timers()

@@ -1,0 +1,208 @@
+"""Widgets that face a seat: the seat zone, the centre panel and the private tray.
+
+Every per-seat widget goes inside a :class:`SeatZone`, which the seat model (:class:`kiosk.seats.SeatMap`)
+places: size, rotation and position follow the seat and the window, so screens never compute a rotation.
+Shared widgets go inside a :class:`CentrePanel`, which faces one edge of the table at a time (the seat whose
+turn it is, or the player who opened the game picker).
+
+:class:`PrivateTray` is the one widget for hidden things (a hand of cards): it shows its contents only while its
+seat's player holds it (a finger down on the tray) or holds one of the seat's buttons, and hides them again on
+release. A second finger can then use the buttons inside. Tests and the idle handler close every tray with
+:meth:`PrivateTray.close`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
+                             StringProperty)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.scatterlayout import ScatterLayout
+from kivy.uix.widget import Widget
+
+from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
+
+__all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge"]
+
+
+class Oriented(ScatterLayout):
+    """A fixed (not draggable) scatter laid over a window rectangle and turned to face one edge.
+
+    ``local size`` is the rectangle as the facing player sees it (width and height swap for the short sides).
+    Touches reach the children in local coordinates, as Kivy's Scatter does.
+    """
+
+    facing_rotation = NumericProperty(0)
+    #: False takes the widget out of the widget tree (and back in at the same place when True again): Kivy draws
+    #: a widget with opacity 0 at full cost, which a software renderer or a Pi's GPU pays on every frame.
+    shown = BooleanProperty(True)
+
+    def __init__(self, **kw: Any) -> None:
+        kw.setdefault("do_rotation", False)
+        kw.setdefault("do_scale", False)
+        kw.setdefault("do_translation", False)
+        kw.setdefault("auto_bring_to_front", False)
+        kw.setdefault("size_hint", (None, None))
+        super().__init__(**kw)
+        self._target: Rect | None = None
+        self._home: Any = None
+
+    def sync_shown(self) -> None:
+        """Apply ``shown`` after the widget was added to its parent (it may have been False since creation)."""
+        self.on_shown(self, self.shown)
+
+    def on_shown(self, _w: Any, shown: bool) -> None:
+        if not shown and self.parent is not None:
+            parent = self.parent
+            self._home = (parent, parent.children.index(self))
+            parent.remove_widget(self)
+        elif shown and self.parent is None and self._home is not None:
+            parent, index = self._home
+            self._home = None
+            parent.add_widget(self, index=min(index, len(parent.children)))
+
+    def place(self, rect: Rect, rotation: int) -> None:
+        """Cover ``rect`` (parent coordinates) facing the edge whose rotation is ``rotation``."""
+        if self._target == rect and self.facing_rotation == rotation:
+            return
+        self._target = rect
+        self.facing_rotation = rotation
+        sideways = rotation in (90, 270)
+        self.size = (rect.h, rect.w) if sideways else (rect.w, rect.h)
+        if self.rotation != rotation:
+            self.rotation = rotation
+        self.center = rect.center
+
+    def collide_point(self, x: float, y: float) -> bool:  # exact for right angles, and cheap
+        return self._target is not None and self._target.contains(x, y)
+
+
+class SeatZone(Oriented):
+    """A seat's zone, facing it. Set ``table`` (the SeatMap) and ``seat``; it follows the parent's size."""
+
+    table = ObjectProperty(None, allownone=True)
+    seat = ObjectProperty(None, allownone=True)
+    seat_label = StringProperty("")
+    seat_colour = ListProperty([1, 1, 1, 1])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(parent=self._rebind, table=self._relayout, seat=self._relayout)
+
+    def _rebind(self, *_a: Any) -> None:
+        if self.parent is not None:
+            self.parent.bind(size=self._relayout)
+        self._relayout()
+
+    def _relayout(self, *_a: Any) -> None:
+        seat: Seat | None = self.seat
+        if seat is not None:
+            self.seat_label = seat.label
+            self.seat_colour = list(seat.colour)
+        if seat is None or self.table is None or self.parent is None:
+            return
+        w, h = self.parent.size
+        self.place(self.table.region(seat, w, h), seat.rotation)
+
+
+class CentrePanel(Oriented):
+    """The shared centre of the table, facing ``facing`` ("bottom", "right", "top" or "left").
+
+    ``half`` restricts it to the half of the centre nearest that edge (two copies can then face both long
+    sides at once, as the high-score boards do).
+    """
+
+    table = ObjectProperty(None, allownone=True)
+    facing = OptionProperty("bottom", options=list(EDGE_ROTATION))
+    half = BooleanProperty(False)
+    full = BooleanProperty(False)   # the whole screen (operator menu, diagnostics): no seat zones around
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(parent=self._rebind, table=self._relayout, facing=self._relayout, half=self._relayout,
+                  full=self._relayout)
+
+    def _rebind(self, *_a: Any) -> None:
+        if self.parent is not None:
+            self.parent.bind(size=self._relayout)
+        self._relayout()
+
+    def _relayout(self, *_a: Any) -> None:
+        if self.table is None or self.parent is None:
+            return
+        table: SeatMap = self.table
+        w, h = self.parent.size
+        r = Rect(0.0, 0.0, float(w), float(h)) if self.full else table.centre(w, h)
+        if self.half:
+            if self.facing == "bottom":
+                r = Rect(r.x, r.y, r.w, r.h / 2)
+            elif self.facing == "top":
+                r = Rect(r.x, r.y + r.h / 2, r.w, r.h / 2)
+            elif self.facing == "left":
+                r = Rect(r.x, r.y, r.w / 2, r.h)
+            else:
+                r = Rect(r.x + r.w / 2, r.y, r.w / 2, r.h)
+        self.place(r, EDGE_ROTATION[self.facing])
+
+
+class SeatBadge(BoxLayout):
+    """The seat's symbol and shape name (colour is never the only cue)."""
+
+    seat = ObjectProperty(None, allownone=True)
+    text = StringProperty("")
+
+
+class PrivateTray(BoxLayout):
+    """A tray facing its seat whose contents show only while held (finger on it, or the seat button held).
+
+    ``held_by_touch`` counts fingers that went down on the tray; ``held_by_button`` is set by the screen from
+    the seat's button state; ``always_open`` is for seats with nothing to hide. Children added to ``body`` (an
+    id in the kv rule) are shown only while ``is_open``; a touch that opens the tray does not also press a
+    button under it (the player sees what they press).
+    """
+
+    held_by_button = BooleanProperty(False)
+    always_open = BooleanProperty(False)
+    locked = BooleanProperty(False)       # a bot's tray, or the table is idle: never opens
+    is_open = BooleanProperty(False)
+    hint = StringProperty("Hold here to see your hand")
+    n_touches = NumericProperty(0)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._touches: set[int] = set()
+        self.bind(held_by_button=self._update, always_open=self._update, locked=self._update,
+                  n_touches=self._update)
+
+    def _update(self, *_a: Any) -> None:
+        self.is_open = not self.locked and (self.always_open or self.held_by_button or self.n_touches > 0)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        was_open = self.is_open
+        self._touches.add(touch.uid)
+        touch.grab(self)
+        self.n_touches = len(self._touches)
+        if was_open:
+            super().on_touch_down(touch)
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self:
+            touch.ungrab(self)
+            self._touches.discard(touch.uid)
+            self.n_touches = len(self._touches)
+            return True
+        return super().on_touch_up(touch)
+
+    def close(self) -> None:
+        """Hide at once, forgetting every finger and button (the table went idle, the game ended)."""
+        self._touches.clear()
+        self.n_touches = 0
+        self.held_by_button = False
+        self._update()
+
+
+class Spacer(Widget):
+    pass

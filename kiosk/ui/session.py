@@ -1,0 +1,255 @@
+"""A game being played at the table: the engine state, which table seat holds which game seat, and the bots.
+
+:class:`GameSession` is what every game screen (the generic one and the per-game screens of later issues)
+drives. Screens turn gestures into actions and call :meth:`GameSession.apply`; they redraw on ``on_change``.
+Rules stay in the engine: an illegal action raises :class:`kiosk.engine.RuleError`, which the session turns into
+``on_error(game_seat, message)`` for the screen to show at that seat, and nothing changes.
+
+Bots (empty seats, and every seat in attract mode) move at a watchable pace: ``move_delay`` seconds after the
+position they answer appeared. A bot thinks on a clone of the state in a worker thread so the UI keeps drawing
+while a search bot works; its answer is applied on the UI thread only if the game has not moved on meanwhile
+(otherwise it thinks again). Bots never see more than the contract lets them (``choose(state)`` on a clone; the
+shared bots determinize).
+
+The journal: with ``journal`` (a ``kiosk.storage.GameJournal``), every applied action is synced to the card
+(``journal.sync(state)``) before the table sees its result; a finished game ends it with the outcome, an
+abandoned one with ``abandon("idle")``, and a crashed one is offered for resuming at the next start. Without a
+journal (storage unavailable, attract mode) the session runs the same.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from functools import partial
+from typing import Any, Mapping, Sequence
+
+from kivy.clock import Clock
+from kivy.event import EventDispatcher
+
+from kiosk.engine import Action, Event, GameSpec, RuleError, State
+from kiosk.seats import Seat
+
+log = logging.getLogger("kiosk.session")
+
+__all__ = ["GameSession", "describe_action", "format_value"]
+
+
+def format_value(v: Any) -> str:
+    """A JSON-ready value as short readable text (lists joined with spaces, dicts as key: value)."""
+    if isinstance(v, (list, tuple)):
+        return " ".join(format_value(x) for x in v) if v else "-"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}: {format_value(x)}" for k, x in v.items())
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "-"
+    return str(v)
+
+
+def describe_action(action: Action) -> str:
+    """An action as a button label: ``Play(cards=(7, 7))`` -> ``Play 7 7``; ``Pass()`` -> ``Pass``."""
+    data = action.to_json()
+    name = data.pop("type")
+    parts = [format_value(v) for v in data.values()]
+    return " ".join([name] + [p for p in parts if p])
+
+
+class GameSession(EventDispatcher):
+    """One game at the table.
+
+    ``seats[g]`` is the table :class:`~kiosk.seats.Seat` of game seat ``g``; ``bots`` maps game seats to bot
+    objects (``choose(state)``); the other seats are humans. Events: ``on_change(events)`` after every applied
+    action, ``on_error(game_seat, message)`` for a refused one, ``on_over()`` once when the game ends.
+    """
+
+    __events__ = ("on_change", "on_error", "on_over")
+
+    def __init__(self, spec: GameSpec, state: State, seats: Sequence[Seat], bots: Mapping[int, Any], *,
+                 seed: int, move_delay: float = 1.0, attract: bool = False, journal: Any = None,
+                 bot_levels: Mapping[int, str] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.spec = spec
+        self.state = state
+        self.seats = list(seats)
+        self.bots = dict(bots)
+        self.bot_levels = dict(bot_levels or {})
+        self.seed = seed
+        self.move_delay = move_delay
+        self.attract = attract
+        self.journal = journal
+        self.started = time.time()
+        self.last_events: list[Event] = []
+        self.last_error: tuple[int, str] | None = None
+        self._generation = 0
+        self._thinking: set[int] = set()
+        self._pending: dict[int, Any] = {}
+        self._running = False
+        self._over_sent = False
+
+    # ----------------------------------------------------------------------------------------- queries
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    def humans(self) -> list[int]:
+        return [g for g in range(self.players) if g not in self.bots]
+
+    def game_seat_of(self, table_index: int) -> int | None:
+        for g, seat in enumerate(self.seats):
+            if seat.index == table_index:
+                return g
+        return None
+
+    def is_bot(self, game_seat: int) -> bool:
+        return game_seat in self.bots
+
+    @property
+    def running(self) -> bool:
+        """False while the shell has paused the game (idle prompt, operator menu) or after it stopped."""
+        return self._running
+
+    def bot_delay(self, game_seat: int) -> float:
+        """Seconds before a bot answers (``move_delay``; a screen that paces its bots itself may override it)."""
+        return self.move_delay
+
+    # ----------------------------------------------------------------------------------------- control
+    def start(self) -> None:
+        self._running = True
+        self._schedule_bots()
+
+    def close(self) -> None:
+        """Stop for good (the kiosk is shutting down): bots stop, the journal file is closed but stays
+        unfinished, so the game is offered for resuming at the next start."""
+        self.stop()
+        if self.journal is not None:
+            try:
+                self.journal.close()
+            except Exception as exc:
+                log.warning("journal close failed: %s", exc)
+
+    def stop(self) -> None:
+        """Stop the bots (pending answers are dropped); the state stays as it is."""
+        self._running = False
+        self._generation += 1
+        for ev in self._pending.values():
+            ev.cancel()
+        self._pending.clear()
+        self._thinking.clear()
+
+    def pause(self) -> None:
+        self.stop()
+
+    def resume(self) -> None:
+        self.start()
+
+    def apply(self, game_seat: int, action: Action) -> bool:
+        """Apply an action for a game seat; False (and ``on_error``) when the engine refuses it."""
+        if self.state.is_over():
+            self.dispatch("on_error", game_seat, "The game is over")
+            return False
+        try:
+            events = self.state.apply(game_seat, action)
+        except RuleError as exc:
+            self.last_error = (game_seat, str(exc))
+            self.dispatch("on_error", game_seat, str(exc))
+            return False
+        self.last_events = list(events or [])
+        self._generation += 1
+        self._write_journal()
+        self.dispatch("on_change", self.last_events)
+        if self.state.is_over():
+            self._running_over()
+        else:
+            self._schedule_bots()
+        return True
+
+    def _running_over(self) -> None:
+        self.stop()
+        if not self._over_sent:
+            self._over_sent = True
+            self._finish_journal()
+            self.dispatch("on_over")
+
+    # ----------------------------------------------------------------------------------------- bots
+    def _schedule_bots(self) -> None:
+        if not self._running or self.state.is_over():
+            return
+        for g in self.state.to_move():
+            if g in self.bots and g not in self._pending and g not in self._thinking:
+                self._pending[g] = Clock.schedule_once(partial(self._bot_think, g, self._generation),
+                                                       self.bot_delay(g))
+
+    def _bot_think(self, g: int, generation: int, _dt: float) -> None:
+        self._pending.pop(g, None)
+        if not self._running or generation != self._generation or g not in self.state.to_move():
+            self._schedule_bots()
+            return
+        try:
+            snapshot = self.state.clone()
+        except NotImplementedError:
+            snapshot = None
+        if snapshot is None:  # no clone: think on the UI thread (a random bot is instant)
+            self._bot_answer(g, generation, self.bots[g].choose(self.state), 0)
+            return
+        self._thinking.add(g)
+        threading.Thread(target=self._bot_worker, args=(g, generation, snapshot), daemon=True,
+                         name=f"bot-{self.spec.key}-{g}").start()
+
+    def _bot_worker(self, g: int, generation: int, snapshot: State) -> None:
+        try:
+            action = self.bots[g].choose(snapshot)
+        except Exception as exc:  # a bot bug must not freeze the table: fall back to the first legal action
+            log.exception("bot %s of %s failed: %s", g, self.spec.key, exc)
+            action = None
+        Clock.schedule_once(partial(self._bot_answer, g, generation, action), 0)
+
+    def _bot_answer(self, g: int, generation: int, action: Action | None, _dt: float) -> None:
+        self._thinking.discard(g)
+        if not self._running:
+            return
+        if generation != self._generation or g not in self.state.to_move():
+            self._schedule_bots()   # the game moved on while the bot thought: think again
+            return
+        if action is None:
+            action = self.state.legal_actions(g)[0]
+        if not self.apply(g, action):
+            log.warning("bot %s chose an illegal action %s; playing the first legal one", g, action)
+            self.apply(g, self.state.legal_actions(g)[0])
+
+    # ----------------------------------------------------------------------------------------- journal
+    def _write_journal(self) -> None:
+        if self.journal is None or self.attract:
+            return
+        try:
+            self.journal.sync(self.state)
+        except Exception as exc:  # storage trouble must not stop the game
+            log.warning("journal write failed: %s", exc)
+
+    def _finish_journal(self) -> None:
+        if self.journal is None or self.attract:
+            return
+        try:
+            self.journal.finish(self.state.outcome())
+        except Exception as exc:
+            log.warning("journal finish failed: %s", exc)
+
+    def abandon(self, reason: str = "abandoned") -> None:
+        """Stop the game and close its journal as abandoned (saved: the archive keeps it)."""
+        self.stop()
+        if self.journal is not None and not self.attract and not self.state.is_over():
+            try:
+                self.journal.abandon(reason)
+            except Exception as exc:
+                log.warning("journal abandon failed: %s", exc)
+
+    # default handlers
+    def on_change(self, events: list[Event]) -> None:
+        pass
+
+    def on_error(self, game_seat: int, message: str) -> None:
+        pass
+
+    def on_over(self) -> None:
+        pass

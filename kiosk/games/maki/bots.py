@@ -1,0 +1,587 @@
+"""Maki bots: ``random`` (the shared RandomBot), ``easy``, ``normal`` and ``hard`` (the shared ISMCTSBot).
+
+Every bot decides from what its seat can see: its own hand, the public board, Pantry, card backs and action
+cards. ``hard`` searches over ``state.determinize(seat)`` copies; its pruning and evaluation run inside those
+copies, where every hidden card is a sample, so they never peek either.
+
+* ``easy``: serves whenever it can (best recipes first), else places the tile that makes the most progress
+  towards its own recipes (:func:`placement_values`); its Prep is always the Wasabi pool; it draws by board
+  fullness and the top card's back.
+* ``normal``: the same progress measure, plus blocking (it fills a space where an unseen recipe is one tile
+  from complete, weighted by the chance an opponent holds it, :func:`threats`), Switch plays that let it serve
+  at once, and a deck choice by board fullness. Its Prep is the pool: variants that waited for the pool to grow
+  (taking an action card or returning hopeless recipes meanwhile) lost more games, see docs/maki.md.
+* ``hard``: ISMCTS over :class:`SearchState` copies (pruned steps), leaves scored by :func:`evaluate`.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Callable, Sequence
+
+from kiosk.ai import ISMCTSBot, RandomBot, pick
+from kiosk.engine import Action, State
+from kiosk.games.maki.rules import (
+    BACK_EFFECTS, CUP, CUPMOVE, DISCARD, EMPTY, GAIN, KINDS, LENGTHS, MAIN, PLACE, RECIPES, REFILL, SUBST, Chop,
+    Discard, Draw, EndTurn, Gain, MakiState, MoveCup, Place, Return, SecondHelping, Serve, Substitute, Switch,
+    Take, TakePool,
+)
+
+#: Normal bot: weight of blocking an unseen recipe's last space.
+BLOCK = 0.5
+#: How good each action card is to hold (choosing a card after a 2-ingredient serve, or which to discard).
+CARD_VALUE = {"Switch": 4, "Chop": 2, "Substitute": 3, "Second Helping": 3}
+
+
+# --------------------------------------------------------------------------------------------- measurements
+_NEED: tuple[dict[int, int], ...] = tuple({k: r.ingredients.count(k) for k in r.ingredients} for r in RECIPES)
+_LENGTH = tuple(r.length for r in RECIPES)
+
+
+def segment_progress(state: MakiState, rid: int) -> list[tuple[tuple[int, ...], int, list[int]]]:
+    """For recipe ``rid``: every segment it could still be completed in, as (segment, tiles there already,
+    kinds still missing). A segment qualifies when its tiles are part of the recipe and the Pantry still holds
+    the missing tiles (a teacup's space counts as open: placing there moves the teacup)."""
+    need_counts = _NEED[rid]
+    board, pantry = state.board, state.pantry
+    out = []
+    for seg in state.geo.segments[_LENGTH[rid]]:
+        missing = dict(need_counts)
+        filled = 0
+        ok = True
+        for c in seg:
+            v = board[c]
+            if v < 0:  # empty, or a teacup (it moves away when a tile is placed there)
+                continue
+            if missing.get(v, 0) <= 0:
+                ok = False
+                break
+            missing[v] -= 1
+            filled += 1
+        if not ok:
+            continue
+        kinds = [k for k, n in missing.items() if n > 0]
+        if any(pantry[k] < missing[k] for k in kinds):
+            continue
+        out.append((seg, filled, kinds))
+    return out
+
+
+def recipe_potential(state: MakiState, rid: int) -> float:
+    """0..1: how close ``rid`` is to being completed somewhere (the best segment's filled share, squared)."""
+    length = RECIPES[rid].length
+    best = max((f for _, f, _ in segment_progress(state, rid)), default=-1)
+    if best < 0:
+        return 0.0
+    return ((best + 0.5) / (length + 0.5)) ** 2
+
+
+def placement_values(state: MakiState, seat: int, kinds: Sequence[int] | None = None,
+                     style: bool = True) -> dict[tuple[int, int], float]:
+    """Value of placing each useful (kind, cell) for ``seat``'s own recipes.
+
+    Completing a recipe is worth its score (plus style Wasabi when the order fits); a partial step is worth a
+    share of the score growing with how far along the segment is. Kinds are limited to ``kinds`` if given.
+    """
+    values: dict[tuple[int, int], float] = {}
+    board = state.board
+    allowed = set(kinds) if kinds is not None else None
+    for rid in state.hands[seat]:
+        recipe = RECIPES[rid]
+        length = recipe.length
+        ing = recipe.ingredients
+        for seg, filled, missing in segment_progress(state, rid):
+            empties = [i for i, c in enumerate(seg) if board[c] < 0]
+            if not empties:
+                continue
+            done = filled + 1 == length
+            if done:
+                gain = recipe.score + 0.5
+            else:
+                gain = recipe.score * (((filled + 1) / length) ** 2 - (filled / length) ** 2) * 0.6
+            for i in empties:
+                cell = seg[i]
+                for k in missing:
+                    if allowed is not None and k not in allowed:
+                        continue
+                    v = gain
+                    if style and recipe.style and _in_order(board, seg, ing, i, k):
+                        v += recipe.style * (1.0 if done else 0.3 * (filled + 1) / length)
+                    key = (k, cell)
+                    if v > values.get(key, 0.0):
+                        values[key] = v
+    return values
+
+
+def _in_order(board: list[int], seg: tuple[int, ...], ing: tuple[int, ...], i: int, k: int) -> bool:
+    """Would kind ``k`` at position ``i`` keep the segment's tiles in card order (either direction)?"""
+    for order in (ing, ing[::-1]):
+        if order[i] != k:
+            continue
+        if all(board[c] < 0 or board[c] == order[j] for j, c in enumerate(seg) if j != i):
+            return True
+    return False
+
+
+def threats(state: MakiState, seat: int) -> dict[int, float]:
+    """Per empty cell: the expected points an opponent could score by placing there next (blocking value).
+
+    Only recipes ``seat`` has not seen anywhere count; each is held by an opponent with the chance of the
+    opponents' hidden cards of that length among all unseen cards of that length.
+    """
+    bit = 1 << seat
+    unseen: dict[int, dict[tuple[int, ...], float]] = {L: {} for L in LENGTHS}
+    count = {L: 0 for L in LENGTHS}
+    for r in RECIPES:
+        if state.known[r.id] & bit:
+            continue
+        count[r.length] += 1
+        keys = unseen[r.length]
+        keys[r.key] = keys.get(r.key, 0.0) + r.score
+    held = {L: 0 for L in LENGTHS}
+    for other in range(state.players):
+        if other != seat:
+            for rid in state.hands[other]:
+                if not state.known[rid] & bit:
+                    held[RECIPES[rid].length] += 1
+    board = state.board
+    out: dict[int, float] = {}
+    for length in (2, 3, 4):
+        if not held[length] or not count[length]:
+            continue
+        chance = held[length] / count[length]
+        keys = unseen[length]
+        for seg in state.geo.segments[length]:
+            hole = -1
+            tiles = []
+            for c in seg:
+                v = board[c]
+                if v == EMPTY:
+                    if hole >= 0:
+                        break
+                    hole = c
+                elif v == CUP:
+                    break
+                else:
+                    tiles.append(v)
+            else:
+                if hole < 0:
+                    continue
+                worth = 0.0
+                for k in set(tiles) | set(range(len(KINDS))):
+                    if state.pantry[k] > 0:
+                        worth = max(worth, keys.get(tuple(sorted(tiles + [k])), 0.0))
+                if worth:
+                    out[hole] = out.get(hole, 0.0) + worth * chance
+    return out
+
+
+def _deck_choice(state: MakiState, seat: int, rng: random.Random | None = None) -> Action:
+    """Draw from the deck whose recipe length suits how full the board is, preferring generous backs."""
+    empty = sum(1 for v in state.board if v == EMPTY) / len(state.board)
+    prefer = {2: 1.0, 3: 2.0, 4: 1.6, 5: 0.6} if empty > 0.6 else \
+        {2: 1.6, 3: 1.8, 4: 0.9, 5: 0.1} if empty > 0.3 else {2: 2.0, 3: 0.8, 4: 0.1, 5: 0.0}
+    best, best_v = None, -math.inf
+    for length, deck in state.decks.items():
+        if not deck:
+            continue
+        obey = state.obey_backs or state.phase == MAIN
+        gain, pool = BACK_EFFECTS[RECIPES[deck[-1]].back] if obey else (0, 0)
+        v = prefer[length] + gain * 1.2 - pool * 0.1
+        if rng is not None:
+            v += rng.random() * 0.3
+        if v > best_v:
+            best, best_v = Draw(length), v
+    return best if best is not None else EndTurn()
+
+
+def _serve_order(state: MakiState, seat: int) -> list[int]:
+    fresh = [r for r in state.servable(seat) if r not in state.served_now]
+    return sorted(fresh, key=lambda r: (-RECIPES[r].score, r))
+
+
+# ------------------------------------------------------------------------------------------------ the policy
+class _Policy:
+    """Shared decision code of the easy and normal bots, and (``fast=True``) the hard bot's playouts."""
+
+    def __init__(self, seat: int, rng: random.Random, smart: bool, fast: bool = False) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.smart = smart
+        self.fast = fast
+
+    def act(self, state: MakiState, seat: int) -> Action:
+        legal_phase = state.phase
+        rng = self.rng
+        if legal_phase == PLACE:
+            vals = placement_values(state, seat, [state.pending], style=not self.fast)
+            if self.smart and not self.fast:
+                block = threats(state, seat)
+                for c, w in block.items():
+                    vals[(state.pending, c)] = vals.get((state.pending, c), 0.0) + BLOCK * w
+            if vals:
+                (k, cell), _ = max(vals.items(), key=lambda kv: (kv[1], -kv[0][1]))
+                return Place(cell)
+            empties = [c for c, v in enumerate(state.board) if v == EMPTY]
+            return Place(pick(rng, empties))
+        if legal_phase == CUPMOVE:
+            empties = [c for c, v in enumerate(state.board) if v == EMPTY]
+            return MoveCup(pick(rng, empties))
+        if legal_phase == SUBST:
+            return pick(rng, state.legal_actions(seat))
+        if legal_phase == GAIN:
+            return Gain(max(state.display, key=lambda c: (CARD_VALUE.get(c, 0), c)))
+        if legal_phase == DISCARD:
+            return Discard(min((c for c, _ in state.held[seat]), key=lambda c: (CARD_VALUE.get(c, 0), c)))
+        if legal_phase == REFILL:
+            return _deck_choice(state, seat, rng if self.fast else None)
+        # MAIN
+        if state.must_place():
+            if self.smart and not self.fast:
+                play = self._card_to_serve(state, seat)
+                if play is not None:
+                    return play
+            return Take(KINDS[self._best_kind(state, seat)])
+        serve = _serve_order(state, seat)
+        if serve:
+            return Serve(serve[0])
+        if self.smart and not self.fast and not state.served_now:
+            play = self._card_to_serve(state, seat)
+            if play is not None:
+                return play
+        if state.served_now:
+            return _deck_choice(state, seat, rng if self.fast else None)
+        return self._prep(state, seat)
+
+    def _best_kind(self, state: MakiState, seat: int) -> int:
+        vals = placement_values(state, seat, style=not self.fast)
+        if self.smart and not self.fast:
+            block = threats(state, seat)
+            if block:
+                cell = max(block, key=lambda c: (block[c], -c))
+                k = max(range(len(KINDS)), key=lambda k: (state.pantry[k], -k))
+                vals[(k, cell)] = vals.get((k, cell), 0.0) + BLOCK * block[cell]
+        if vals:
+            (k, _), _ = max(vals.items(), key=lambda kv: (kv[1], -kv[0][0], -kv[0][1]))
+            return k
+        stock = [k for k, n in enumerate(state.pantry) if n > 0]
+        # Nothing helps: play a plentiful kind (keeps scarce ones for later recipes).
+        most = max(state.pantry[k] for k in stock)
+        return pick(self.rng, [k for k in stock if state.pantry[k] == most])
+
+    def _card_to_serve(self, state: MakiState, seat: int) -> Action | None:
+        """An action card play after which a recipe can be served right away (normal bot)."""
+        if not state.playable_cards(seat):
+            return None
+        have = set(state.servable(seat)) - set(state.served_now)
+        base = sum(RECIPES[r].score for r in have)
+        best, best_v = None, 0.0
+        for a in state.legal_actions(seat):
+            if not isinstance(a, (Switch, Chop, Substitute, SecondHelping)):
+                continue
+            if isinstance(a, (Chop, SecondHelping, Substitute)):
+                continue  # only Switch gives a serve at once; the others open a later placement
+            d = state.clone()
+            d.journal = None
+            d.apply(seat, a)
+            v = sum(RECIPES[r].score for r in set(d.servable(seat)) - set(d.served_now)) - base
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+    def _prep(self, state: MakiState, seat: int) -> Action:
+        """Prep is the Wasabi pool. Measured (docs/maki.md): variants that took an action card or returned
+        hopeless recipes while the pool was small lost more games than always taking the pool."""
+        return TakePool()
+
+
+class HeuristicBot:
+    """The ``easy`` (smart=False) and ``normal`` (smart=True) bots."""
+
+    def __init__(self, seat: int, seed: int, smart: bool) -> None:
+        self.seat = seat
+        self.level = "normal" if smart else "easy"
+        self.rng = random.Random(seed)
+        self.policy = _Policy(seat, self.rng, smart)
+
+    def choose(self, state: State) -> Action:
+        assert isinstance(state, MakiState)
+        action = self.policy.act(state, self.seat)
+        legal = state.legal_actions(self.seat)
+        return action if action in legal else pick(self.rng, legal)
+
+
+# ------------------------------------------------------------------------------------------------ hard (ISMCTS)
+def _plan(state: MakiState, seat: int, rng: random.Random) -> tuple[int, int] | None:
+    """A quick (kind, cell) for a playout: one missing tile of the most advanced segment of a hand recipe."""
+    best, best_v = None, 0.0
+    board = state.board
+    for rid in state.hands[seat]:
+        length = _LENGTH[rid]
+        score = RECIPES[rid].score
+        for seg, filled, missing in segment_progress(state, rid):
+            if filled == length:
+                continue
+            v = score * ((filled + 1) / length) ** 2 + rng.random() * 0.3
+            if v > best_v:
+                best_v = v
+                best = (pick(rng, missing), pick(rng, [c for c in seg if board[c] < 0]))
+    return best
+
+
+def rollout(state: State, rng: random.Random) -> tuple[int, Action]:
+    """A playout policy for the hard bot when ``ROLLOUT_DEPTH > 0``: greedy steps towards the mover's own
+    recipes, serving whatever it can, drawing by board fullness and taking the pool as its Prep; a little
+    randomness, no action cards."""
+    assert isinstance(state, MakiState)
+    seat = state.turn
+    phase = state.phase
+    board = state.board
+    if phase == MAIN:
+        if state.must_place():
+            plan = _plan(state, seat, rng) if rng.random() < 0.9 else None
+            if plan is not None:
+                state.rollout_plan = (state.turns, plan[0], plan[1])  # type: ignore[attr-defined]
+                return seat, Take(KINDS[plan[0]])
+            stock = [k for k, n in enumerate(state.pantry) if n > 0]
+            return seat, Take(KINDS[pick(rng, stock)])
+        for rid in state.hands[seat]:
+            if rid not in state.served_now and state.match(rid)[0]:
+                return seat, Serve(rid)
+        if state.served_now:
+            return seat, _deck_choice(state, seat, rng)
+        return seat, TakePool()
+    if phase == PLACE:
+        plan = getattr(state, "rollout_plan", None)
+        if plan is not None and plan[0] == state.turns and plan[1] == state.pending and board[plan[2]] < 0:
+            return seat, Place(plan[2])
+        return seat, Place(pick(rng, [c for c, v in enumerate(board) if v == EMPTY]))
+    if phase == REFILL:
+        return seat, _deck_choice(state, seat, rng)
+    return seat, pick(rng, state.legal_actions(seat))
+
+
+def _styled(board: list[int], seg: tuple[int, ...], ing: tuple[int, ...]) -> bool:
+    """Are the segment's tiles where the card order (either direction) wants them?"""
+    if all(board[c] < 0 or board[c] == ing[j] for j, c in enumerate(seg)):
+        return True
+    last = len(seg) - 1
+    return all(board[c] < 0 or board[c] == ing[last - j] for j, c in enumerate(seg))
+
+
+def _pot(filled: int, length: int) -> float:
+    return 1.0 if filled >= length else ((filled + 0.5) / (length + 0.5)) ** 2
+
+
+def evaluate(state: State) -> list[float]:
+    """Rewards in [0, 1] per seat for a position cut off by the search (the hard bot plays no playouts).
+
+    Each seat's estimate is its points so far, plus for each recipe in hand its score (and style Wasabi when
+    the best segment's tiles are in card order) times how far along its best segment is (``_pot``, squared
+    share of tiles present) scaled down as the board fills, plus a little per held action card; the seat to
+    move is also credited with the best single step its tile can make and a share of the pool. The reward
+    compares the estimate with the best other seat's on a logistic curve. (Measured against alternatives, see
+    docs/maki.md: without the style term the bot won 50% instead of 75% against ``normal``; crediting
+    "servable now" or dropping complete segments made it weaker.)"""
+    assert isinstance(state, MakiState)
+    scores = state.scores()
+    n = state.players
+    if state.is_over():
+        est = [float(s) + 0.01 * w for s, w in zip(scores, state.wasabi)]
+    else:
+        board = state.board
+        empty = sum(1 for v in board if v == EMPTY) / len(board)
+        scale = EVAL_HAND + EVAL_EMPTY * empty
+        mover = state.turn
+        step_kind = -2
+        if state.phase == PLACE:
+            step_kind = state.pending
+        elif state.phase == MAIN and state.must_place():
+            step_kind = -1
+        est = []
+        for s in range(n):
+            v = float(scores[s])
+            step = 0.0
+            for rid in state.hands[s]:
+                length = _LENGTH[rid]
+                recipe = RECIPES[rid]
+                score = recipe.score
+                ing = recipe.ingredients
+                best = -1
+                styled = False
+                best_step = 0.0
+                for seg, filled, missing in segment_progress(state, rid):
+                    if filled > best or (filled == best and not styled):
+                        st = _styled(board, seg, ing)
+                        if filled > best or st:
+                            styled = st
+                        best = max(best, filled)
+                    if s == mover and step_kind > -2 and filled < length and (step_kind == -1 or step_kind in missing):
+                        best_step = max(best_step, _pot(filled + 1, length))
+                if best >= 0:
+                    worth = score + (recipe.style if styled else 0)
+                    base = _pot(best, length)
+                    v += worth * base * scale
+                    if best_step > base:
+                        gain = (best_step - base) * worth * (1.0 if best_step == 1.0 else scale)
+                        step = max(step, gain)
+            v += step + EVAL_CARD * len(state.held[s])
+            est.append(v)
+        est[mover] += EVAL_POOL * state.pool
+    out = []
+    for s in range(n):
+        other = max(est[o] for o in range(n) if o != s)
+        out.append(1.0 / (1.0 + math.exp(-(est[s] - other) / EVAL_TEMP)))
+    return out
+
+
+EVAL_HAND, EVAL_EMPTY, EVAL_CARD, EVAL_POOL, EVAL_TEMP = 0.4, 0.5, 0.4, 0.15, 3.0
+
+
+#: Playout steps before the evaluation cuts in (a turn is about four steps).
+ROLLOUT_DEPTH = 0
+
+
+#: How many candidate kinds / spaces the search considers per step (the rest are pruned).
+TOP_KINDS = 5
+TOP_CELLS = 5
+BLOCK_CELLS = 2
+EXPLORATION = 0.2
+_STEP_CACHE: dict[tuple, tuple[dict[int, float], dict[tuple[int, int], float]]] = {}
+_THREAT_CACHE: dict[tuple, list[int]] = {}
+
+
+class SearchState(MakiState):
+    """A Maki state whose ``legal_actions`` are pruned for the hard bot's search (a subset of the real ones,
+    computed from what the mover can see): the few most promising kinds and spaces for the tile plus one
+    "dump" option, Switch plays that let a recipe be served at once, Second Helping, every serve, draw and
+    card gain, the pool, and returning one recipe. Chop and Substitute are left to the other levels."""
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        full = MakiState.legal_actions(self, seat)
+        if len(full) <= 4:
+            return full
+        phase = self.phase
+        if phase == PLACE:
+            return self._top_cells(seat, full)
+        if phase == CUPMOVE:
+            return self._cup_cells(seat, full)
+        if phase != MAIN:
+            return full
+        out: list[Action] = []
+        takes = [a for a in full if isinstance(a, Take)]
+        if takes:
+            out += self._top_kinds(seat, takes)
+        out += self._useful_cards(seat, full)
+        for a in full:
+            if isinstance(a, (Serve, Draw, EndTurn, Gain, TakePool)) or (isinstance(a, Return) and len(a.recipes) == 1):
+                out.append(a)
+        return out
+
+    def _step_values(self, seat: int) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+        key = (seat, tuple(self.board), tuple(self.pantry), tuple(self.hands[seat]))
+        hit = _STEP_CACHE.get(key)
+        if hit is None:
+            if len(_STEP_CACHE) > 20000:
+                _STEP_CACHE.clear()
+            hit = _STEP_CACHE[key] = self._compute_step_values(seat)
+        return hit
+
+    def _threat_cells(self, seat: int) -> list[int]:
+        bit = 1 << seat
+        key = (seat, tuple(self.board), tuple(self.pantry), tuple(k & bit for k in self.known),
+               tuple(tuple(_LENGTH[r] for r in h) for h in self.hands))
+        hit = _THREAT_CACHE.get(key)
+        if hit is None:
+            if len(_THREAT_CACHE) > 5000:
+                _THREAT_CACHE.clear()
+            t = threats(self, seat)
+            hit = _THREAT_CACHE[key] = sorted(t, key=lambda c: (-t[c], c))[:BLOCK_CELLS]
+        return hit
+
+    def _compute_step_values(self, seat: int) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+        """Per kind and per (kind, cell): the easy bot's placement value (progress, completion, style)."""
+        cells = placement_values(self, seat)
+        kinds: dict[int, float] = {}
+        for (k, _), v in cells.items():
+            if v > kinds.get(k, 0.0):
+                kinds[k] = v
+        return kinds, cells
+
+    def _top_kinds(self, seat: int, takes: list[Action]) -> list[Action]:
+        kinds, _ = self._step_values(seat)
+        ranked = sorted(kinds, key=lambda k: (-kinds[k], k))[:TOP_KINDS]
+        stock = [k for k, n in enumerate(self.pantry) if n > 0]
+        dump = max(stock, key=lambda k: (self.pantry[k], -k))
+        chosen = set(ranked) | {dump}
+        return [a for a in takes if KINDS.index(a.kind) in chosen]  # type: ignore[attr-defined]
+
+    def _top_cells(self, seat: int, full: list[Action]) -> list[Action]:
+        _, cells = self._step_values(seat)
+        kind = self.pending
+        vals = {c: v for (k, c), v in cells.items() if k == kind}
+        ranked = sorted(vals, key=lambda c: (-vals[c], c))[:TOP_CELLS]
+        useful = {c for (_, c) in cells}
+        board = self.board
+        spare = [c for c, v in enumerate(board) if v == EMPTY and c not in useful]
+        chosen = set(ranked) | set(self._threat_cells(seat))
+        if spare:
+            chosen.add(spare[len(spare) // 2])
+        if not chosen:
+            return full
+        return [a for a in full if a.cell in chosen]  # type: ignore[attr-defined]
+
+    def _cup_cells(self, seat: int, full: list[Action]) -> list[Action]:
+        _, cells = self._step_values(seat)
+        useful = {c for (_, c) in cells}
+        spare = [a for a in full if a.cell not in useful]  # type: ignore[attr-defined]
+        return spare[:2] or full[:2]
+
+    def _useful_cards(self, seat: int, full: list[Action]) -> list[Action]:
+        out: list[Action] = []
+        board = self.board
+        hand = [r for r in self.hands[seat] if r not in self.served_now]
+        for a in full:
+            if isinstance(a, SecondHelping):
+                out.append(a)
+            elif isinstance(a, Switch):
+                board[a.a], board[a.b] = board[a.b], board[a.a]
+                try:
+                    if any(self.match(r)[0] for r in hand):
+                        out.append(a)
+                finally:
+                    board[a.a], board[a.b] = board[a.b], board[a.a]
+        return out
+
+
+class HardBot(ISMCTSBot):
+    """ISMCTS (kiosk.ai) over :class:`SearchState` copies of ``determinize(seat)`` samples, scoring leaves
+    with :func:`evaluate` (``ROLLOUT_DEPTH = 0``: measured stronger than greedy playouts of 2 to 12 steps).
+
+    At most 170 ms (plus one iteration) and 400 iterations per decision; a step with one candidate is
+    answered at once."""
+
+    def __init__(self, seat: int, seed: int, *, iterations: int = 400, time_limit: float | None = 0.17,
+                 **kw: object) -> None:
+        kw.setdefault("rollout_depth", ROLLOUT_DEPTH)
+        super().__init__(seat, seed, iterations=iterations, time_limit=time_limit, rollout=rollout,
+                         evaluate=evaluate, exploration=EXPLORATION, **kw)  # type: ignore[arg-type]
+
+    def choose(self, state: State) -> Action:
+        assert isinstance(state, MakiState)
+        search = SearchState.__new__(SearchState)
+        search.__dict__.update(state.clone().__dict__)
+        return super().choose(search)
+
+
+def _easy(seat: int, seed: int) -> HeuristicBot:
+    return HeuristicBot(seat, seed, smart=False)
+
+
+def _normal(seat: int, seed: int) -> HeuristicBot:
+    return HeuristicBot(seat, seed, smart=True)
+
+
+BOTS: dict[str, Callable[[int, int], object]] = {
+    "random": RandomBot, "easy": _easy, "normal": _normal, "hard": HardBot,
+}

@@ -1,0 +1,913 @@
+"""Maki, the sushi tile-laying game for 2 to 4 players: the pure rules engine.
+
+Everything in ../shared/rules/maki-rulebook.txt, with the card set designed as ``cards.json`` (see its
+``_doc``) as ../shared/rules/SUPPLEMENT.md asks, and the decisions below (each marked DECISION) where both
+are silent.
+
+The board is ``ROWS`` x ``cols`` cells numbered row by row (``cell = row * cols + col``); a cell holds
+``EMPTY``, ``CUP`` (a teacup) or an ingredient kind (an index into :data:`KINDS`). Recipes are ints (their
+``id`` in the data file); action cards are their names.
+
+A turn is several small steps for the same seat, so that no step offers more than a few dozen choices:
+
+* step one: ``Take(kind)`` from the Pantry, then ``Place(cell)``; placing on a teacup's space is followed by
+  ``MoveCup(cell)`` (where the lifted teacup goes). Action cards (``Switch``, ``Chop``, ``SecondHelping``,
+  ``Substitute`` then ``Take(kind)``) may be played before or after the tile;
+* step two: ``Serve(recipe)`` (repeatable, action cards still allowed in between), then ``Draw(length)``
+  until the hand holds three again (``EndTurn()`` when every deck is empty); a 2-ingredient recipe first asks
+  ``Gain(card)``; or one Prep: ``Gain(card)``, ``TakePool()`` or ``Return(recipes)`` then ``Draw(length)``
+  steps; a third action card asks ``Discard(card)``.
+
+DECISIONS (where the rulebook and supplement are silent):
+
+* Seat 0 starts and play goes up the seat numbers (the kiosk seats players at random). Teacups start in
+  random distinct cells (a journalled shuffle). The Wasabi supply is unlimited (the large cubes "make change").
+* Starting hands ignore the back instructions (drawing before the game is set up is not a Step Two draw).
+* A teacup moves only when a tile is placed into its space: it goes to any other empty space (the only reason
+  the rulebook gives for moving one). Moving it elsewhere changes no ingredient and is not offered.
+* "Contributed this turn": the served sequence includes a cell whose contents differ from the start of the
+  turn (a tile placed there, or a tile switched or substituted there). A Chop alone makes a gap, never a
+  sequence; the tile then placed in the hole contributes.
+* The tile is owed until placed: serving or prepping is refused while a tile is owed and a space is empty.
+  When no space is empty (the final turns) the tile is skipped; a Chop that opens a space makes it owed again.
+* Action cards may be played before or after the tile and between serves, never after the turn's Prep or
+  once the refill has begun. Gained cards are marked fresh until the end of the turn and cannot be played.
+* Discarding a card you hold twice discards the fresh copy first (the one you could not play this turn).
+* Serving a 2-ingredient recipe when the display is empty gives no card. An empty deck cannot be drawn from;
+  when every deck is empty the hand stays short.
+* Returned recipes go to the bottom of their decks in the order chosen (sorted by id). The returning seat
+  knows where they are; so does every seat that later sees them drawn (``known`` below).
+* Card backs are public: the length and back instruction of every recipe in a hand and of each deck's top
+  card can be seen by all (that is what choosing a deck to draw from means).
+* The action cards beyond Switch and Chop are Second Helping (play one more tile this turn) and Substitute
+  (exchange a tile on the board for a different kind from the Pantry); all are in ``cards.json``.
+* Switch swaps two orthogonally adjacent spaces whose contents differ, at least one holding a tile (moving a
+  teacup or an empty space this way is allowed as part of such a swap). Chop returns the tile to the Pantry.
+  Second Helping is only offered while a space is empty.
+* Endgame: when a turn ends with no empty space, every seat (the triggering one included) takes one more
+  turn, then the game ends. Ties: more Wasabi wins, then the win is shared.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
+
+# --------------------------------------------------------------------------------------------------- card data
+DATA_FILE = Path(__file__).with_name("cards.json")
+DATA: dict[str, Any] = json.loads(DATA_FILE.read_text())
+
+#: Ingredient kinds in Pantry order, their group and their Pantry count.
+KINDS: tuple[str, ...] = tuple(k for group in DATA["pantry"].values() for k in group)
+KIND_GROUP: dict[str, str] = {k: g for g, group in DATA["pantry"].items() for k in group}
+PANTRY: tuple[int, ...] = tuple(n for group in DATA["pantry"].values() for n in group.values())
+KIND_INDEX: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """One recipe card: ingredients in card order (kind indices), score, style Wasabi, back instruction."""
+
+    id: int
+    name: str
+    ingredients: tuple[int, ...]
+    score: int
+    style: int
+    back: str
+
+    @property
+    def length(self) -> int:
+        return len(self.ingredients)
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The ingredients as a sorted tuple (what an out-of-order sequence must hold)."""
+        return tuple(sorted(self.ingredients))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "ingredients": [KINDS[k] for k in self.ingredients],
+                "score": self.score, "style": self.style, "back": self.back}
+
+
+RECIPES: tuple[Recipe, ...] = tuple(
+    Recipe(r["id"], r["name"], tuple(KIND_INDEX[k] for k in r["ingredients"]), r["score"], r["style"], r["back"])
+    for r in DATA["recipes"])
+assert [r.id for r in RECIPES] == list(range(len(RECIPES))), "recipe ids must be 0..n-1 in order"
+RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
+LENGTHS: tuple[int, ...] = tuple(sorted({r.length for r in RECIPES}))
+_LEN = tuple(r.length for r in RECIPES)
+_BACK = tuple(r.back for r in RECIPES)
+_KEY = tuple(r.key for r in RECIPES)
+
+#: What drawing a card with each back gives when its instruction is obeyed: (Wasabi to the drawer, to the pool).
+BACK_EFFECTS: dict[str, tuple[int, int]] = {"none": (0, 0), "gain1": (1, 1), "pool1": (0, 1), "pool2": (0, 2)}
+BACK_TEXT: dict[str, str] = {"none": "no instructions", "gain1": "gain one Wasabi and add one Wasabi to the pool",
+                             "pool1": "add one Wasabi to the pool", "pool2": "add two Wasabi to the pool"}
+
+ACTION_CARDS: dict[str, int] = dict(DATA["actions"])
+#: Each action card's one rule, as the screen shows it.
+ACTION_RULES: dict[str, str] = {
+    "Switch": "Swap the contents of two orthogonally adjacent spaces.",
+    "Chop": "Remove one tile from the board and return it to the Pantry, leaving an empty space.",
+    "Second Helping": "Play one more tile from the Pantry this turn.",
+    "Substitute": "Exchange one tile on the board for a tile of a different kind from the Pantry.",
+}
+assert set(ACTION_CARDS) == set(ACTION_RULES), "every action card needs its rule in code"
+
+ROWS = 6
+#: Board columns by player count (the rest of the board is covered by the action display).
+COLUMNS = {2: 5, 3: 6, 4: 7}
+HAND_SIZE = 3
+MAX_HELD = 2
+START_LENGTHS = (2, 3, 4)
+
+EMPTY, CUP = -1, -2
+
+# Phases of a turn.
+MAIN, PLACE, CUPMOVE, SUBST, GAIN, DISCARD, REFILL, OVER = \
+    "main", "place", "cup", "substitute", "gain", "discard", "refill", "over"
+
+
+# ---------------------------------------------------------------------------------------------------- geometry
+@dataclass(frozen=True)
+class Geometry:
+    """Precomputed lines of a board size: every straight segment of each length, and which contain a cell."""
+
+    cols: int
+    segments: dict[int, tuple[tuple[int, ...], ...]]
+    cell_segments: dict[int, tuple[tuple[tuple[int, ...], ...], ...]]
+    adjacent: tuple[tuple[int, int], ...]
+
+    @property
+    def cells(self) -> int:
+        return ROWS * self.cols
+
+
+def _geometry(cols: int) -> Geometry:
+    segs: dict[int, list[tuple[int, ...]]] = {}
+    for length in range(2, 6):
+        out = []
+        for r in range(ROWS):
+            for c in range(cols - length + 1):
+                out.append(tuple(r * cols + c + i for i in range(length)))
+        for c in range(cols):
+            for r in range(ROWS - length + 1):
+                out.append(tuple((r + i) * cols + c for i in range(length)))
+        segs[length] = out
+    n = ROWS * cols
+    cell_segs = {L: tuple(tuple(s for s in segs[L] if cell in s) for cell in range(n)) for L in segs}
+    adj = [(a, b) for a in range(n) for b in (a + 1, a + cols)
+           if b < n and (b == a + cols or b % cols != 0)]
+    return Geometry(cols, {L: tuple(v) for L, v in segs.items()}, cell_segs, tuple(sorted(adj)))
+
+
+GEOMETRY: dict[int, Geometry] = {c: _geometry(c) for c in set(COLUMNS.values())}
+
+
+def cell_name(cols: int, cell: int) -> str:
+    """A cell as players read it: row letter and column number, e.g. ``B3``."""
+    return f"{'ABCDEF'[cell // cols]}{cell % cols + 1}"
+
+
+# ----------------------------------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class Take(Action):
+    """Take a tile of ``kind`` from the Pantry (to place it, or as a Substitute's new tile)."""
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    """Place the taken tile into ``cell`` (an empty space, or a teacup's space: the teacup then moves)."""
+    cell: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCup(Action):
+    """Put the teacup lifted by the tile just placed into the empty space ``cell``."""
+    cell: int
+
+
+@dataclass(frozen=True, slots=True)
+class Switch(Action):
+    """Action card: swap the contents of the adjacent spaces ``a`` < ``b``."""
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chop(Action):
+    """Action card: remove the tile in ``cell`` (back to the Pantry)."""
+    cell: int
+
+
+@dataclass(frozen=True, slots=True)
+class SecondHelping(Action):
+    """Action card: play one more tile this turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Substitute(Action):
+    """Action card: exchange the tile in ``cell``; a ``Take(kind)`` names the new tile."""
+    cell: int
+
+
+@dataclass(frozen=True, slots=True)
+class Serve(Action):
+    """Serve the recipe with this id from your hand."""
+    recipe: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Draw the top recipe of the deck of this length."""
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    """End the turn after serving when no deck has a recipe left to draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gain(Action):
+    """Take the action card ``card`` from the display (Prep, or the reward of a 2-ingredient recipe)."""
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Discard an action card when holding three."""
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakePool(Action):
+    """Prep: take all the Wasabi of the pool, then one Wasabi from the supply goes to the pool."""
+
+
+@dataclass(frozen=True, slots=True)
+class Return(Action):
+    """Prep: return these recipes (ids, ascending) to the bottom of their decks, then draw back to three."""
+    recipes: tuple[int, ...]
+
+
+ACTION_CLASSES = (Take, Place, MoveCup, Switch, Chop, SecondHelping, Substitute, Serve, Draw, EndTurn, Gain,
+                  Discard, TakePool, Return)
+action_from_json = action_codec(*ACTION_CLASSES)
+_CARD_OF = {Switch: "Switch", Chop: "Chop", SecondHelping: "Second Helping", Substitute: "Substitute"}
+_CARD_ORDER = tuple(ACTION_CARDS)
+
+
+# ------------------------------------------------------------------------------------------------------- state
+class MakiState(State):
+    """A game of Maki. Build one with :func:`new_game`."""
+
+    cols: int
+    geo: Geometry
+    board: list[int]
+    start_board: tuple[int, ...]
+    pantry: list[int]
+    decks: dict[int, list[int]]          # top of a deck is the END of its list
+    hands: list[list[int]]
+    known: list[int]                     # per recipe: bitmask of seats that know where it is
+    served: list[list[tuple[int, bool]]]  # per seat: (recipe, with style)
+    wasabi: list[int]
+    pool: int
+    action_deck: list[str]               # top is the END of the list
+    display: list[str]
+    discards: list[str]
+    held: list[list[tuple[str, bool]]]   # per seat: (card, gained this turn)
+    turn: int
+    phase: str
+    tiles_owed: int
+    pending: int                         # kind taken (PLACE) or cell (SUBST); -1 otherwise
+    obey_backs: bool
+    after_discard: str
+    served_now: list[int]
+    final_left: int | None
+    turns: int
+    dealt_by_len: dict[int, int]
+
+    # --- setup -------------------------------------------------------------------------------------------
+    @classmethod
+    def setup(cls, players: int, seed: int) -> "MakiState":
+        if players not in COLUMNS:
+            raise ValueError(f"Maki is for 2 to 4 players, not {players}")
+        s = cls(players, seed)
+        s.cols = COLUMNS[players]
+        s.geo = GEOMETRY[s.cols]
+        n = s.geo.cells
+        s.board = [EMPTY] * n
+        s.pantry = list(PANTRY)
+        s.known = [0] * len(RECIPES)
+        s.decks = {}
+        for length in LENGTHS:
+            ids = [r.id for r in RECIPES if r.length == length]
+            s.decks[length] = s.shuffle(f"recipes {length}", ids)
+        s.action_deck = s.shuffle("actions", [c for c, k in ACTION_CARDS.items() for _ in range(k)])
+        s.display, s.discards = [], []
+        s._refill_display()
+        for cell in s.shuffle("teacups", list(range(n)))[:players]:
+            s.board[cell] = CUP
+        s.hands = [[] for _ in range(players)]
+        s.dealt_by_len = {length: 0 for length in LENGTHS}
+        for seat in range(players):
+            for length in START_LENGTHS:
+                s._draw(seat, length, obey=False)
+        s.served = [[] for _ in range(players)]
+        s.wasabi = [0] * players
+        s.pool = 1
+        s.held = [[] for _ in range(players)]
+        s.final_left = None
+        s.turns = 0
+        s.turn = 0
+        s._begin_turn(0)
+        return s
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = MAIN
+        self.tiles_owed = 1
+        self.pending = -1
+        self.obey_backs = True
+        self.after_discard = ""
+        self.served_now = []
+        self.start_board = tuple(self.board)
+        self.turns += 1
+
+    # --- the contract's verbs --------------------------------------------------------------------------
+    def to_move(self) -> list[int]:
+        return [] if self.phase == OVER else [self.turn]
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return [sum(RECIPES[r].score for r, _ in self.served[s]) + self.wasabi[s] for s in range(self.players)]
+
+    def winners(self) -> list[int]:
+        if self.phase != OVER:
+            return []
+        keys = [(sc, self.wasabi[s]) for s, sc in enumerate(self.scores())]
+        best = max(keys)
+        return [s for s in range(self.players) if keys[s] == best]
+
+    @property
+    def end_reason(self) -> str:
+        return "every player took a final turn after the board filled up"
+
+    def clone(self) -> "MakiState":
+        cls = type(self)
+        o = cls.__new__(cls)
+        self.copy_base_into(o)
+        o.cols, o.geo = self.cols, self.geo
+        o.board = self.board[:]
+        o.start_board = self.start_board
+        o.pantry = self.pantry[:]
+        o.decks = {k: v[:] for k, v in self.decks.items()}
+        o.hands = [h[:] for h in self.hands]
+        o.known = self.known[:]
+        o.served = [x[:] for x in self.served]
+        o.wasabi = self.wasabi[:]
+        o.pool = self.pool
+        o.action_deck = self.action_deck[:]
+        o.display = self.display[:]
+        o.discards = self.discards[:]
+        o.held = [h[:] for h in self.held]
+        o.turn, o.phase, o.tiles_owed, o.pending = self.turn, self.phase, self.tiles_owed, self.pending
+        o.obey_backs, o.after_discard = self.obey_backs, self.after_discard
+        o.served_now = self.served_now[:]
+        o.final_left, o.turns = self.final_left, self.turns
+        o.dealt_by_len = dict(self.dealt_by_len)
+        return o
+
+    def determinize(self, seat: int, rng: random.Random) -> "MakiState":
+        """A copy where everything ``seat`` cannot see is resampled consistently with what it sees.
+
+        Hidden: the identity of recipes in other hands and in the decks (unless ``seat`` knows where one is,
+        ``known``), and the order of the action deck. Kept: every card's length, the backs of hand cards and
+        of each deck's top card, and all public state. The copy's generator is reseeded (future shuffles are
+        unknown too).
+        """
+        d = self.clone()
+        d.rng = random.Random(int(rng.random() * 2 ** 53))
+        bit = 1 << seat
+        known = d.known
+        for length in LENGTHS:
+            slots: list[tuple[list[int], int, str | None]] = []
+            for other in range(self.players):
+                if other == seat:
+                    continue
+                hand = d.hands[other]
+                for i, rid in enumerate(hand):
+                    if _LEN[rid] == length and not known[rid] & bit:
+                        slots.append((hand, i, _BACK[rid]))
+            deck = d.decks[length]
+            top = len(deck) - 1
+            for i, rid in enumerate(deck):
+                if not known[rid] & bit:
+                    slots.append((deck, i, _BACK[rid] if i == top else None))
+            if len(slots) < 2:
+                continue
+            masks = [known[lst[i]] for lst, i, _ in slots]  # who knows each position stays with the position
+            by_back: dict[str, list[int]] = {}
+            for lst, i, _ in slots:
+                by_back.setdefault(_BACK[lst[i]], []).append(lst[i])
+            for cards in by_back.values():  # sorted first: the sample depends on the seat's view only
+                cards[:] = shuffle_with(rng, sorted(cards))
+            free: list[tuple[list[int], int]] = []
+            for lst, i, need in slots:
+                if need is None:
+                    free.append((lst, i))
+                else:
+                    lst[i] = by_back[need].pop()
+            rest = shuffle_with(rng, [c for b in sorted(by_back) for c in by_back[b]])
+            for (lst, i), rid in zip(free, rest):
+                lst[i] = rid
+            for (lst, i, _), mask in zip(slots, masks):
+                known[lst[i]] = mask
+        d.action_deck = shuffle_with(rng, sorted(d.action_deck))
+        return d
+
+    # --- what is on the table -------------------------------------------------------------------------
+    def empty_cells(self) -> list[int]:
+        return [c for c, v in enumerate(self.board) if v == EMPTY]
+
+    def must_place(self) -> bool:
+        return self.tiles_owed > 0 and EMPTY in self.board
+
+    def touched(self) -> list[int]:
+        """Cells holding a tile that differs from the start of the turn (this turn's contributions)."""
+        start = self.start_board
+        return [c for c, v in enumerate(self.board) if v >= 0 and v != start[c]]
+
+    def match(self, rid: int) -> tuple[bool, bool]:
+        """(can serve, with style) for recipe ``rid`` on the current board for the current turn."""
+        recipe = RECIPES[rid]
+        length = recipe.length
+        key = recipe.key
+        ing = recipe.ingredients
+        rev = ing[::-1]
+        board = self.board
+        found = False
+        seen: set[tuple[int, ...]] = set()
+        cell_segs = self.geo.cell_segments[length]
+        for cell in self.touched():
+            for seg in cell_segs[cell]:
+                if seg in seen:
+                    continue
+                seen.add(seg)
+                contents = tuple(board[c] for c in seg)
+                if tuple(sorted(contents)) != key:
+                    continue
+                if contents == ing or contents == rev:
+                    return True, True
+                found = True
+        return found, False
+
+    def servable(self, seat: int) -> list[int]:
+        return sorted(rid for rid in self.hands[seat] if self.match(rid)[0])
+
+    def playable_cards(self, seat: int) -> set[str]:
+        return {c for c, fresh in self.held[seat] if not fresh}
+
+    # --- legal actions ---------------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == OVER or seat != self.turn:
+            return []
+        phase = self.phase
+        if phase == PLACE:
+            out: list[Action] = []
+            has_empty = EMPTY in self.board
+            for c, v in enumerate(self.board):
+                if v == EMPTY or (v == CUP and has_empty):
+                    out.append(Place(c))
+            return out
+        if phase == CUPMOVE:
+            return [MoveCup(c) for c in self.empty_cells()]
+        if phase == SUBST:
+            old = self.board[self.pending]
+            return [Take(KINDS[k]) for k, n in enumerate(self.pantry) if n > 0 and k != old]
+        if phase == GAIN:
+            return [Gain(c) for c in _CARD_ORDER if c in self.display]
+        if phase == DISCARD:
+            held = {c for c, _ in self.held[seat]}
+            return [Discard(c) for c in _CARD_ORDER if c in held]
+        if phase == REFILL:
+            return [Draw(length) for length in LENGTHS if self.decks[length]]
+        # MAIN
+        out = []
+        must = self.must_place()
+        if must:
+            out += [Take(KINDS[k]) for k, n in enumerate(self.pantry) if n > 0]
+        out += self._card_plays(seat)
+        if must:
+            return out
+        out += [Serve(r) for r in self.servable(seat) if r not in self.served_now]
+        if self.served_now:
+            draws: list[Action] = [Draw(length) for length in LENGTHS if self.decks[length]]
+            out += draws if draws and len(self.hands[seat]) < HAND_SIZE else [EndTurn()]
+        else:
+            out += [Gain(c) for c in _CARD_ORDER if c in self.display]
+            out.append(TakePool())
+            hand = sorted(self.hands[seat])
+            for k in range(1, len(hand) + 1):
+                out += [Return(combo) for combo in itertools.combinations(hand, k)]
+        return out
+
+    def _card_plays(self, seat: int) -> list[Action]:
+        cards = self.playable_cards(seat)
+        if not cards:
+            return []
+        board = self.board
+        out: list[Action] = []
+        if "Switch" in cards:
+            out += [Switch(a, b) for a, b in self.geo.adjacent
+                    if board[a] != board[b] and (board[a] >= 0 or board[b] >= 0)]
+        if "Chop" in cards:
+            out += [Chop(c) for c, v in enumerate(board) if v >= 0]
+        if "Second Helping" in cards and EMPTY in board:
+            out.append(SecondHelping())
+        if "Substitute" in cards:
+            stock = [k for k, n in enumerate(self.pantry) if n > 0]
+            out += [Substitute(c) for c, v in enumerate(board) if v >= 0 and any(k != v for k in stock)]
+        return out
+
+    # --- applying actions ------------------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        if seat != self.turn:
+            raise RuleError(f"It is seat {self.turn + 1}'s turn, not seat {seat + 1}'s")
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise RuleError(f"{type(action).__name__} is not a Maki action")
+        return handler(self, seat, action)
+
+    def _expect(self, *phases: str, what: str) -> None:
+        if self.phase not in phases:
+            raise RuleError(f"You cannot {what} now: {self._waiting_for()}")
+
+    def _waiting_for(self) -> str:
+        if self.phase == PLACE:
+            return f"place your {KINDS[self.pending]} tile in a space first"
+        return {
+            CUPMOVE: "move the teacup to an empty space first",
+            SUBST: "choose the Pantry tile for your Substitute first",
+            GAIN: "choose an action card from the display first",
+            DISCARD: "you hold three action cards: discard one first",
+            REFILL: "draw recipes until you hold three",
+            MAIN: "it is the middle of your turn",
+        }.get(self.phase, "the game is over")
+
+    def _kind(self, name: str) -> int:
+        k = KIND_INDEX.get(name) if isinstance(name, str) else None
+        if k is None:
+            raise RuleError(f"There is no {name!r} tile in the Pantry of this game")
+        return k
+
+    def _cell(self, cell: Any) -> int:
+        if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < len(self.board):
+            raise RuleError(f"Space {cell!r} is not on the {ROWS}x{self.cols} play area")
+        return cell
+
+    def _name(self, cell: int) -> str:
+        return cell_name(self.cols, cell)
+
+    def _a_take(self, seat: int, a: Take) -> list[Event]:
+        k = self._kind(a.kind)
+        if self.phase == SUBST:
+            cell = self.pending
+            old = self.board[cell]
+            if k == old:
+                raise RuleError(f"Substitute needs a different kind than the {KINDS[old]} already there")
+            if self.pantry[k] <= 0:
+                raise RuleError(f"The Pantry has no {a.kind} tile left")
+            self.pantry[old] += 1
+            self.pantry[k] -= 1
+            self.board[cell] = k
+            self.phase, self.pending = MAIN, -1
+            return [Event("substituted", seat, {"cell": cell, "old": KINDS[old], "new": a.kind})]
+        self._expect(MAIN, what="take a tile")
+        if self.tiles_owed <= 0:
+            raise RuleError("You have already played your tile this turn")
+        if EMPTY not in self.board:
+            raise RuleError("There is no empty space to play a tile into")
+        if self.pantry[k] <= 0:
+            raise RuleError(f"The Pantry has no {a.kind} tile left")
+        self.phase, self.pending = PLACE, k
+        return [Event("took", seat, {"kind": a.kind})]
+
+    def _a_place(self, seat: int, a: Place) -> list[Event]:
+        self._expect(PLACE, what="place a tile")
+        cell = self._cell(a.cell)
+        v = self.board[cell]
+        if v >= 0:
+            raise RuleError(f"Space {self._name(cell)} already holds {KINDS[v]}: choose an empty space")
+        if v == CUP and EMPTY not in self.board:
+            raise RuleError("The teacup has no empty space to move to")
+        kind = self.pending
+        self.board[cell] = kind
+        self.pantry[kind] -= 1
+        self.tiles_owed -= 1
+        self.pending = -1
+        if v == CUP:
+            self.phase, self.pending = CUPMOVE, cell
+        else:
+            self.phase = MAIN
+        return [Event("placed", seat, {"kind": KINDS[kind], "cell": cell, "teacup": v == CUP})]
+
+    def _a_movecup(self, seat: int, a: MoveCup) -> list[Event]:
+        self._expect(CUPMOVE, what="move a teacup")
+        cell = self._cell(a.cell)
+        if self.board[cell] != EMPTY:
+            raise RuleError(f"A teacup can only move to an empty space; {self._name(cell)} is filled")
+        self.board[cell] = CUP
+        self.phase, self.pending = MAIN, -1
+        return [Event("teacup", seat, {"cell": cell})]
+
+    def _use_card(self, seat: int, card: str) -> None:
+        """Check that ``card`` may be played now (raises), without changing anything."""
+        self._expect(MAIN, what=f"play {card}")
+        held = self.held[seat]
+        if not any(c == card for c, _ in held):
+            raise RuleError(f"You do not hold a {card} card")
+        if not any(c == card and not fresh for c, fresh in held):
+            raise RuleError(f"You gained this {card} card this turn; you can play it from your next turn")
+
+    def _discard_played(self, seat: int, card: str) -> None:
+        held = self.held[seat]
+        i = next(i for i, (c, fresh) in enumerate(held) if c == card and not fresh)
+        del held[i]
+        self.discards.append(card)
+
+    def _a_switch(self, seat: int, a: Switch) -> list[Event]:
+        self._use_card(seat, "Switch")
+        x, y = self._cell(a.a), self._cell(a.b)
+        if (x, y) not in _ADJ_SET[self.cols]:
+            raise RuleError(f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and "
+                            f"{self._name(y)} are not (give the lower space first)")
+        bx, by = self.board[x], self.board[y]
+        if bx == by or (bx < 0 and by < 0):
+            raise RuleError("Switch must move at least one tile to a space holding something different")
+        self._discard_played(seat, "Switch")
+        self.board[x], self.board[y] = by, bx
+        return [Event("switch", seat, {"a": x, "b": y})]
+
+    def _a_chop(self, seat: int, a: Chop) -> list[Event]:
+        self._use_card(seat, "Chop")
+        cell = self._cell(a.cell)
+        v = self.board[cell]
+        if v < 0:
+            raise RuleError(f"Chop removes a tile, and space {self._name(cell)} holds no tile")
+        self._discard_played(seat, "Chop")
+        self.board[cell] = EMPTY
+        self.pantry[v] += 1
+        return [Event("chop", seat, {"cell": cell, "kind": KINDS[v]})]
+
+    def _a_second(self, seat: int, a: SecondHelping) -> list[Event]:
+        self._use_card(seat, "Second Helping")
+        if EMPTY not in self.board:
+            raise RuleError("Second Helping needs an empty space to play the extra tile into")
+        self._discard_played(seat, "Second Helping")
+        self.tiles_owed += 1
+        return [Event("second_helping", seat, {})]
+
+    def _a_substitute(self, seat: int, a: Substitute) -> list[Event]:
+        self._use_card(seat, "Substitute")
+        cell = self._cell(a.cell)
+        v = self.board[cell]
+        if v < 0:
+            raise RuleError(f"Substitute exchanges a tile, and space {self._name(cell)} holds no tile")
+        if not any(n > 0 and k != v for k, n in enumerate(self.pantry)):
+            raise RuleError("The Pantry has no other kind of tile to substitute")
+        self._discard_played(seat, "Substitute")
+        self.phase, self.pending = SUBST, cell
+        return [Event("substitute", seat, {"cell": cell})]
+
+    def _step_two_check(self, what: str) -> None:
+        self._expect(MAIN, what=what)
+        if self.must_place():
+            raise RuleError(f"Play your tile from the Pantry before you {what}")
+
+    def _a_serve(self, seat: int, a: Serve) -> list[Event]:
+        self._step_two_check("serve")
+        rid = a.recipe
+        if not isinstance(rid, int) or rid not in self.hands[seat]:
+            raise RuleError("You can only serve a recipe from your hand")
+        name = RECIPES[rid].name
+        ok, style = self.match(rid)
+        if not ok:
+            if not self.touched():
+                raise RuleError(f"You cannot serve {name}: nothing you did this turn contributed to it")
+            raise RuleError(f"You cannot serve {name}: no straight, gapless line of its ingredients includes a "
+                            f"tile you placed or moved this turn")
+        recipe = RECIPES[rid]
+        self.hands[seat].remove(rid)
+        self.served[seat].append((rid, style))
+        self.served_now.append(rid)
+        self.known[rid] = (1 << self.players) - 1
+        events = [Event("served", seat, {"recipe": rid, "name": name, "style": style})]
+        if style and recipe.length > 2 and recipe.style:
+            self.wasabi[seat] += recipe.style
+            events.append(Event("wasabi", seat, {"gain": recipe.style, "from": "supply"}))
+        if recipe.length == 2 and self.display:
+            self.phase, self.after_discard = GAIN, MAIN
+        return events
+
+    def _a_draw(self, seat: int, a: Draw) -> list[Event]:
+        if self.phase == MAIN:
+            self._step_two_check("draw a recipe")
+            if not self.served_now:
+                raise RuleError("You draw recipes after serving, or by returning recipes as your Prep")
+            self.phase, self.obey_backs = REFILL, True
+        else:
+            self._expect(REFILL, what="draw a recipe")
+        length = a.length
+        if length not in self.decks:
+            raise RuleError(f"There is no deck of {length}-ingredient recipes")
+        if not self.decks[length]:
+            raise RuleError(f"The {length}-ingredient deck is empty: draw from another")
+        if len(self.hands[seat]) >= HAND_SIZE:  # pragma: no cover - the turn ends at three
+            raise RuleError("You already hold three recipes")
+        events = self._draw(seat, length, self.obey_backs)
+        if len(self.hands[seat]) >= HAND_SIZE or not any(self.decks.values()):
+            events += self._end_turn(seat)
+        return events
+
+    def _draw(self, seat: int, length: int, obey: bool) -> list[Event]:
+        rid = self.decks[length].pop()
+        self.hands[seat].append(rid)
+        self.known[rid] |= 1 << seat
+        self.dealt_by_len[length] += 1
+        back = _BACK[rid]
+        events = [Event("drew", seat, {"length": length, "back": back})]
+        if obey:
+            gain, pool = BACK_EFFECTS[back]
+            self.wasabi[seat] += gain
+            self.pool += pool
+        return events
+
+    def _a_endturn(self, seat: int, a: EndTurn) -> list[Event]:
+        self._step_two_check("end your turn")
+        if not self.served_now:
+            raise RuleError("Choose Serve or Prep before your turn ends")
+        if any(self.decks.values()) and len(self.hands[seat]) < HAND_SIZE:
+            raise RuleError("Draw recipes until you hold three before your turn ends")
+        return self._end_turn(seat)
+
+    def _a_gain(self, seat: int, a: Gain) -> list[Event]:
+        if self.phase == MAIN:
+            self._step_two_check("take an action card")
+            if self.served_now:
+                raise RuleError("You served this turn, so you cannot also Prep")
+            after = "end"
+        else:
+            self._expect(GAIN, what="take an action card")
+            after = MAIN
+        if a.card not in self.display:
+            raise RuleError(f"There is no {a.card} card in the display")
+        self.display.remove(a.card)
+        self._refill_display()
+        self.held[seat].append((a.card, True))
+        events = [Event("gained", seat, {"card": a.card})]
+        if len(self.held[seat]) > MAX_HELD:
+            self.phase, self.after_discard = DISCARD, after
+        elif after == "end":
+            events += self._end_turn(seat)
+        else:
+            self.phase = MAIN
+        return events
+
+    def _a_discard(self, seat: int, a: Discard) -> list[Event]:
+        self._expect(DISCARD, what="discard an action card")
+        held = self.held[seat]
+        idx = [i for i, (c, _) in enumerate(held) if c == a.card]
+        if not idx:
+            raise RuleError(f"You do not hold a {a.card} card")
+        fresh = [i for i in idx if held[i][1]]
+        del held[(fresh or idx)[0]]
+        self.discards.append(a.card)
+        events = [Event("discarded", seat, {"card": a.card})]
+        if self.after_discard == "end":
+            events += self._end_turn(seat)
+        else:
+            self.phase = MAIN
+        return events
+
+    def _a_pool(self, seat: int, a: TakePool) -> list[Event]:
+        self._step_two_check("take the Wasabi pool")
+        if self.served_now:
+            raise RuleError("You served this turn, so you cannot also Prep")
+        took = self.pool
+        self.wasabi[seat] += took
+        self.pool = 1
+        return [Event("pool", seat, {"took": took})] + self._end_turn(seat)
+
+    def _a_return(self, seat: int, a: Return) -> list[Event]:
+        self._step_two_check("return recipes")
+        if self.served_now:
+            raise RuleError("You served this turn, so you cannot also Prep")
+        ids = a.recipes
+        hand = self.hands[seat]
+        if not ids:
+            raise RuleError("Choose at least one recipe to return")
+        if list(ids) != sorted(set(ids)) or any(not isinstance(r, int) or r not in hand for r in ids):
+            raise RuleError("You can only return recipes from your hand, each once")
+        for rid in ids:
+            hand.remove(rid)
+            self.decks[_LEN[rid]].insert(0, rid)
+        self.phase, self.obey_backs = REFILL, False
+        return [Event("returned", seat, {"lengths": [_LEN[r] for r in ids]})]
+
+    def _refill_display(self) -> None:
+        while len(self.display) < 3:
+            if not self.action_deck:
+                if not self.discards:
+                    return
+                self.action_deck = self.shuffle("actions", self.discards)
+                self.discards = []
+            self.display.append(self.action_deck.pop())
+
+    def _end_turn(self, seat: int) -> list[Event]:
+        self.held[seat] = [(c, False) for c, _ in self.held[seat]]
+        events = [Event("turn_over", seat, {})]
+        if self.final_left is None:
+            if EMPTY not in self.board:
+                self.final_left = self.players
+                events.append(Event("endgame", seat, {"final_turns": self.players}))
+        else:
+            self.final_left -= 1
+            if self.final_left == 0:
+                self.phase = OVER
+                return events + [Event("game_over", None, {"scores": self.scores(), "winners": self.winners()})]
+        self._begin_turn((seat + 1) % self.players)
+        return events
+
+    # --- views ----------------------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (or a spectator, ``None``) may know, JSON-ready."""
+        bit = 0 if seat is None else 1 << seat
+
+        def card(rid: int) -> dict[str, Any]:
+            if self.known[rid] & bit:
+                return RECIPES[rid].to_json()
+            return {"length": _LEN[rid], "back": _BACK[rid]}
+
+        board = [None if v == EMPTY else "teacup" if v == CUP else KINDS[v] for v in self.board]
+        return {
+            "rows": ROWS, "cols": self.cols, "board": board,
+            "contributed": self.touched() if self.phase != OVER else [],
+            "pantry": {k: self.pantry[i] for i, k in enumerate(KINDS)},
+            "decks": {str(length): {"count": len(d), "top": _BACK[d[-1]] if d else None}
+                      for length, d in self.decks.items()},
+            "hands": [[card(r) for r in h] for h in self.hands],
+            "served": [[{"recipe": r, "name": RECIPES[r].name, "style": st} for r, st in x] for x in self.served],
+            "wasabi": self.wasabi[:], "pool": self.pool,
+            "display": self.display[:], "action_deck": len(self.action_deck), "discards": self.discards[:],
+            "held": [[{"card": c, "fresh": f} for c, f in h] for h in self.held],
+            "turn": self.turn, "phase": self.phase, "tiles_owed": self.tiles_owed,
+            "pending": KINDS[self.pending] if self.phase == PLACE else self.pending,
+            "served_this_turn": self.served_now[:],
+            "final_turns_left": self.final_left, "scores": self.scores(),
+            "winners": self.winners(),
+        }
+
+
+_ADJ_SET = {c: frozenset(g.adjacent) for c, g in GEOMETRY.items()}
+_HANDLERS = {
+    Take: MakiState._a_take, Place: MakiState._a_place, MoveCup: MakiState._a_movecup,
+    Switch: MakiState._a_switch, Chop: MakiState._a_chop, SecondHelping: MakiState._a_second,
+    Substitute: MakiState._a_substitute, Serve: MakiState._a_serve, Draw: MakiState._a_draw,
+    EndTurn: MakiState._a_endturn, Gain: MakiState._a_gain, Discard: MakiState._a_discard,
+    TakePool: MakiState._a_pool, Return: MakiState._a_return,
+}
+
+
+def new_game(players: int, seed: int) -> MakiState:
+    """A new game of Maki for 2 to 4 players, dealt from ``seed``."""
+    return MakiState.setup(players, seed)
+
+
+def stats(state: State) -> dict[str, float]:
+    """Numbers the simulator averages: turns played, and per recipe length the share of dealt recipes served
+    (``served_rate_L``) and the share of all served recipes (``served_share_L``)."""
+    assert isinstance(state, MakiState)
+    served_by_len = {length: 0 for length in LENGTHS}
+    styled = 0
+    for x in state.served:
+        for rid, st in x:
+            served_by_len[_LEN[rid]] += 1
+            styled += st
+    total = sum(served_by_len.values())
+    out: dict[str, float] = {"turns": state.turns, "recipes_served": total,
+                             "wasabi_mean": sum(state.wasabi) / state.players}
+    for length in LENGTHS:
+        dealt = state.dealt_by_len[length]
+        out[f"served_rate_{length}"] = served_by_len[length] / dealt if dealt else 0.0
+        out[f"served_share_{length}"] = served_by_len[length] / total if total else 0.0
+    return out

@@ -678,6 +678,9 @@ class KioskApp(App):
         session = GameSession(spec, state, [self.table[i] for i, _ in seats], bots, seed=seed,
                               move_delay=self.cfg.bots.move_delay_s, journal=journal, bot_levels=levels)
         session.bind(on_over=self._game_over, on_change=self._on_game_change, on_error=self._on_game_error)
+        join = getattr(self, "join_screen", None)
+        if join is not None and join.spec is spec and join.match_choices:
+            session.match_games = join.match_games  # the length chosen on the joining screen
         self.session = session
         screen = self._game_screen(spec.key)
         screen.begin(session)

@@ -238,12 +238,19 @@ def test_join_by_pad_and_seat_button_then_start(app: Any) -> None:
     tap(button_with_text(join.pads[west], "+ Add a bot here"))
     assert join.pads[west].mode == "bot"
     assert join.can_start
+    # Makoto offers a match length: one game (default) or the rulebook's full match; the choice cycles.
+    assert join.match_choices == [1, 0] and join.match_games == 1
+    join.cycle_match()
+    assert join.match_games == 0 and "full" in join.match_label
+    join.cycle_match()
+    assert join.match_games == 1 and "one game" in join.match_label
     screenshot("join")
     tap(button_with_text(join.pads[sw], "Start \u25b6"))
     assert app.mode == "game" and app.session is not None
     s = app.session
     assert [seat.index for seat in s.seats] == sorted([sw, ne, east, west])
     assert len(s.bots) == 1
+    assert s.match_games == 1
     # a game is journalled as it goes (storage is installed)
     assert s.journal is not None
 

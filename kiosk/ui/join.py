@@ -9,13 +9,15 @@ Rules (decisions, written down):
   "Start" on any joined seat's pad, in the centre, or a joined seat pressing its "a" button again.
 * Never more seats than the game's maximum: the other pads say the game is full.
 * Game seats are the joined table seats in clockwise order (the order the rulebooks play in).
+* A game whose screen class declares ``MATCH_CHOICES`` (games per match; 0 = the rulebook's recommendation)
+  gets a "Match" button in the centre that cycles through them; the choice becomes ``session.match_games``.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from kivy.properties import (BooleanProperty, DictProperty, NumericProperty, ObjectProperty, OptionProperty,
-                             StringProperty)
+from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
+                             OptionProperty, StringProperty)
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config import BOT_LEVELS
@@ -45,6 +47,9 @@ class JoinScreen(Screen):
     can_start = BooleanProperty(False)
     default_level = StringProperty("normal")
     seats_state = DictProperty({})
+    match_choices = ListProperty([])
+    match_games = NumericProperty(1)
+    match_label = StringProperty("")
 
     def __init__(self, on_start: Callable[[str, list[tuple[int, str | None]]], None] | None = None,
                  on_back: Callable[[], None] | None = None, **kw: Any) -> None:
@@ -68,6 +73,10 @@ class JoinScreen(Screen):
         for pad in self.pads.values():
             pad.mode = "empty"
             pad.level = default_level
+        from kiosk.ui.game import screen_class_for
+        self.match_choices = list(getattr(screen_class_for(spec.key), "MATCH_CHOICES", ()))
+        self.match_games = self.match_choices[0] if self.match_choices else 1
+        self._match_text()
         if chooser is not None and self.table is not None:
             self.facing = self.table[chooser].edge
             self.join(chooser)
@@ -111,6 +120,18 @@ class JoinScreen(Screen):
                 pad.mode = "bot"
                 pad.level = self.default_level
         self._update()
+
+    def cycle_match(self) -> None:
+        """Next match length of the game's ``MATCH_CHOICES``."""
+        if self.match_choices:
+            i = self.match_choices.index(self.match_games) if self.match_games in self.match_choices else -1
+            self.match_games = self.match_choices[(i + 1) % len(self.match_choices)]
+            self._match_text()
+
+    def _match_text(self) -> None:
+        g = self.match_games
+        self.match_label = ("" if not self.match_choices else "Match: one game \u21bb" if g == 1
+                            else "Match: full (everyone deals) \u21bb" if g == 0 else f"Match: {g} games \u21bb")
 
     def start(self) -> None:
         if not self.can_start or self.spec is None or self.on_start is None:

@@ -281,6 +281,8 @@ class MakotoScreen(BaseGameScreen):
     #: recommendation for the number of players. The shell's join screen offers no match length yet, and its
     #: game flow expects one game per session, so a single game is the default (see docs/screens.md).
     match_games: int = 1
+    #: The match lengths the join screen offers (first = default): one game, or the rulebook's full match.
+    MATCH_CHOICES = (1, 0)
 
     title = StringProperty("Makoto")
     centre_text = StringProperty("")
@@ -321,7 +323,9 @@ class MakotoScreen(BaseGameScreen):
         self.title = session.spec.title
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
         players = session.players
-        wanted = getattr(session, "match_games", None) or self.match_games
+        wanted = getattr(session, "match_games", None)
+        if wanted is None:
+            wanted = self.match_games
         games = 1 if session.attract else (wanted if wanted > 0 else recommended_games(players))
         self.match = MakotoMatch(players, session.seed, games=games)
         self.match.results = []

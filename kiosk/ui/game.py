@@ -93,7 +93,6 @@ class PlayerPanel(SeatZone):
     status = StringProperty("")         # "Your turn" / "" / result
     score = StringProperty("")
     private_text = StringProperty("")
-    error = StringProperty("")
     my_turn = BooleanProperty(False)
     page = NumericProperty(0)
     pages = NumericProperty(1)
@@ -106,7 +105,6 @@ class PlayerPanel(SeatZone):
         self.actions: list[Action] = []
         self.game_seat: int | None = None
         self.screen: GenericGameScreen | None = None
-        self._clear_error: Any = None
 
     def set_actions(self, actions: list[Action]) -> None:
         self.actions = actions
@@ -132,15 +130,6 @@ class PlayerPanel(SeatZone):
         if self.screen is None or self.game_seat is None or i >= len(self.actions):
             return
         self.screen.human_action(self.game_seat, self.actions[i])
-
-    def show_error(self, message: str) -> None:
-        self.error = message
-        if self._clear_error is not None:
-            self._clear_error.cancel()
-        self._clear_error = Clock.schedule_once(self._clear, 5)
-
-    def _clear(self, _dt: float) -> None:
-        self.error = ""
 
 
 class GenericGameScreen(BaseGameScreen):
@@ -189,8 +178,7 @@ class GenericGameScreen(BaseGameScreen):
             panel.game_seat = g
             panel.in_game = True
             panel.is_bot = session.is_bot(g)
-            level = session.bot_levels.get(g, "")
-            panel.who = f"Bot ({level})" if panel.is_bot and level else ("Bot" if panel.is_bot else "Player")
+            panel.who = session.who(g)
             panel.ids.tray.locked = panel.is_bot
         self._draw()
 

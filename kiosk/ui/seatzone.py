@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
@@ -84,10 +85,23 @@ class SeatZone(Oriented):
     seat = ObjectProperty(None, allownone=True)
     seat_label = StringProperty("")
     seat_colour = ListProperty([1, 1, 1, 1])
+    #: A message for this seat only (a refused move, a fault), shown for a few seconds by :meth:`show_error`.
+    error = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
+        self._clear_error_ev: Any = None
         self.bind(parent=self._rebind, table=self._relayout, seat=self._relayout)
+
+    def show_error(self, message: str, seconds: float = 5.0) -> None:
+        """Show ``message`` at this seat for ``seconds`` (a newer message replaces it)."""
+        self.error = message
+        if self._clear_error_ev is not None:
+            self._clear_error_ev.cancel()
+        self._clear_error_ev = Clock.schedule_once(self._clear_error, seconds)
+
+    def _clear_error(self, _dt: float) -> None:
+        self.error = ""
 
     def _rebind(self, *_a: Any) -> None:
         if self.parent is not None:

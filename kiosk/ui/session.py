@@ -105,6 +105,13 @@ class GameSession(EventDispatcher):
     def is_bot(self, game_seat: int) -> bool:
         return game_seat in self.bots
 
+    def who(self, game_seat: int) -> str:
+        """How a seat's panel names its player: "Player", "Bot" or "Bot (hard)"."""
+        if not self.is_bot(game_seat):
+            return "Player"
+        level = self.bot_levels.get(game_seat, "")
+        return f"Bot ({level})" if level else "Bot"
+
     @property
     def running(self) -> bool:
         """False while the shell has paused the game (idle prompt, operator menu) or after it stopped."""

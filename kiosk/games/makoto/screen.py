@@ -176,7 +176,6 @@ class MakotoPanel(SeatZone):
     my_turn = BooleanProperty(False)
     info = StringProperty("")
     lid = StringProperty("")
-    error = StringProperty("")
     prompt = StringProperty("")
     labels = ListProperty([])          # texts of the enabled action buttons (what the seat can do now)
     sheet = BooleanProperty(False)     # the score sheet is up: show "Next game"
@@ -189,7 +188,6 @@ class MakotoPanel(SeatZone):
         self.selected: set[int] = set()
         self.lid_mode = False
         self.drawn: int | None = None
-        self._clear_ev: Any = None
         self.cards: list[HandCard] = []
         self.actions: list[StepButton] = []
 
@@ -224,14 +222,8 @@ class MakotoPanel(SeatZone):
         if self.screen is not None:
             self.screen.command(self, command)
 
-    def show_error(self, message: str) -> None:
-        self.error = message
-        if self._clear_ev is not None:
-            self._clear_ev.cancel()
-        self._clear_ev = Clock.schedule_once(self._clear, 6)
-
-    def _clear(self, _dt: float) -> None:
-        self.error = ""
+    def show_error(self, message: str, seconds: float = 6.0) -> None:
+        super().show_error(message, seconds)
 
     def next_game(self) -> None:
         if self.screen is not None:
@@ -345,8 +337,7 @@ class MakotoScreen(BaseGameScreen):
             panel.game_seat = g
             panel.in_game = True
             panel.is_bot = session.is_bot(g)
-            level = session.bot_levels.get(g, "")
-            panel.who = f"Bot ({level})" if panel.is_bot and level else ("Bot" if panel.is_bot else "Player")
+            panel.who = session.who(g)
             panel.ids.tray.locked = panel.is_bot or session.attract
         layer = self.ids.seat_layer
         in_game = {seat.index for seat in session.seats}

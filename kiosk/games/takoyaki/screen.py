@@ -348,8 +348,7 @@ class TakoyakiScreen(BaseGameScreen):
             panel.game_seat = g
             panel.in_game = True
             panel.is_bot = session.is_bot(g)
-            level = session.bot_levels.get(g, "")
-            panel.who = f"Bot ({level})" if panel.is_bot and level else ("Bot" if panel.is_bot else "Player")
+            panel.who = session.who(g)
         self._show_panels({seat.index for seat in session.seats})
         for g in session.bots:
             self._bot_events[g] = Clock.schedule_once(partial(self._bot_tick, g), self._bot_delay(g))

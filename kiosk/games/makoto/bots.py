@@ -197,7 +197,7 @@ def make_hard(seat: int, seed: int) -> ISMCTSBot:
     playouts to the end of the game. Measured against ``normal`` (fixed iteration budgets, both seatings):
     63% of 2-player games at 1,000 iterations, 56% at 300; at 4 players about its fair share at 100 iterations.
     Cutting playouts short with :func:`evaluate` measured no better."""
-    return ISMCTSBot(seat, seed, iterations=3000, time_limit=0.2, rollout=rollout, exploration=0.7, prune=prune,
+    return ISMCTSBot(seat, seed, iterations=3000, time_limit=0.18, rollout=rollout, exploration=0.7, prune=prune,
                      prior_visits=10)
 
 

@@ -1,0 +1,987 @@
+"""Wasabi!: the pure rules engine (no Kivy, no I/O besides reading ``cards.json`` once).
+
+The rulebook is ``shared/rules/wasabi-rulebook.txt`` completed by the Wasabi! section of ``SUPPLEMENT.md``.
+The card set (pantry, recipes, tokens, action cards per player count, board size) is data in ``cards.json``.
+
+A game runs through these phases (``state.phase``); every decision is one small action of one seat:
+
+``give``
+    Setup. Seat 0 starts. Each seat in turn chooses the three starting tiles of the seat on its left
+    (``GiveTile``, one at a time): one Fish, one Seafood and one Vegetable, which is the only way to obey the
+    starting-hand rule (three different categories, no Rice, Maki or special).
+``setup_recipes``
+    Setup. Each seat in turn draws three recipes, choosing the length of each after seeing the last
+    (``DrawRecipe``).
+``play``
+    Step 1 of a turn: ``Place`` a tile, optionally one action card (``PlayStack`` before the tile; ``PlaySpicy``,
+    ``PlaySwitch``, ``PlayChop``, ``PlayWasabi`` before or after), then ``EndStep`` when a card could still be
+    played (otherwise the turn moves on by itself). Or ``Pass(discard=...)`` before doing anything.
+``reward``
+    Step 2.1: one ``TakeCard`` (or ``SkipReward``) per recipe completed this turn.
+``draw_tiles`` / ``draw_recipes``
+    Step 2.2 and 2.3: ``DrawTile`` until three tiles, then ``DrawRecipe`` until three recipes.
+
+Rules decisions (where the rulebook and supplement are silent) [ours]:
+
+* Seats are clockwise in increasing order; "the player on your left" is the next seat. Seat 0 starts.
+* Squares are numbered ``row * columns + column`` inside the play area of the player count.
+* A recipe is matched by any ``L`` consecutive uncovered tops in one row or column (tiles beyond either end are
+  irrelevant, as the rulebook says of adjacent tiles). A Wasabi!-covered square breaks a sequence.
+* Style: the sequence reads exactly as the strip, left to right / top to bottom *or* the reverse: players sit
+  round the table, so the board has no single reading direction.
+* Completion is automatic and immediate (so "completing without a free token" is never an action to refuse:
+  the sequence simply does not complete and a ``cannot_complete`` event tells the player why): after every tile or card of step 1, each recipe in the player's screen
+  that matches a sequence which did not stand on those squares at the start of the turn is completed, if a
+  token of its length is free (recipes in screen order; with style where any matching sequence has style).
+  Uncovering squares by taking a Wasabi! card in step 2 completes nothing (it is not step 1).
+* Pass: discard at least one recipe (all of them may go); a player holding no recipe passes discarding none.
+  Passing is only possible before anything else was done this turn.
+* Spicy! obliges the second tile ("all normal rules apply to both"); it can only be played when a tile for it
+  and an empty square remain. Chop! "play it as this turn's ingredient" means the chopped tile must then be
+  placed on an empty square as the turn's tile (no tile leaves the hand). Switch! needs two different contents.
+* A played card goes back to the Kitchen at once, except a Wasabi! card, which lies on the board. The reward
+  card may be declined (``SkipReward``); with two cards in hand a taken card replaces one returned to the Kitchen.
+* Held action cards are public (the Kitchen is public, so they can be worked out anyway).
+* The Pantry shows which ingredients are still available, not how many: a seat's view does not reveal other
+  hands, which ``determinize`` resamples under that constraint. Hidden stack tiles are public (anyone may look).
+* If the Pantry cannot refill a hand to three, the player draws what there is. If every player in two full
+  rounds passes (no tile placed), the game ends as if the board were full, so no game can stall.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Iterable
+
+from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
+
+# ------------------------------------------------------------------------------------------------- card data
+_DATA = json.loads(resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8"))
+
+#: Ingredient kinds in alphabetical order; a tile is its kind's index.
+KINDS: tuple[str, ...] = tuple(sorted(k for cat in _DATA["categories"].values() for k in cat))
+KIND_ID: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+CATEGORY: tuple[str, ...] = tuple(next(c for c, ks in _DATA["categories"].items() if k in ks) for k in KINDS)
+PANTRY: tuple[int, ...] = tuple(next(ks[k] for ks in _DATA["categories"].values() if k in ks) for k in KINDS)
+START_CATEGORIES: tuple[str, ...] = tuple(_DATA["starting_hand_categories"])
+
+#: Action card kinds in alphabetical order.
+CARDS: tuple[str, ...] = ("Chop", "Spicy", "Stack", "Switch", "Wasabi")
+CARD_ID: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
+CHOP, SPICY, STACK, SWITCH, WASABI = range(5)
+KITCHEN: dict[int, tuple[int, ...]] = {int(n): tuple(d[c] for c in CARDS) for n, d in _DATA["action_cards"].items()
+                                       if not n.startswith("_")}
+
+LENGTHS = (2, 3, 4, 5)
+TOKENS: dict[int, int] = {int(k): v["count"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
+POINTS: dict[int, int] = {int(k): v["points"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
+STYLE_CUBES: dict[int, int] = {int(k): v["style_cubes"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
+ALL_TOKENS = sum(TOKENS.values())
+ROWS: int = _DATA["board"]["rows"]
+COLUMNS: dict[int, int] = {int(k): v for k, v in _DATA["board"]["columns_by_players"].items()}
+HAND_SIZE = 3
+SCREEN_SIZE = 3
+
+
+@dataclass(frozen=True)
+class Recipe:
+    id: int
+    name: str
+    seq: tuple[int, ...]       # kinds in strip order
+    key: tuple[int, ...]       # sorted kinds: what any-order matching compares
+
+    @property
+    def length(self) -> int:
+        return len(self.seq)
+
+    @property
+    def ingredients(self) -> list[str]:
+        return [KINDS[k] for k in self.seq]
+
+
+RECIPES: tuple[Recipe, ...] = tuple(
+    Recipe(i, r["name"], tuple(KIND_ID[x] for x in r["ingredients"]),
+           tuple(sorted(KIND_ID[x] for x in r["ingredients"])))
+    for i, r in enumerate(_DATA["recipes"]))
+RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
+
+EMPTY = -1      # tops[] value of an empty uncovered square
+COVERED = -2    # tops[] value of a square under a Wasabi! card
+
+
+class Geometry:
+    """Precomputed squares, windows and neighbours of one board width (shared by all states)."""
+
+    def __init__(self, cols: int) -> None:
+        self.cols = cols
+        self.size = ROWS * cols
+        self.windows: dict[int, list[tuple[int, ...]]] = {}
+        self.windows_at: dict[int, list[list[tuple[int, ...]]]] = {}
+        for length in LENGTHS:
+            ws: list[tuple[int, ...]] = []
+            for r in range(ROWS):
+                for c in range(cols - length + 1):
+                    ws.append(tuple(r * cols + c + i for i in range(length)))
+            for c in range(cols):
+                for r in range(ROWS - length + 1):
+                    ws.append(tuple((r + i) * cols + c for i in range(length)))
+            self.windows[length] = ws
+            at: list[list[tuple[int, ...]]] = [[] for _ in range(self.size)]
+            for w in ws:
+                for sq in w:
+                    at[sq].append(w)
+            self.windows_at[length] = at
+        self.pairs: list[tuple[int, int]] = sorted(
+            [(r * cols + c, r * cols + c + 1) for r in range(ROWS) for c in range(cols - 1)]
+            + [(r * cols + c, (r + 1) * cols + c) for r in range(ROWS - 1) for c in range(cols)])
+        self.blocks: list[tuple[int, int, int, int]] = [
+            (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+            for r in range(ROWS - 1) for c in range(cols - 1)]
+        self.block_at: dict[int, tuple[int, int, int, int]] = {b[0]: b for b in self.blocks}
+
+    def name(self, sq: int) -> str:
+        """A player-readable square name: row letter and column number, e.g. ``B3``."""
+        return f"{'ABCDEF'[sq // self.cols]}{sq % self.cols + 1}"
+
+
+GEOMETRY: dict[int, Geometry] = {n: Geometry(c) for n, c in COLUMNS.items()}
+
+
+# --------------------------------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class GiveTile(Action):
+    """Setup: choose one starting tile (from the Pantry) for the seat on your left."""
+    tile: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRecipe(Action):
+    """Draw the top recipe of the stack of this length (setup, or step 2.3)."""
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    """Lay an ingredient tile from your hand (or the tile you chopped) on a square."""
+    tile: str
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Skip step 1 and return these recipes (ids) to the bottom of their stacks."""
+    discard: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStack(Action):
+    """Stack!: this turn's tile may go on top of a tile already on the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySpicy(Action):
+    """Spicy!: play two tiles this turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySwitch(Action):
+    """Switch!: swap the contents of two orthogonally adjacent squares."""
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayChop(Action):
+    """Chop!: take the top tile off a square; ``keep`` plays it as this turn's tile, else it goes to the Pantry."""
+    square: int
+    keep: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayWasabi(Action):
+    """Wasabi!: cover the 2x2 block whose top-left square is ``square`` and take one cube."""
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndStep(Action):
+    """Finish step 1 without playing (another) action card."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeCard(Action):
+    """Reward: take ``card`` from the Kitchen (``square`` -1) or the Wasabi! card lying at ``square``;
+    ``discard`` names the card returned to the Kitchen when your hand is full ("" otherwise)."""
+    card: str
+    square: int
+    discard: str
+
+
+@dataclass(frozen=True, slots=True)
+class SkipReward(Action):
+    """Decline a reward card."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawTile(Action):
+    """Refill: take this ingredient from the Pantry."""
+    tile: str
+
+
+ACTION_CLASSES = (GiveTile, DrawRecipe, Place, Pass, PlayStack, PlaySpicy, PlaySwitch, PlayChop, PlayWasabi,
+                  EndStep, TakeCard, SkipReward, DrawTile)
+action_from_json = action_codec(*ACTION_CLASSES)
+
+_END_STEP = EndStep()
+_SKIP = SkipReward()
+_STACK = PlayStack()
+_SPICY = PlaySpicy()
+
+_CARD_CLASS = {PlayStack: STACK, PlaySpicy: SPICY, PlaySwitch: SWITCH, PlayChop: CHOP, PlayWasabi: WASABI}
+
+
+def _kind(name: Any) -> int:
+    k = KIND_ID.get(name) if isinstance(name, str) else None
+    if k is None:
+        raise RuleError(f"There is no ingredient called {name!r}")
+    return k
+
+
+# ----------------------------------------------------------------------------------------------------- state
+class WasabiState(State):
+    """A Wasabi! game. See the module docstring for phases and rules decisions."""
+
+    def __init__(self, players: int, seed: int) -> None:
+        if players not in COLUMNS:
+            raise ValueError(f"Wasabi! is for 2 to 4 players, not {players}")
+        super().__init__(players, seed)
+        geo = GEOMETRY[players]
+        self.geo = geo
+        self.stacks: list[tuple[int, ...]] = [()] * geo.size   # bottom -> top
+        self.tops: list[int] = [EMPTY] * geo.size
+        self.covers: list[int] = []                            # top-left squares of Wasabi! cards on the board
+        self.pantry: list[int] = list(PANTRY)
+        self.kitchen: list[int] = list(KITCHEN[players])
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.screens: list[list[int]] = [[] for _ in range(players)]
+        self.free: list[list[int]] = [[0, 0] + [TOKENS[n] for n in LENGTHS] for _ in range(players)]
+        self.done: list[list[tuple[int, bool]]] = [[] for _ in range(players)]  # (recipe id, with style)
+        self.cubes: list[int] = [0] * players
+        self.cards: list[list[int]] = [[] for _ in range(players)]
+        self.rstacks: list[list[int]] = [[] for _ in range(6)]   # index = length; position 0 is the top
+        for n in LENGTHS:
+            ids = [r.id for r in RECIPES if r.length == n]
+            self.rstacks[n] = list(self.shuffle(f"recipes{n}", ids))
+        self.known: list[frozenset[int]] = [frozenset()] * players  # recipes each seat put under a stack
+        self.phase = "give"
+        self.current = 0
+        self.giving: tuple[int, ...] = ()
+        # turn state
+        self.tiles_left = 0
+        self.tiles_played = 0
+        self.card_played = -1
+        self.stack_on = False
+        self.chopped = EMPTY
+        self.rewards = 0
+        self.snapshot: tuple[int, ...] = tuple(self.tops)
+        self.idle_turns = 0
+        # results and statistics
+        self.instant_winner = -1
+        self.end_reason = ""
+        self.turns = 0
+        self.card_counts = [0] * len(CARDS)
+        self.passes = 0
+
+    # --- copying ----------------------------------------------------------------------------------------
+    def clone(self) -> "WasabiState":
+        o = type(self).__new__(type(self))
+        self.copy_base_into(o)
+        o.geo = self.geo
+        o.stacks = self.stacks[:]
+        o.tops = self.tops[:]
+        o.covers = self.covers[:]
+        o.pantry = self.pantry[:]
+        o.kitchen = self.kitchen[:]
+        o.hands = [h[:] for h in self.hands]
+        o.screens = [s[:] for s in self.screens]
+        o.free = [f[:] for f in self.free]
+        o.done = [d[:] for d in self.done]
+        o.cubes = self.cubes[:]
+        o.cards = [c[:] for c in self.cards]
+        o.rstacks = [s[:] for s in self.rstacks]
+        o.known = self.known[:]
+        o.phase = self.phase
+        o.current = self.current
+        o.giving = self.giving
+        o.tiles_left = self.tiles_left
+        o.tiles_played = self.tiles_played
+        o.card_played = self.card_played
+        o.stack_on = self.stack_on
+        o.chopped = self.chopped
+        o.rewards = self.rewards
+        o.snapshot = self.snapshot
+        o.idle_turns = self.idle_turns
+        o.instant_winner = self.instant_winner
+        o.end_reason = self.end_reason
+        o.turns = self.turns
+        o.card_counts = self.card_counts[:]
+        o.passes = self.passes
+        return o
+
+    def determinize(self, seat: int, rng: random.Random) -> "WasabiState":
+        """A copy where everything ``seat`` cannot see is resampled consistently with its view.
+
+        Resampled: the other seats' ingredient hands (sizes kept) together with the Pantry's counts (every kind
+        shown available keeps at least one tile, a sold-out kind stays sold out); the other seats' recipes
+        (lengths kept) together with the stacks' order, except the recipes ``seat`` itself put under a stack,
+        which stay where it knows they are. Hidden stack tiles are public and stay.
+        """
+        d = self.clone()
+        d.rng = random.Random(rng.random())
+        others = [s for s in range(self.players) if s != seat]
+        # ingredients
+        sizes = [len(self.hands[s]) for s in others]
+        slots = sum(sizes)
+        if slots:
+            forced: list[int] = []
+            free_pool: list[int] = []
+            for s in others:
+                for k in self.hands[s]:
+                    (free_pool if self.pantry[k] else forced).append(k)
+            pantry = [1 if c else 0 for c in self.pantry]
+            for k, c in enumerate(self.pantry):
+                free_pool.extend([k] * (c - 1 if c else 0))
+            free_pool = shuffle_with(rng, free_pool)
+            take = slots - len(forced)
+            chosen = shuffle_with(rng, forced + free_pool[:take])
+            for k in free_pool[take:]:
+                pantry[k] += 1
+            d.pantry = pantry
+            i = 0
+            for s, n in zip(others, sizes):
+                d.hands[s] = sorted(chosen[i:i + n])
+                i += n
+        # recipes
+        known = self.known[seat]
+        for n in LENGTHS:
+            pool: list[int] = []
+            for s in others:
+                pool.extend(r for r in self.screens[s] if RECIPES[r].length == n)
+            pool.extend(r for r in self.rstacks[n] if r not in known)
+            if len(pool) < 2:
+                continue
+            it = iter(shuffle_with(rng, pool))
+            for s in others:
+                scr = d.screens[s]
+                for j, r in enumerate(scr):
+                    if RECIPES[r].length == n:
+                        scr[j] = next(it)
+            st = d.rstacks[n]
+            for j, r in enumerate(st):
+                if r not in known:
+                    st[j] = next(it)
+        return d
+
+    # --- contract verbs ---------------------------------------------------------------------------------
+    def to_move(self) -> list[int]:
+        return [] if self.phase == "over" else [self.current]
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def score_of(self, seat: int) -> int:
+        return sum(POINTS[RECIPES[r].length] for r, _ in self.done[seat]) + self.cubes[seat]
+
+    def scores(self) -> list[int]:
+        return [self.score_of(s) for s in range(self.players)]
+
+    def winners(self) -> list[int]:
+        if self.phase != "over":
+            return []
+        if self.instant_winner >= 0:
+            return [self.instant_winner]
+        best = max((self.score_of(s), self.cubes[s]) for s in range(self.players))
+        return [s for s in range(self.players) if (self.score_of(s), self.cubes[s]) == best]
+
+    # --- helpers ----------------------------------------------------------------------------------------
+    def empties(self) -> int:
+        return self.tops.count(EMPTY)
+
+    def board_full(self) -> bool:
+        return EMPTY not in self.tops
+
+    def _set_stack(self, sq: int, stack: tuple[int, ...]) -> None:
+        self.stacks[sq] = stack
+        if self.tops[sq] != COVERED:
+            self.tops[sq] = stack[-1] if stack else EMPTY
+
+    def _available_rewards(self) -> list[tuple[int, int]]:
+        """(card, square) choices for a reward, ignoring the played-type restriction."""
+        out = [(c, -1) for c in range(len(CARDS)) if self.kitchen[c]]
+        out += [(WASABI, sq) for sq in sorted(self.covers)]
+        return out
+
+    def _reward_choices(self) -> list[tuple[int, int]]:
+        avail = self._available_rewards()
+        other = [x for x in avail if x[0] != self.card_played]
+        return other if other else avail
+
+    def _card_can_be_played(self, card: int) -> bool:
+        return any(True for _ in self._card_actions(card))
+
+    def _card_actions(self, card: int) -> Iterable[Action]:
+        """Legal plays of one held card now (phase play, no card played yet)."""
+        seat = self.current
+        tops = self.tops
+        if self.chopped != EMPTY:
+            return
+        if card == STACK:
+            if self.tiles_played == 0 and self.hands[seat] and any(t >= 0 for t in tops):
+                yield _STACK
+        elif card == SPICY:
+            need = self.tiles_left + 1
+            if len(self.hands[seat]) >= need and self.empties() >= need:
+                yield _SPICY
+        elif card == SWITCH:
+            stacks = self.stacks
+            for a, b in self.geo.pairs:
+                if tops[a] != COVERED and tops[b] != COVERED and stacks[a] != stacks[b]:
+                    yield PlaySwitch(a, b)
+        elif card == CHOP:
+            for sq, t in enumerate(tops):
+                if t >= 0:
+                    yield PlayChop(sq, False)
+                    if self.tiles_played == 0:
+                        # the chopped tile must find an empty square
+                        if len(self.stacks[sq]) == 1 or self.empties() > 0:
+                            yield PlayChop(sq, True)
+        elif card == WASABI:
+            need = self.tiles_left
+            empties = self.empties()
+            for b in self.geo.blocks:
+                if all(tops[q] != COVERED for q in b):
+                    if empties - sum(1 for q in b if tops[q] == EMPTY) >= need:
+                        yield PlayWasabi(b[0])
+
+    # --- legal actions ----------------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat``, in canonical order (sorted by class name, then fields)."""
+        if self.phase == "over" or seat != self.current:
+            return []
+        ph = self.phase
+        if ph == "give":
+            cats = {CATEGORY[k] for k in self.giving}
+            return [GiveTile(KINDS[k]) for k in range(len(KINDS))
+                    if self.pantry[k] and CATEGORY[k] in START_CATEGORIES and CATEGORY[k] not in cats]
+        if ph in ("setup_recipes", "draw_recipes"):
+            return [DrawRecipe(n) for n in LENGTHS if self.rstacks[n]]
+        if ph == "draw_tiles":
+            return [DrawTile(KINDS[k]) for k in range(len(KINDS)) if self.pantry[k]]
+        if ph == "reward":
+            return self._reward_actions(seat)
+        return self._play_actions(seat)
+
+    def _reward_actions(self, seat: int) -> list[Action]:
+        held = self.cards[seat]
+        out: list[Action] = []
+        for card, sq in self._reward_choices():
+            name = CARDS[card]
+            if len(held) < 2:
+                out.append(TakeCard(name, sq, ""))
+            else:
+                for d in sorted(set(held)):
+                    if d != card:
+                        out.append(TakeCard(name, sq, CARDS[d]))
+        return [_SKIP] + out  # canonical: SkipReward, then TakeCard by (card, square, discard)
+
+    def _play_actions(self, seat: int) -> list[Action]:
+        # generated directly in canonical order: EndStep, Pass, Place, PlayChop ... PlayWasabi (the card ids
+        # are alphabetical like the class names), each by its fields
+        out: list[Action] = []
+        if self.card_played < 0 and self.tiles_left == 0 and self.chopped == EMPTY:
+            out.append(_END_STEP)
+        if self.tiles_played == 0 and self.card_played < 0 and self.chopped == EMPTY and not self.stack_on:
+            scr = self.screens[seat]
+            if scr:
+                ids = sorted(scr)
+                subsets = [tuple(ids[i] for i in range(len(ids)) if mask >> i & 1)
+                           for mask in range(1, 1 << len(ids))]
+                out.extend(Pass(x) for x in sorted(subsets))
+            else:
+                out.append(Pass(()))
+        tops = self.tops
+        if self.tiles_left > 0:
+            kinds = [self.chopped] if self.chopped != EMPTY else sorted(set(self.hands[seat]))
+            if self.stack_on:
+                squares = [sq for sq, t in enumerate(tops) if t != COVERED]
+            else:
+                squares = [sq for sq, t in enumerate(tops) if t == EMPTY]
+            for k in kinds:  # KINDS is alphabetical, so ids sort like names
+                name = KINDS[k]
+                out.extend([Place(name, sq) for sq in squares])
+        if self.card_played < 0:
+            for card in sorted(set(self.cards[seat])):
+                out.extend(self._card_actions(card))
+        return out
+
+    # --- applying ---------------------------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        if seat != self.current:
+            raise RuleError(f"It is not your turn (waiting for seat {self.current})")
+        ph = self.phase
+        t = type(action)
+        if ph == "give":
+            if t is not GiveTile:
+                raise RuleError("Choose the starting tiles for the player on your left first")
+            return self._give(seat, action)  # type: ignore[arg-type]
+        if ph in ("setup_recipes", "draw_recipes"):
+            if t is not DrawRecipe:
+                raise RuleError("Draw your recipes first (choose a length)")
+            return self._draw_recipe(seat, action)  # type: ignore[arg-type]
+        if ph == "draw_tiles":
+            if t is not DrawTile:
+                raise RuleError("Refill your hand first: take an ingredient from the Pantry")
+            return self._draw_tile(seat, action)  # type: ignore[arg-type]
+        if ph == "reward":
+            if t is TakeCard:
+                return self._take_card(seat, action)  # type: ignore[arg-type]
+            if t is SkipReward:
+                self.rewards -= 1
+                ev = [Event("reward_skipped", seat)]
+                self._after_reward(ev)
+                return ev
+            raise RuleError("Collect your reward card (or decline it) first")
+        # play
+        if t is Place:
+            return self._place(seat, action)  # type: ignore[arg-type]
+        if t is Pass:
+            return self._pass(seat, action)  # type: ignore[arg-type]
+        if t is EndStep:
+            if self.tiles_left > 0 or self.chopped != EMPTY:
+                raise RuleError("You must play your ingredient tile first")
+            if self.card_played >= 0:
+                raise RuleError("Your step 1 is already over")
+            ev: list[Event] = []
+            self._to_step2(ev)
+            return ev
+        if t in _CARD_CLASS:
+            return self._play_card(seat, _CARD_CLASS[t], action)
+        raise RuleError(f"{type(action).__name__} is not possible now: place an ingredient tile or pass")
+
+    # setup
+    def _give(self, seat: int, a: GiveTile) -> list[Event]:
+        k = _kind(a.tile)
+        if not self.pantry[k]:
+            raise RuleError(f"There is no {a.tile} left in the Pantry")
+        if CATEGORY[k] not in START_CATEGORIES:
+            raise RuleError(f"A starting hand may not contain {CATEGORY[k]} tiles like {a.tile}")
+        if any(CATEGORY[g] == CATEGORY[k] for g in self.giving):
+            raise RuleError(f"The starting hand already has a {CATEGORY[k]} tile: choose another category")
+        to = (seat + 1) % self.players
+        self.pantry[k] -= 1
+        self.hands[to].append(k)
+        self.hands[to].sort()
+        self.giving += (k,)
+        ev = [Event("gave_tile", seat, {"to": to})]
+        if len(self.giving) == HAND_SIZE:
+            self.giving = ()
+            self.current = to
+            if to == 0:
+                self.phase = "setup_recipes"
+        return ev
+
+    def _draw_recipe(self, seat: int, a: DrawRecipe) -> list[Event]:
+        n = a.length
+        if n not in LENGTHS:
+            raise RuleError(f"Recipes have 2 to 5 ingredients, there is no stack of {n!r}")
+        st = self.rstacks[n]
+        if not st:
+            raise RuleError(f"The stack of {n}-ingredient recipes is empty")
+        if len(self.screens[seat]) >= SCREEN_SIZE:
+            raise RuleError("You already have three recipes")
+        r = st.pop(0)
+        self.screens[seat].append(r)
+        for s in range(self.players):
+            if r in self.known[s]:
+                self.known[s] = self.known[s] - {r}
+        ev = [Event("drew_recipe", seat, {"length": n})]
+        if self.phase == "setup_recipes":
+            if len(self.screens[seat]) == SCREEN_SIZE or not any(self.rstacks[m] for m in LENGTHS):
+                nxt = (seat + 1) % self.players
+                self.current = nxt
+                if nxt == 0:
+                    self._start_turn(0)
+        else:
+            self._after_recipe(ev)
+        return ev
+
+    # step 1
+    def _start_turn(self, seat: int) -> None:
+        self.current = seat
+        self.phase = "play"
+        self.tiles_left = 1 if self.hands[seat] else 0
+        self.tiles_played = 0
+        self.card_played = -1
+        self.stack_on = False
+        self.chopped = EMPTY
+        self.rewards = 0
+        self.snapshot = tuple(self.tops)
+        self.turns += 1
+
+    def _pass(self, seat: int, a: Pass) -> list[Event]:
+        if self.tiles_played or self.card_played >= 0 or self.chopped != EMPTY:
+            raise RuleError("You can only pass before playing anything this turn")
+        scr = self.screens[seat]
+        ids = a.discard
+        if not isinstance(ids, tuple) or any(not isinstance(r, int) for r in ids):
+            raise RuleError("Pass needs the recipes to discard")
+        if len(set(ids)) != len(ids) or any(r not in scr for r in ids):
+            raise RuleError("You can only discard recipes from your own screen, each once")
+        if scr and not ids:
+            raise RuleError("When you pass you must discard at least one of your recipes")
+        for r in ids:
+            scr.remove(r)
+            self.rstacks[RECIPES[r].length].append(r)
+        self.known[seat] = self.known[seat] | set(ids)
+        self.passes += 1
+        self.tiles_left = 0
+        ev = [Event("passed", seat, {"discarded": len(ids)})]
+        self._to_step2(ev, passed=True)
+        return ev
+
+    def _place(self, seat: int, a: Place) -> list[Event]:
+        if self.tiles_left <= 0:
+            raise RuleError("You have already played your ingredient tile this turn")
+        k = _kind(a.tile)
+        sq = a.square
+        if not isinstance(sq, int) or not 0 <= sq < self.geo.size:
+            raise RuleError(f"Square {sq!r} is not in the play area")
+        if self.chopped != EMPTY:
+            if k != self.chopped:
+                raise RuleError(f"You must play the chopped {KINDS[self.chopped]} as this turn's ingredient")
+        elif k not in self.hands[seat]:
+            raise RuleError(f"You have no {a.tile} in your hand")
+        top = self.tops[sq]
+        if top == COVERED:
+            raise RuleError(f"Square {self.geo.name(sq)} is under a Wasabi! card")
+        if top != EMPTY and not self.stack_on:
+            raise RuleError(f"Square {self.geo.name(sq)} is taken (only Stack! lets you play on a tile)")
+        if self.chopped != EMPTY:
+            self.chopped = EMPTY
+        else:
+            self.hands[seat].remove(k)
+        self._set_stack(sq, self.stacks[sq] + (k,))
+        self.tiles_left -= 1
+        self.tiles_played += 1
+        ev = [Event("placed", seat, {"tile": a.tile, "square": sq})]
+        self._complete(seat, (sq,), ev)
+        if self.phase == "play":
+            self._maybe_end_step1(ev)
+        return ev
+
+    def _play_card(self, seat: int, card: int, a: Action) -> list[Event]:
+        name = CARDS[card]
+        if card not in self.cards[seat]:
+            raise RuleError(f"You have no {name}! card")
+        if self.card_played >= 0:
+            raise RuleError("You may play only one action card per turn")
+        if self.chopped != EMPTY:
+            raise RuleError("Place the chopped tile first")
+        tops = self.tops
+        changed: tuple[int, ...] = ()
+        ev: list[Event] = []
+        if card == STACK:
+            if self.tiles_played:
+                raise RuleError("Stack! must be played before your ingredient tile")
+            if not self.hands[seat]:
+                raise RuleError("You have no tile to stack")
+            if not any(t >= 0 for t in tops):
+                raise RuleError("There is no tile on the board to stack on")
+            self.stack_on = True
+        elif card == SPICY:
+            need = self.tiles_left + 1
+            if len(self.hands[seat]) < need:
+                raise RuleError("Spicy! needs a second ingredient tile in your hand")
+            if self.empties() < need:
+                raise RuleError("Spicy! needs an empty square for each tile")
+            self.tiles_left += 1
+        elif card == SWITCH:
+            assert isinstance(a, PlaySwitch)
+            x, y = a.a, a.b
+            if (x, y) not in self._pair_set():
+                raise RuleError("Switch! swaps two orthogonally adjacent squares of the play area")
+            if tops[x] == COVERED or tops[y] == COVERED:
+                raise RuleError("Switch! cannot move squares under a Wasabi! card")
+            if self.stacks[x] == self.stacks[y]:
+                raise RuleError("Those two squares hold the same thing: switching changes nothing")
+            sx, sy = self.stacks[x], self.stacks[y]
+            self._set_stack(x, sy)
+            self._set_stack(y, sx)
+            changed = (x, y)
+        elif card == CHOP:
+            assert isinstance(a, PlayChop)
+            sq = a.square
+            if not isinstance(sq, int) or not 0 <= sq < self.geo.size:
+                raise RuleError(f"Square {sq!r} is not in the play area")
+            if not isinstance(a.keep, bool):
+                raise RuleError("Chop! needs keep true or false")
+            if tops[sq] == COVERED:
+                raise RuleError(f"Square {self.geo.name(sq)} is under a Wasabi! card")
+            if tops[sq] == EMPTY:
+                raise RuleError(f"There is no tile on {self.geo.name(sq)} to chop")
+            if a.keep:
+                if self.tiles_played:
+                    raise RuleError("You already played this turn's ingredient: the chopped tile goes to the Pantry")
+                if len(self.stacks[sq]) > 1 and self.empties() == 0:
+                    raise RuleError("There is no empty square to play the chopped tile on")
+            k = self.stacks[sq][-1]
+            self._set_stack(sq, self.stacks[sq][:-1])
+            if a.keep:
+                self.chopped = k
+                self.tiles_left = max(self.tiles_left, 1)
+            else:
+                self.pantry[k] += 1
+            changed = (sq,)
+            ev.append(Event("chopped", seat, {"tile": KINDS[k], "square": sq, "keep": a.keep}))
+        elif card == WASABI:
+            assert isinstance(a, PlayWasabi)
+            block = self.geo.block_at.get(a.square) if isinstance(a.square, int) else None
+            if block is None:
+                raise RuleError("A Wasabi! card must cover a 2x2 block inside the play area")
+            if any(tops[q] == COVERED for q in block):
+                raise RuleError("A Wasabi! card cannot overlap another one")
+            if self.empties() - sum(1 for q in block if tops[q] == EMPTY) < self.tiles_left:
+                raise RuleError("That would leave no empty square for your ingredient tile")
+            for q in block:
+                tops[q] = COVERED
+            self.covers.append(block[0])
+            self.cubes[seat] += 1
+        self.cards[seat].remove(card)
+        if card != WASABI:
+            self.kitchen[card] += 1
+        self.card_played = card
+        self.card_counts[card] += 1
+        ev.insert(0, Event("card_played", seat, {"card": name, "action": a.to_json()}))
+        if changed:
+            self._complete(seat, changed, ev)
+        if self.phase == "play":
+            self._maybe_end_step1(ev)
+        return ev
+
+    def _pair_set(self) -> set[tuple[int, int]]:
+        ps = _PAIR_SETS.get(self.geo.cols)
+        if ps is None:
+            ps = _PAIR_SETS[self.geo.cols] = set(self.geo.pairs)
+        return ps
+
+    def matches(self, seat: int, squares: Iterable[int] | None = None) -> list[tuple[int, bool]]:
+        """Recipes of ``seat`` that a sequence new this turn completes now: ``(recipe id, with style)``."""
+        tops = self.tops
+        snap = self.snapshot
+        geo = self.geo
+        out = []
+        for r in self.screens[seat]:
+            rec = RECIPES[r]
+            n = len(rec.seq)
+            if squares is None:
+                wins: Iterable[tuple[int, ...]] = geo.windows[n]
+            else:
+                at = geo.windows_at[n]
+                wins = {w for sq in squares for w in at[sq]}
+            found = False
+            style = False
+            for w in wins:
+                seq = tuple(tops[q] for q in w)
+                if min(seq) < 0 or tuple(sorted(seq)) != rec.key:
+                    continue
+                if all(snap[q] == tops[q] for q in w):
+                    continue  # this sequence stood here before the turn: not this player's doing
+                found = True
+                if seq == rec.seq or seq[::-1] == rec.seq:
+                    style = True
+                    break
+            if found:
+                out.append((r, style))
+        return out
+
+    def _complete(self, seat: int, squares: tuple[int, ...], ev: list[Event]) -> None:
+        # any window through a changed square may be new; windows elsewhere keep their contents
+        for r, style in self.matches(seat, squares):
+            n = RECIPES[r].length
+            if self.free[seat][n] <= 0:
+                # no action to refuse: completion is automatic, so the player is told why nothing happened
+                # (only the length, which is public, not the hidden recipe)
+                ev.append(Event("cannot_complete", seat, {"length": n,
+                                                         "message": f"No free {n}-ingredient token: "
+                                                                    f"that recipe cannot be completed"}))
+                continue
+            self.free[seat][n] -= 1
+            self.screens[seat].remove(r)
+            self.done[seat].append((r, style))
+            cubes = STYLE_CUBES[n] if style else 0
+            self.cubes[seat] += cubes
+            self.rewards += 1
+            ev.append(Event("completed", seat, {"recipe": RECIPES[r].name, "length": n, "style": style,
+                                                "cubes": cubes}))
+            if len(self.done[seat]) == ALL_TOKENS:
+                self.instant_winner = seat
+                self._finish("instant win", ev)
+                return
+
+    def _maybe_end_step1(self, ev: list[Event]) -> None:
+        if self.tiles_left > 0 or self.chopped != EMPTY:
+            return
+        if self.card_played < 0 and any(self._card_can_be_played(c) for c in set(self.cards[self.current])):
+            return  # the player may still play a card after the tile (or EndStep)
+        self._to_step2(ev)
+
+    # step 2
+    def _to_step2(self, ev: list[Event], passed: bool = False) -> None:
+        self.idle_turns = self.idle_turns + 1 if passed else 0
+        self.phase = "reward"
+        self._after_reward(ev)
+
+    def _after_reward(self, ev: list[Event]) -> None:
+        if self.rewards > 0 and self._available_rewards():
+            self.phase = "reward"
+            return
+        self.rewards = 0
+        self.phase = "draw_tiles"
+        self._after_tile(ev)
+
+    def _take_card(self, seat: int, a: TakeCard) -> list[Event]:
+        card = CARD_ID.get(a.card) if isinstance(a.card, str) else None
+        if card is None:
+            raise RuleError(f"There is no action card called {a.card!r}")
+        sq = a.square
+        if sq == -1:
+            if not self.kitchen[card]:
+                raise RuleError(f"There is no {a.card}! card in the Kitchen")
+        else:
+            if card != WASABI or sq not in self.covers:
+                raise RuleError("Only a Wasabi! card lying on the board can be picked up from the board")
+        if card == self.card_played and any(c != card for c, _ in self._available_rewards()):
+            raise RuleError(f"You played {a.card}! this turn: choose another card while one is available")
+        held = self.cards[seat]
+        if len(held) >= 2:
+            d = CARD_ID.get(a.discard) if isinstance(a.discard, str) else None
+            if d is None or d not in held:
+                raise RuleError("You may hold only two action cards: name one of yours to return to the Kitchen")
+            if d == card:
+                raise RuleError("Returning the same card you take changes nothing")
+        elif a.discard != "":
+            raise RuleError("You have room for the card: nothing needs to go back to the Kitchen")
+        else:
+            d = -1
+        if d >= 0:
+            held.remove(d)
+            self.kitchen[d] += 1
+        if sq == -1:
+            self.kitchen[card] -= 1
+        else:
+            self.covers.remove(sq)
+            for q in self.geo.block_at[sq]:
+                self.tops[q] = EMPTY
+                self._set_stack(q, self.stacks[q])
+        held.append(card)
+        held.sort()
+        self.rewards -= 1
+        ev = [Event("took_card", seat, {"card": a.card, "square": sq})]
+        self._after_reward(ev)
+        return ev
+
+    def _draw_tile(self, seat: int, a: DrawTile) -> list[Event]:
+        k = _kind(a.tile)
+        if not self.pantry[k]:
+            raise RuleError(f"There is no {a.tile} left in the Pantry")
+        self.pantry[k] -= 1
+        self.hands[seat].append(k)
+        self.hands[seat].sort()
+        ev = [Event("drew_tile", seat, {})]
+        self._after_tile(ev)
+        return ev
+
+    def _after_tile(self, ev: list[Event]) -> None:
+        if len(self.hands[self.current]) < HAND_SIZE and any(self.pantry):
+            self.phase = "draw_tiles"
+            return
+        self.phase = "draw_recipes"
+        self._after_recipe(ev)
+
+    def _after_recipe(self, ev: list[Event]) -> None:
+        if len(self.screens[self.current]) < SCREEN_SIZE and any(self.rstacks[n] for n in LENGTHS):
+            self.phase = "draw_recipes"
+            return
+        # end of the turn
+        if self.board_full():
+            self._finish("board full", ev)
+        elif self.idle_turns >= 2 * self.players:
+            self._finish("everyone passed", ev)
+        else:
+            self._start_turn((self.current + 1) % self.players)
+
+    def _finish(self, reason: str, ev: list[Event]) -> None:
+        self.phase = "over"
+        self.end_reason = reason
+        ev.append(Event("game_over", None, {"reason": reason, "scores": self.scores(), "winners": self.winners()}))
+
+    # --- views ------------------------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-ready: the board, Pantry availability, Kitchen, every seat's public things, and ``seat``'s own
+        hand and recipes."""
+        geo = self.geo
+        seats = []
+        for s in range(self.players):
+            p: dict[str, Any] = {
+                "score": self.score_of(s),
+                "cubes": self.cubes[s],
+                "cards": [CARDS[c] for c in self.cards[s]],
+                "free_tokens": {str(n): self.free[s][n] for n in LENGTHS},
+                "completed": [{"recipe": RECIPES[r].name, "ingredients": RECIPES[r].ingredients,
+                               "length": RECIPES[r].length, "style": st} for r, st in self.done[s]],
+                "hand_size": len(self.hands[s]),
+                "recipe_lengths": [RECIPES[r].length for r in self.screens[s]],
+            }
+            if s == seat:
+                p["hand"] = [KINDS[k] for k in self.hands[s]]
+                p["recipes"] = [{"id": r, "name": RECIPES[r].name, "ingredients": RECIPES[r].ingredients}
+                                for r in self.screens[s]]
+                p["under_stacks"] = sorted(self.known[s])
+            seats.append(p)
+        return {
+            "game": "wasabi",
+            "players": self.players,
+            "rows": ROWS,
+            "columns": geo.cols,
+            "phase": self.phase,
+            "current": self.current if self.phase != "over" else None,
+            "board": [[KINDS[k] for k in st] for st in self.stacks],
+            "covered": [q for sq in sorted(self.covers) for q in geo.block_at[sq]],
+            "wasabi_cards": sorted(self.covers),
+            "pantry_available": [KINDS[k] for k in range(len(KINDS)) if self.pantry[k]],
+            "kitchen": {CARDS[c]: self.kitchen[c] for c in range(len(CARDS))},
+            "recipe_stacks": {str(n): len(self.rstacks[n]) for n in LENGTHS},
+            "seats": seats,
+            "turn": {"tiles_left": self.tiles_left, "tiles_played": self.tiles_played,
+                     "card_played": CARDS[self.card_played] if self.card_played >= 0 else None,
+                     "stack": self.stack_on, "chopped": KINDS[self.chopped] if self.chopped >= 0 else None,
+                     "rewards": self.rewards,
+                     # the giver and the receiver know the starting tiles chosen so far; others see how many
+                     "giving": [KINDS[k] for k in self.giving]
+                     if seat in (self.current, (self.current + 1) % self.players) else len(self.giving)},
+            "turns": self.turns,
+            "idle_turns": self.idle_turns,
+            "over": self.phase == "over",
+            "end_reason": self.end_reason or None,
+            "winners": self.winners(),
+        }
+
+
+_PAIR_SETS: dict[int, set[tuple[int, int]]] = {}
+
+
+def new_game(players: int, seed: int) -> WasabiState:
+    """A new game: the recipe stacks are shuffled (journalled) and seat 0 chooses seat 1's starting tiles."""
+    return WasabiState(players, seed)

@@ -413,3 +413,24 @@ def test_replay_after_a_full_game_matches():
         state.apply(seat, pick(rng, state.legal_actions(seat)))
     again = replay(SPEC, 5, 12, state.journal)
     assert again.scores() == state.scores() and again.winners() == state.winners()
+
+
+def test_hard_bots_playout_policy_only_makes_legal_moves():
+    from kiosk.games.makoto.bots import lowest_play, rollout
+    for players in (2, 4, 6):
+        state = SPEC.new_game(players, seed=players)
+        rng = random.Random(players)
+        while not state.is_over():
+            seat, action = rollout(state, rng)
+            assert seat in state.to_move() and action in state.legal_actions(seat)
+            play = lowest_play(state, seat) if state.phase == PLAY else None
+            if play is not None:
+                legal_plays = [a for a in state.legal_actions(seat) if isinstance(a, Play)]
+                assert play in legal_plays
+                if state.current is None:
+                    assert num(play.cards[0]) == min(num(c) for c in state.hands[seat])
+                else:
+                    ranks = [classify(a.cards, players)[2] for a in legal_plays
+                             if classify(a.cards, players)[0] == state.current[0]]
+                    assert not ranks or classify(play.cards, players)[2] <= min(ranks)
+            state.apply(seat, action)

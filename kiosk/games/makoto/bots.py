@@ -10,9 +10,10 @@ import random
 from kiosk.ai import ISMCTSBot, RandomBot, pick, win_share
 from kiosk.engine import Action, State
 from kiosk.games.makoto.rules import (
-    BLIND, KENSEI, ORACLE_STEP, POINTS, REWARDS, BlindDiscard, BlindTake, EndTurn, MakotoState, OracleDiscard, Pass, Play,
-    UseLid, classify, points_of,
+    BLIND, END_TURN, KENSEI, ORACLE_STEP, PASS, POINTS, REWARDS, BlindDiscard, BlindTake, EndTurn, MakotoState,
+    OracleDiscard, Pass, Play, UseLid, classify, points_of,
 )
+from kiosk.games.makoto.rules import PLAY as PLAY_PHASE
 
 
 def plays_needed(hand: list[int]) -> int:
@@ -157,16 +158,48 @@ def _minus(hand: list[int], cards) -> list[int]:
     return rest
 
 
+def lowest_play(state: MakotoState, seat: int) -> Play | None:
+    """The lowest play that beats the table, found directly (no full move list): the lowest single when
+    leading, the lowest set of the same size, or the lowest run of the same length; None to pass. Cheap, for
+    playouts; the cards it picks always form a legal play (plain cards of a number before its Sword)."""
+    hand = state.hands[seat]
+    if not hand:
+        return None
+    cur = state.current
+    if cur is None:
+        return Play((min(hand, key=lambda c: (c % 20, c)),))
+    ctype, size, rank = cur
+    if ctype == KENSEI:
+        return None
+    groups: dict[int, list[int]] = {}
+    for c in hand:
+        groups.setdefault(c % 20, []).append(c)
+    if ctype == 0:  # a set (or single)
+        for n in sorted(groups):
+            if n > rank and len(groups[n]) >= size:
+                return Play(tuple(sorted(groups[n])[:size]))
+        return None
+    for top in range(rank + 1, 17):
+        if all(n in groups for n in range(top - size + 1, top + 1)):
+            return Play(tuple(sorted(min(groups[n]) for n in range(top - size + 1, top + 1))))
+    return None
+
+
 def rollout(state: State, rng: random.Random) -> tuple[int, Action]:
-    """The playout policy of the hard bot: mostly the lowest play (like a sensible player), sometimes random."""
-    seat = state.to_move()[0]
-    legal = state.legal_actions(seat)
-    if rng.random() < 0.25:
-        return seat, pick(rng, legal)
-    for a in legal:  # legal lists plays first, lowest number first
-        if isinstance(a, Play):
-            return seat, a
-    return seat, legal[0]
+    """The playout policy of the hard bot: mostly the lowest play (like a sensible player) and no Blind step,
+    sometimes a random legal action."""
+    assert isinstance(state, MakotoState)
+    seat = state.turn
+    if rng.random() >= 0.25:
+        if state.phase == PLAY_PHASE:
+            play = lowest_play(state, seat)
+            if play is not None:
+                return seat, play
+            if state.current is not None:
+                return seat, PASS
+        elif state.phase == BLIND:
+            return seat, END_TURN
+    return seat, pick(rng, state.legal_actions(seat))
 
 
 def evaluate(state: State) -> list[float]:

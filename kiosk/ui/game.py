@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from kivy.clock import Clock
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
@@ -39,13 +39,12 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.engine import Action
 from kiosk.inputs import SeatEvent
-from kiosk.seats import Seat, SeatMap
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.session import GameSession, describe_action, format_value
 
 log = logging.getLogger("kiosk.ui.game")
 
-__all__ = ["BaseGameScreen", "GenericGameScreen", "PlayerPanel", "screen_class_for"]
+__all__ = ["ActionPanel", "BaseGameScreen", "GenericGameScreen", "PlayerPanel", "screen_class_for"]
 
 PAGE_SIZE = 6
 MAX_CENTRE_LINES = 14
@@ -57,9 +56,21 @@ class BaseGameScreen(Screen):
     session = ObjectProperty(None, allownone=True)
     table = ObjectProperty(None)
     hub = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    attract = BooleanProperty(False)
 
     def begin(self, session: GameSession) -> None:
+        """Take over ``session``: build the seat panels if not yet built, end the previous game, and note the
+        title and whether this is attract mode. Subclasses call this first, then bind to the session."""
+        self._build_panels()
+        if self.session is not None:
+            self.end()
         self.session = session
+        self.attract = session.attract
+        self.title = session.spec.title
+
+    def _build_panels(self, *_a: Any) -> None:
+        """Create the per-seat widgets once (they are reused for every game)."""
 
     def end(self) -> None:
         self.session = None
@@ -86,8 +97,10 @@ def screen_class_for(key: str) -> type[BaseGameScreen]:
     return GenericGameScreen
 
 
-class PlayerPanel(SeatZone):
-    """One seat's side of the generic game screen: badge, status, private tray with hand and actions."""
+class ActionPanel(SeatZone):
+    """One seat's panel with its legal actions paged as buttons (no look of its own: subclasses have kv rules).
+
+    ``describe`` names an action on its button (default :func:`describe_action`)."""
 
     who = StringProperty("")            # "Player" / "Bot (easy)"
     status = StringProperty("")         # "Your turn" / "" / result
@@ -105,6 +118,7 @@ class PlayerPanel(SeatZone):
         self.actions: list[Action] = []
         self.game_seat: int | None = None
         self.screen: GenericGameScreen | None = None
+        self.describe: Callable[[Action], str] = describe_action
 
     def set_actions(self, actions: list[Action]) -> None:
         self.actions = actions
@@ -119,7 +133,7 @@ class PlayerPanel(SeatZone):
     def _fill(self) -> None:
         start = self.page * PAGE_SIZE
         shown = self.actions[start:start + PAGE_SIZE]
-        self.labels = [describe_action(a) for a in shown] + [""] * (PAGE_SIZE - len(shown))
+        self.labels = [self.describe(a) for a in shown] + [""] * (PAGE_SIZE - len(shown))
 
     def turn_page(self, step: int) -> None:
         self.page = (self.page + step) % self.pages
@@ -132,15 +146,18 @@ class PlayerPanel(SeatZone):
         self.screen.human_action(self.game_seat, self.actions[i])
 
 
+class PlayerPanel(ActionPanel):
+    """One seat's side of the generic game screen: badge, status, private tray with hand and actions
+    (its look: the ``<PlayerPanel>`` rule in ``layouts/game.kv``)."""
+
+
 class GenericGameScreen(BaseGameScreen):
     """Any game through the contract alone (see the module docstring)."""
 
-    title = StringProperty("")
     centre_text = StringProperty("")
     turn_text = StringProperty("")
     last_text = StringProperty("")
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
-    attract = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -160,12 +177,7 @@ class GenericGameScreen(BaseGameScreen):
 
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: GameSession) -> None:
-        self._build_panels()
-        if self.session is not None:
-            self.end()
         super().begin(session)
-        self.attract = session.attract
-        self.title = session.spec.title
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
         for panel in self.panels.values():
             panel.game_seat = None

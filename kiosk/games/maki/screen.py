@@ -20,15 +20,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
 
 from kiosk.engine import Action
-from kiosk.ui.game import PAGE_SIZE, GenericGameScreen, PlayerPanel
-from kiosk.ui.seatzone import SeatZone
-from kiosk.ui.session import describe_action
+from kiosk.ui.game import ActionPanel, GenericGameScreen
 
 __all__ = ["GameScreen", "MakiScreen", "BoardScreen", "BoardTile", "BoardPanel", "short_name", "cell_name",
            "action_label"]
@@ -109,40 +107,10 @@ class BoardTile(Label):
     dark = BooleanProperty(False)
 
 
-class BoardPanel(SeatZone):
-    """One seat's side of a board screen: the generic :class:`~kiosk.ui.game.PlayerPanel`'s properties and
-    methods (the generic screen drives it the same way), laid out for long recipe lists: the private text and
-    the action buttons side by side in the tray, buttons naming squares (``B3``) instead of numbers.
-
-    Not a PlayerPanel subclass, because Kivy would apply PlayerPanel's kv rule (text above buttons) too."""
-
-    who = StringProperty("")
-    status = StringProperty("")
-    score = StringProperty("")
-    private_text = StringProperty("")
-    my_turn = BooleanProperty(False)
-    page = NumericProperty(0)
-    pages = NumericProperty(1)
-    labels = ListProperty([""] * PAGE_SIZE)
-    is_bot = BooleanProperty(False)
-    in_game = BooleanProperty(False)
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.actions: list[Action] = []
-        self.game_seat: int | None = None
-        self.screen: BoardScreen | None = None
-        self.describe: Callable[[Action], str] = describe_action
-
-    set_actions = PlayerPanel.set_actions
-    on_page = PlayerPanel.on_page
-    turn_page = PlayerPanel.turn_page
-    press = PlayerPanel.press
-
-    def _fill(self) -> None:
-        start = self.page * PAGE_SIZE
-        shown = self.actions[start:start + PAGE_SIZE]
-        self.labels = [self.describe(a) for a in shown] + [""] * (PAGE_SIZE - len(shown))
+class BoardPanel(ActionPanel):
+    """One seat's side of a board screen: the generic panel's behaviour (:class:`~kiosk.ui.game.ActionPanel`)
+    with its own look (``<BoardPanel>`` in ``layouts/maki.kv``): the hand and the action buttons side by side in
+    the tray, buttons naming squares (``B3``) instead of numbers."""
 
 
 class BoardScreen(GenericGameScreen):

@@ -280,7 +280,6 @@ class MakotoScreen(BaseGameScreen):
     centre_text = StringProperty("")
     sheet_text = StringProperty("")
     sheet = BooleanProperty(False)
-    attract = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         from kiosk.ui import load_layouts
@@ -307,12 +306,7 @@ class MakotoScreen(BaseGameScreen):
 
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: GameSession) -> None:
-        self._build_panels()
-        if self.session is not None:
-            self.end()
         super().begin(session)
-        self.attract = session.attract
-        self.title = session.spec.title
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
         players = session.players
         wanted = getattr(session, "match_games", None)

@@ -286,7 +286,6 @@ class TakoyakiScreen(BaseGameScreen):
     centre_text = StringProperty("")
     countdown = StringProperty("")
     clock_text = StringProperty("")
-    attract = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         from kiosk.ui import load_layouts
@@ -323,12 +322,7 @@ class TakoyakiScreen(BaseGameScreen):
 
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: GameSession) -> None:
-        self._build_panels()
-        if self.session is not None:
-            self.end()
         super().begin(session)
-        self.attract = session.attract
-        self.title = session.spec.title
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_over)
         self._saved_delay = session.move_delay
         session.move_delay = PARKED_DELAY   # this screen paces the bots (each at its own speed)

@@ -43,6 +43,18 @@ CARD_PREFERENCE = (SPICY, SWITCH, CHOP, STACK, WASABI)
 COMPLETE_BONUS = 20.0
 
 
+
+def _remaining_need(base_need: dict[int, int], filled_kinds: list[int]) -> dict[int, int] | None:
+    """What a recipe (ingredient -> count) still needs once the tiles already in a window are used, or None if
+    the window holds more of an ingredient than the recipe asks for."""
+    need = dict(base_need)
+    for t in filled_kinds:
+        c = need[t]
+        if not c:
+            return None
+        need[t] = c - 1
+    return need
+
 def live_recipes(state: WasabiState, seat: int) -> list[int]:
     """The seat's recipes it still has a free token for."""
     free = state.free[seat]
@@ -82,15 +94,8 @@ def place_values(state: WasabiState, seat: int, tops: Sequence[int] | None = Non
                 continue
             if not all(t in kset for t in filled_kinds):
                 continue
-            need = dict(base_need)
-            ok = True
-            for t in filled_kinds:
-                c = need[t]
-                if not c:
-                    ok = False
-                    break
-                need[t] = c - 1
-            if not ok:
+            need = _remaining_need(base_need, filled_kinds)
+            if need is None:
                 continue
             empties = [q for q, t in zip(w, cells) if t == EMPTY]
             after = filled + 1
@@ -135,15 +140,8 @@ def recipe_progress(tops: Sequence[int], windows: Sequence[tuple[int, ...]], r: 
         filled_kinds = [t for t in cells if t >= 0]
         if not all(t in kset for t in filled_kinds):
             continue
-        need = dict(base_need)
-        ok = True
-        for t in filled_kinds:
-            c = need[t]
-            if not c:
-                ok = False
-                break
-            need[t] = c - 1
-        if not ok:
+        need = _remaining_need(base_need, filled_kinds)
+        if need is None:
             continue
         held = 0
         for k in hand:

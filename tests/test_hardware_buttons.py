@@ -240,7 +240,7 @@ def test_close_is_quick_with_buttons_held_down(factory):
         buttons.pin(seat, "a").drive_low()          # every hold timer is running
     t0 = time.monotonic()
     buttons.close()
-    assert time.monotonic() - t0 < 1.0              # gpiozero alone: 30 s
+    assert time.monotonic() - t0 < 5.0              # gpiozero alone: 30 s
 
 
 def test_close_releases_pins_and_stops_hold_threads():

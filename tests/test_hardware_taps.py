@@ -70,8 +70,9 @@ def test_reader_asks_hello_and_pings_and_estimates_latency(rig):
     wait_until(lambda: status.snapshot()["link"]["rtt_ms"] is not None, what="a PONG")
     board.tap(0)
     ev = events.wait(is_tap(stick=0))
-    # the pty answers in well under 50 ms; the estimate is the delay from the board stamp to arrival
-    assert ev.latency is not None and 0.0 <= ev.latency < 0.05
+    # the estimate is the delay from the board stamp to arrival: never negative, and in seconds (a pty answers in
+    # well under a millisecond when quiet; the bound leaves room for a loaded CI machine, not for a unit mix-up)
+    assert ev.latency is not None and 0.0 <= ev.latency < 0.5
     assert status.snapshot()["sticks"][0]["last_latency_ms"] == pytest.approx(ev.latency * 1000, abs=0.001)
 
 

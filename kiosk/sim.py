@@ -1,6 +1,12 @@
 """Headless simulator: bots play full games through the engine contract; prints a balance report.
 
     python -m kiosk.sim makoto --players 4 --bots hard,random,random,random --games 50 --seed 1 [--json]
+        [--iterations N] [--jobs J]
+
+``--iterations N`` gives every search bot (ISMCTS, the ``hard`` level) a fixed budget of N iterations a decision
+and no time limit, so a long balance run is reproducible and does not depend on the machine's load (the kiosk's
+bots think for a fixed time instead). ``--jobs J`` plays the games in J worker processes; the report is the same
+as with one (game ``g`` always uses seed ``seed + g``), only faster.
 
 Reports wins per seat (a shared win counts as a fraction), mean scores, mean game length in actions, games per
 second, the game's own statistics (``GameSpec.stats``) and every illegal action a bot chose (a bug: the action
@@ -13,7 +19,9 @@ import argparse
 import json
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Sequence
 
 from kiosk.engine import GameSpec, RuleError, State
@@ -31,11 +39,21 @@ class GameResult:
     state: State | None = None
 
 
+def make_bot(spec: GameSpec, level: str, seat: int, seed: int, iterations: int | None = None) -> Any:
+    """The bot for ``level``; with ``iterations``, a search bot gets exactly that budget and no time limit."""
+    from kiosk.ai import ISMCTSBot
+    bot = spec.bots[level](seat, seed)
+    if iterations is not None and isinstance(bot, ISMCTSBot):
+        bot.iterations = iterations
+        bot.time_limit = None
+    return bot
+
+
 def play_game(spec: GameSpec, players: int, levels: Sequence[str], seed: int,
-              keep_state: bool = False) -> GameResult:
+              keep_state: bool = False, iterations: int | None = None) -> GameResult:
     """Play one game with one bot per seat; seat ``i`` uses ``levels[i]``."""
     state = spec.new_game(players, seed)
-    bots = [spec.bots[levels[s]](s, seed * 1009 + s * 7919 + 1) for s in range(players)]
+    bots = [make_bot(spec, levels[s], s, seed * 1009 + s * 7919 + 1, iterations) for s in range(players)]
     illegal: list[str] = []
     actions = 0
     turn = 0
@@ -58,13 +76,24 @@ def play_game(spec: GameSpec, players: int, levels: Sequence[str], seed: int,
     return GameResult(state.scores(), state.winners(), actions, illegal, stats, state if keep_state else None)
 
 
-def simulate(spec: GameSpec, players: int, levels: Sequence[str], games: int, seed: int = 0) -> dict[str, Any]:
+def _play_by_key(key: str, players: int, levels: Sequence[str], iterations: int | None, seed: int) -> GameResult:
+    """One game in a worker process (the spec is looked up there: specs hold functions, not picklable data)."""
+    from kiosk.games import GAMES
+    return play_game(GAMES[key], players, levels, seed, iterations=iterations)
+
+
+def simulate(spec: GameSpec, players: int, levels: Sequence[str], games: int, seed: int = 0, *,
+             iterations: int | None = None, jobs: int = 1) -> dict[str, Any]:
     spec.check_players(players)
     if len(levels) != players:
         raise ValueError(f"--bots needs {players} levels (one per seat), got {len(levels)}")
     for lv in levels:
         if lv not in spec.bots:
             raise ValueError(f"unknown bot level {lv!r}; choose from {', '.join(spec.bots)}")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"--iterations must be at least 1, got {iterations}")
+    if jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, got {jobs}")
     wins = [0.0] * players
     score_sum = [0.0] * players
     length = 0
@@ -72,8 +101,19 @@ def simulate(spec: GameSpec, players: int, levels: Sequence[str], games: int, se
     stat_sum: dict[str, float] = {}
     stat_n: dict[str, int] = {}
     start = time.perf_counter()
-    for g in range(games):
-        r = play_game(spec, players, levels, seed + g)
+    seeds = range(seed, seed + games)
+    if jobs == 1:
+        results = (play_game(spec, players, levels, g, iterations=iterations) for g in seeds)
+        pool = None
+    else:
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        results = pool.map(partial(_play_by_key, spec.key, players, list(levels), iterations), seeds)
+    try:
+        results = list(results)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    for r in results:
         for w in r.winners:
             wins[w] += 1 / len(r.winners)
         for s in range(players):
@@ -86,6 +126,7 @@ def simulate(spec: GameSpec, players: int, levels: Sequence[str], games: int, se
     elapsed = time.perf_counter() - start
     return {
         "game": spec.key, "players": players, "bots": list(levels), "games": games, "seed": seed,
+        "iterations": iterations,
         "wins": [round(w, 2) for w in wins],
         "win_share": [round(w / games, 3) for w in wins],
         "fair_share": round(1 / players, 3),
@@ -99,7 +140,8 @@ def simulate(spec: GameSpec, players: int, levels: Sequence[str], games: int, se
 
 
 def format_report(rep: dict[str, Any]) -> str:
-    lines = [f"{rep['game']}: {rep['games']} games, {rep['players']} players, seed {rep['seed']}",
+    budget = f", search bots at {rep['iterations']} iterations" if rep.get("iterations") else ""
+    lines = [f"{rep['game']}: {rep['games']} games, {rep['players']} players, seed {rep['seed']}{budget}",
              f"{'seat':>4} {'bot':>8} {'wins':>7} {'share':>6} {'mean score':>10}"]
     for s in range(rep["players"]):
         lines.append(f"{s:>4} {rep['bots'][s]:>8} {rep['wins'][s]:>7} {rep['win_share'][s]:>6.3f}"
@@ -122,10 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--bots", required=True, help="one level per seat, comma-separated: random,easy,normal,hard")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--iterations", type=int, default=None,
+                   help="search bots (hard) think exactly N iterations a decision, no time limit: reproducible")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (same report, faster)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     try:
-        rep = simulate(GAMES[args.game], args.players, args.bots.split(","), args.games, args.seed)
+        rep = simulate(GAMES[args.game], args.players, args.bots.split(","), args.games, args.seed,
+                       iterations=args.iterations, jobs=args.jobs)
     except ValueError as exc:
         p.error(str(exc))
     print(json.dumps(rep, indent=2) if args.json else format_report(rep))

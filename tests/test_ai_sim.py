@@ -86,3 +86,27 @@ def test_simulator_command_line_json():
     bad = subprocess.run([sys.executable, "-m", "kiosk.sim", "makoto", "--players", "3", "--bots", "easy",
                           "--games", "1"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "one per seat" in bad.stderr
+
+
+def test_fixed_iterations_make_search_bots_reproducible_and_jobs_change_nothing():
+    spec = GAMES["makoto"]
+    kw = dict(players=2, levels=["hard", "normal"], games=4, seed=11, iterations=12)
+    one = simulate(spec, **kw)
+    again = simulate(spec, **kw)
+    two_jobs = simulate(spec, **kw, jobs=2)
+    drop = lambda rep: {k: v for k, v in rep.items() if k != "games_per_second"}   # noqa: E731
+    assert drop(one) == drop(again) == drop(two_jobs)
+    assert one["iterations"] == 12 and one["illegal_actions"] == 0
+    # the budget really reaches the bot: exactly 12 iterations, no clock
+    from kiosk.sim import make_bot
+    bot = make_bot(spec, "hard", 0, 5, iterations=12)
+    state = spec.new_game(2, 5)
+    while state.to_move() != [0] or len(state.legal_actions(0)) < 2:
+        state.apply(state.to_move()[0], state.legal_actions(state.to_move()[0])[0])
+    bot.choose(state)
+    assert bot.last_iterations == 12 and bot.time_limit is None
+    assert make_bot(spec, "easy", 0, 5, iterations=12).__class__ is spec.bots["easy"](0, 5).__class__
+    with pytest.raises(ValueError, match="--iterations must be at least 1"):
+        simulate(spec, 2, ["hard", "hard"], games=1, iterations=0)
+    with pytest.raises(ValueError, match="--jobs must be at least 1"):
+        simulate(spec, 2, ["hard", "hard"], games=1, jobs=0)

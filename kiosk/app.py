@@ -565,7 +565,11 @@ class KioskApp(App):
     def _show_offer(self) -> None:
         offer = self.offers[0]
         when = offer.last_activity.strftime("%H:%M") if getattr(offer, "last_activity", None) else ""
-        self.attract_screen.show_offer(f"Resume the {offer.title} game from {when}?")
+        series = (getattr(offer, "meta", None) or {}).get("series")   # [game, of]: a match's progress
+        what = "game"
+        if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
+            what = f"match (game {series[0]} of {series[1]})"
+        self.attract_screen.show_offer(f"Resume the {offer.title} {what} from {when}?")
         self.sm.current = "attract"
         if self._attract_ev is not None:
             self._attract_ev.cancel()
@@ -603,7 +607,7 @@ class KioskApp(App):
         spec = self.games[offer.game]
         seats_info = offer.seats or []
         assignment = [(int(s["seat"]), s.get("bot")) for s in seats_info]
-        self._launch(spec, state, assignment, int(offer.seed), journal)
+        self._launch(spec, state, assignment, int(offer.seed), journal, dict(offer.meta or {}))
 
     # ============================================================================================ menus
     def open_picker(self, seat_index: int | None = None) -> None:
@@ -643,10 +647,14 @@ class KioskApp(App):
         spec.check_players(len(seats))
         seed = self.rng.randrange(2 ** 31)
         state = spec.new_game(len(seats), seed)
+        meta: dict[str, Any] = {}
+        join = getattr(self, "join_screen", None)
+        if join is not None and join.spec is spec and join.match_choices:
+            meta["match_games"] = join.match_games  # the length chosen on the joining screen
         journal = None
         if self.saved_games is not None and getattr(self.saved_games, "available", False):
             try:
-                journal = self.saved_games.start(key, len(seats), seed, state=state,
+                journal = self.saved_games.start(key, len(seats), seed, state=state, meta=meta,
                                                  seats=[{"seat": i, "bot": lv} for i, lv in seats])
             except Exception as exc:
                 log.warning("no journal for this game: %s", exc)
@@ -662,10 +670,10 @@ class KioskApp(App):
                 status.game_started([i for i, _ in seats])
             except Exception as exc:
                 log.debug("status.game_started: %s", exc)
-        self._launch(spec, state, seats, seed, journal)
+        self._launch(spec, state, seats, seed, journal, meta)
 
     def _launch(self, spec: GameSpec, state: Any, seats: list[tuple[int, str | None]], seed: int,
-                journal: Any) -> None:
+                journal: Any, meta: dict[str, Any]) -> None:
         from kiosk.ui.session import GameSession
         self._stop_attract_session()
         bots = {}
@@ -678,9 +686,18 @@ class KioskApp(App):
         session = GameSession(spec, state, [self.table[i] for i, _ in seats], bots, seed=seed,
                               move_delay=self.cfg.bots.move_delay_s, journal=journal, bot_levels=levels)
         session.bind(on_over=self._game_over, on_change=self._on_game_change, on_error=self._on_game_error)
-        join = getattr(self, "join_screen", None)
-        if join is not None and join.spec is spec and join.match_choices:
-            session.match_games = join.match_games  # the length chosen on the joining screen
+        session.meta = dict(meta)
+        if "match_games" in meta:
+            session.match_games = meta["match_games"]
+        saved = self.saved_games
+        if saved is not None and getattr(saved, "available", False):
+            seats_info = [{"seat": i, "bot": lv} for i, lv in seats]
+
+            def journal_factory(next_state: Any, next_seed: int, setup: dict[str, Any],
+                                next_meta: dict[str, Any]) -> Any:
+                return saved.start(spec.key, len(seats), next_seed, state=next_state, seats=seats_info,
+                                   meta=next_meta, setup=setup)
+            session.journal_factory = journal_factory
         self.session = session
         screen = self._game_screen(spec.key)
         screen.begin(session)

@@ -262,7 +262,10 @@ class GameSpec:
     """One game of the table. ``bots`` maps a level ("random", "easy", "normal", "hard") to ``factory(seat, seed)``.
 
     ``stats`` (optional) turns a finished state into numbers the simulator averages for balance reports.
-    ``lower_is_better`` declares the score ordering for high-score boards.
+    ``lower_is_better`` declares the score ordering for high-score boards. ``setup_game`` (optional):
+    ``setup_game(players, seed, setup)`` starts a game with extra, JSON-ready set-up that ``new_game`` does not
+    take (a Makoto match's dealer and box lid for its later games); journals keep ``setup`` so
+    :func:`replay` can rebuild such a game.
     """
 
     key: str
@@ -274,15 +277,26 @@ class GameSpec:
     bots: Mapping[str, Callable[[int, int], Bot]]
     stats: Callable[[State], Mapping[str, float]] | None = None
     lower_is_better: bool = False
+    setup_game: Callable[[int, int, Mapping[str, Any]], State] | None = None
     BOT_LEVELS: ClassVar[tuple[str, ...]] = ("random", "easy", "normal", "hard")
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}")
 
+    def start(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> State:
+        """``new_game``, or ``setup_game`` when there is a ``setup``."""
+        if not setup:
+            return self.new_game(players, seed)
+        if self.setup_game is None:
+            raise ValueError(f"{self.title} takes no set-up beyond the seed (got {dict(setup)})")
+        return self.setup_game(players, seed, setup)
 
-def replay(spec: GameSpec, players: int, seed: int, journal: Sequence[Mapping[str, Any]]) -> State:
-    """Rebuild a game from its seed and journal, using the journal's recorded chance outcomes.
+
+def replay(spec: GameSpec, players: int, seed: int, journal: Sequence[Mapping[str, Any]],
+           setup: Mapping[str, Any] | None = None) -> State:
+    """Rebuild a game from its seed (and ``setup``, see :attr:`GameSpec.setup_game`) and journal, using the
+    journal's recorded chance outcomes.
 
     Raises :class:`ChanceMismatch` or :class:`RuleError` if the journal does not fit the game.
     """
@@ -290,7 +304,7 @@ def replay(spec: GameSpec, players: int, seed: int, journal: Sequence[Mapping[st
     chance = iter([r for r in records if "chance" in r])
     token = _REPLAYING.set(chance)
     try:
-        state = spec.new_game(players, seed)
+        state = spec.start(players, seed, setup)
         for r in records:
             if "chance" in r:
                 continue

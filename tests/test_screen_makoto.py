@@ -22,7 +22,7 @@ pytestmark = pytest.mark.ui
 
 HERE = Path(__file__).resolve()
 SCENARIOS = ["screen_four_seats", "hand_never_visible_to_another_seat", "illegal_choices_disabled_and_errors",
-             "undo_within_turn", "match_with_score_sheet_to_high_score"]
+             "undo_within_turn", "match_with_score_sheet_to_high_score", "match_resumes_after_a_crash"]
 
 
 @pytest.fixture(scope="module")
@@ -302,12 +302,63 @@ def child_main(tmp: Path, out: Path) -> None:
             assert "Saved" in pad.saved, pad.saved
         assert sorted(e.score for e in app.scores.top("makoto", 5)) == sorted(p.score for p in entering)
 
+    def match_resumes_after_a_crash() -> None:
+        import json
+        from kiosk.storage import SavedGames
+        bots = [("south-west", "easy"), ("west", "easy"), ("north-east", "easy")]
+        root = app.state_dir / "games"
+        before = set((root / "active").glob("*.jsonl"))   # earlier scenarios' games, left unfinished
+        session = tb.start(bots, games=3)
+        first = session.state
+        run_until(lambda: tb.screen.sheet or app.mode == "results", 40, "the end of the first game")
+        assert tb.screen.sheet, "a three-game match shows the score sheet after game 1"
+        # game 1's journal is archived as finished; game 2 has its own, carrying the match so far
+        ends = [json.loads(p.read_text().splitlines()[-1]) for p in (root / "archive").glob("*.jsonl")]
+        assert any(e.get("end") == "finished" and e["outcome"]["scores"] == first.scores() for e in ends), ends
+        (active,) = set((root / "active").glob("*.jsonl")) - before
+        header = json.loads(active.read_text().splitlines()[0])
+        assert header["meta"]["match"]["results"] == [first.scores()] and header["meta"]["series"] == [2, 3]
+        assert header["setup"] == {"dealer": 0, "lid_holder": tb.screen.match.lid_holder}
+        tb.screen.next_game()          # (all seats are bots: nobody has the sheet's button)
+        run_until(lambda: len(session.state.journal) > 8, 20, "a few moves of game 2")
+        # the power goes: the session stops without ending its journal; the kiosk starts again
+        session.close()
+        crashed = list(session.state.journal)
+        app._end_game_screen()
+        app.saved_games.close()
+        app.saved_games = SavedGames(root, specs=app.games)
+        app.offers = [o for o in app.saved_games.startup() if o.path == active]
+        app.go_attract()
+        frames(1)
+        assert app.attract_screen.offer_visible
+        assert app.attract_screen.offer_text.startswith("Resume the Makoto match (game 2 of 3) from "), \
+            app.attract_screen.offer_text
+        app._on_offer_answer(app.attract_screen, True)
+        resumed = app.session
+        assert app.mode == "game" and resumed is not session
+        assert list(resumed.state.journal) == crashed, "game 2 resumes at the exact position"
+        assert resumed.state.dealer == 0 and resumed.state.lid_holder == header["setup"]["lid_holder"]
+        assert tb.screen.match.results == [first.scores()] and tb.screen.match.games == 3
+        frames(2)
+        assert "game 2 of 3" in tb.screen.centre_text, tb.screen.centre_text
+        second = resumed.state
+        run_until(lambda: second.is_over(), 40, "the end of the resumed game 2")
+        run_until(lambda: tb.screen.sheet, 5, "the score sheet after game 2")
+        assert tb.screen.match.results == [first.scores(), second.scores()]
+        tb.screen.next_game()
+        run_until(lambda: app.mode == "results", 60, "the match's results")
+        rows = tb.screen.match.results
+        assert len(rows) == 3 and rows[:2] == [first.scores(), second.scores()]
+        assert resumed.state.scores() == [sum(r[s] for r in rows) for s in range(3)], \
+            "the results score the whole match, the game before the crash included"
+
     run_scenarios({
         "screen_four_seats": screen_four_seats,
         "hand_never_visible_to_another_seat": hand_never_visible_to_another_seat,
         "illegal_choices_disabled_and_errors": illegal_choices_disabled_and_errors,
         "undo_within_turn": undo_within_turn,
         "match_with_score_sheet_to_high_score": match_with_score_sheet_to_high_score,
+        "match_resumes_after_a_crash": match_resumes_after_a_crash,
     }, out)
     app._end_game_screen()
     app.stop()

@@ -76,6 +76,68 @@ def test_every_game_resumes_at_the_exact_position_and_finishes(tmp_path, key):
         assert saved.startup() == [] and list(saved.active.iterdir()) == []
 
 
+def test_a_later_game_of_a_makoto_match_resumes_with_its_set_up_and_the_match(tmp_path):
+    """The second game of a match has another dealer and a box lid: its journal keeps that set-up (replay needs
+    it) and the match so far (the screen needs it); before the set-up was kept, such a game did not replay."""
+    import random
+    from kiosk.games.makoto.match import MakotoMatch
+    spec = SPECS["makoto"]
+    match = MakotoMatch(3, 7, games=3)
+    first = match.next_game()
+    rng = random.Random(1)
+    while not first.is_over():
+        seat = first.to_move()[0]
+        first.apply(seat, rng.choice(first.legal_actions(seat)))
+    match.record(first)
+    state = match.next_game()
+    assert state.dealer == 0 and state.lid_holder is not None
+    lid = state.lid_holder            # (play may use the lid up)
+    with SavedGames(tmp_path / "g", specs=SPECS) as saved:
+        journal = saved.start("makoto", 3, match.game_seed(1), state=state, setup=match.setup(),
+                              meta={"match": match.to_json(), "series": [2, 3]})
+        for _ in range(12):
+            seat = state.to_move()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            assert journal.sync(state)
+        journal.close()
+    with SavedGames(tmp_path / "g", specs=SPECS) as saved:
+        (offer,) = saved.startup()
+        again, _journal = offer.resume()
+        assert again.fingerprint() == state.fingerprint()
+        assert (again.dealer, again.lid_holder) == (state.dealer, state.lid_holder)
+        restored = MakotoMatch.from_json(offer.meta["match"])
+        assert restored.results == [first.scores()] and restored.lid_holder == lid
+        assert offer.header["setup"] == {"dealer": 0, "lid_holder": lid}
+        assert (restored.next_game().dealer, restored.next_game().lid_holder) == (0, lid)
+    # without its set-up the same records do not replay (the first player differs)
+    with pytest.raises(Exception, match="turn"):
+        replay(spec, 3, match.game_seed(1), state.journal)
+
+
+def test_bad_set_up_or_match_records_are_refused_clearly(tmp_path):
+    from kiosk.games.makoto.match import MakotoMatch
+    spec = SPECS["makoto"]
+    with pytest.raises(ValueError, match="dealer must be a seat 0 to 2"):
+        spec.start(3, 1, {"dealer": 9})
+    with pytest.raises(ValueError, match="unknown Makoto set-up"):
+        spec.start(3, 1, {"dealers": 1})
+    with pytest.raises(ValueError, match="takes no set-up"):
+        SPECS["tinyrace"].start(2, 1, {"dealer": 1})
+    assert spec.start(3, 1, None).fingerprint() == spec.new_game(3, 1).fingerprint()
+    for bad in (None, {}, {"players": 3, "seed": 1, "games": 2, "results": [[1, 2, 3], [1, 2, 3]]},
+                {"players": 3, "seed": 1, "games": 3, "results": [[1, 2]]},
+                {"players": 3, "seed": 1, "games": 3, "results": [], "lid_holder": 5}):
+        with pytest.raises(ValueError, match="not a Makoto match record"):
+            MakotoMatch.from_json(bad)
+    # a journal whose set-up does not fit is not offered: archived as broken, with the reason
+    with SavedGames(tmp_path / "g", specs=SPECS) as saved:
+        state = spec.new_game(3, 1)
+        saved.start("makoto", 3, 1, state=state, setup={"dealer": 9}).close()
+        assert saved.startup() == []
+        (archived,) = saved.archived()
+        assert "dealer must be a seat" in load_journal(archived).end["reason"]
+
+
 def test_set_up_records_are_written_with_the_header(saved):
     state, journal = start_tiny(saved)
     loaded = load_journal(journal.path)

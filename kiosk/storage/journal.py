@@ -121,6 +121,8 @@ def _check_header(h: Any) -> str | None:
         datetime.fromisoformat(h["started"])
     except ValueError:
         return "header field 'started' is not a time"
+    if h.get("setup") is not None and not isinstance(h["setup"], dict):
+        return "header field 'setup' is not an object"
     return None
 
 
@@ -447,16 +449,19 @@ class SavedGames:
 
     # --- starting a game --------------------------------------------------------------------------------
     def start(self, game: str, players: int, seed: int, *, state: Any = None, seats: Any = None,
-              meta: Mapping[str, Any] | None = None) -> GameJournal:
+              meta: Mapping[str, Any] | None = None, setup: Mapping[str, Any] | None = None) -> GameJournal:
         """Create the journal of a new game. Pass the freshly made ``state`` so records made during set-up (the
         first deal) are written with the header; ``seats`` (who sits where, bot levels) and ``meta`` are any
-        JSON the screen wants back on resume."""
+        JSON the screen wants back on resume; ``setup`` is the engine set-up the game was started with beyond
+        its seed (``GameSpec.setup_game``), which replay needs."""
         if not isinstance(game, str) or not _GAME_KEY.match(game):
             raise ValueError(f"Not a game key: {game!r}")
         started = self._clock()
         name = f"{started:%Y%m%d-%H%M%S}-{game}-{secrets.token_hex(3)}"
         header = {"journal": FORMAT, "id": name, "game": game, "players": int(players), "seed": int(seed),
                   "seats": seats, "meta": dict(meta or {}), "started": started.isoformat(timespec="seconds")}
+        if setup:
+            header["setup"] = dict(setup)
         if _check_header(header):
             raise ValueError(f"bad journal header: {_check_header(header)}")
         records = list(state.journal) if state is not None and state.journal is not None else []
@@ -586,7 +591,7 @@ class SavedGames:
         if spec is None:
             raise JournalError(f"journal {loaded.path.name}: game {h['game']!r} is not installed")
         try:
-            return replay(spec, h["players"], h["seed"], loaded.records)
+            return replay(spec, h["players"], h["seed"], loaded.records, setup=h.get("setup"))
         except (RuleError, ChanceMismatch, KeyError, TypeError, ValueError) as exc:
             raise JournalError(f"journal {loaded.path.name} does not replay: {exc}") from exc
 

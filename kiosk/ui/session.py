@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from functools import partial
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
@@ -79,6 +79,11 @@ class GameSession(EventDispatcher):
         self.move_delay = move_delay
         self.attract = attract
         self.journal = journal
+        #: JSON the screen gets back on resume (the journal header's ``meta``), e.g. a match's progress.
+        self.meta: dict[str, Any] = {}
+        #: ``factory(state, seed, setup, meta) -> journal`` for the next game of a series (see :meth:`next_game`);
+        #: None: later games of a series run without a journal.
+        self.journal_factory: Callable[..., Any] | None = None
         self.started = time.time()
         self.last_events: list[Event] = []
         self.last_error: tuple[int, str] | None = None
@@ -171,6 +176,26 @@ class GameSession(EventDispatcher):
         else:
             self._schedule_bots()
         return True
+
+    def next_game(self, state: State, *, seed: int, setup: Mapping[str, Any] | None = None,
+                  meta: Mapping[str, Any] | None = None) -> None:
+        """The next game of a series (a Makoto match) replaces the finished one in this session.
+
+        The finished game's journal ends as finished, with its outcome (archived), and the new game gets a
+        journal of its own with its ``setup`` and ``meta`` (the series so far), so a crash resumes the series
+        at this game. Call it from an ``on_change`` handler when the game just ended.
+        """
+        if self.journal is not None and not self.attract:
+            self._finish_journal()
+        self.journal = None
+        self.state = state
+        self.meta = dict(meta or {})
+        self._generation += 1
+        if self.journal_factory is not None and not self.attract:
+            try:
+                self.journal = self.journal_factory(state, seed, dict(setup or {}), self.meta)
+            except Exception as exc:  # storage trouble must not stop the game
+                log.warning("no journal for the next game: %s", exc)
 
     def _running_over(self) -> None:
         self.stop()

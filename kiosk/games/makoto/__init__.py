@@ -1,5 +1,7 @@
 """Makoto: the climbing card game for 2 to 6 players (rules in ``rules.py``, bots in ``bots.py``,
 a match of several games with the box-lid rule in ``match.py``)."""
+from typing import Any, Mapping
+
 from kiosk.engine import GameSpec
 from kiosk.games.makoto.bots import BOTS
 from kiosk.games.makoto.rules import MakotoState, action_from_json, new_game
@@ -11,6 +13,18 @@ def _stats(state: MakotoState) -> dict[str, float]:
                                                                if r.get("chance") == "oracle") - 1}
 
 
+def _setup_game(players: int, seed: int, setup: Mapping[str, Any]) -> MakotoState:
+    """A later game of a match: the deal has moved on and the box lid may be out (``MakotoMatch.setup``)."""
+    unknown = set(setup) - {"dealer", "lid_holder"}
+    if unknown:
+        raise ValueError(f"unknown Makoto set-up: {sorted(unknown)}")
+    for key in ("dealer", "lid_holder"):
+        value = setup.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players):
+            raise ValueError(f"Makoto set-up {key} must be a seat 0 to {players - 1}, not {value!r}")
+    return MakotoState(players, seed, dealer=setup.get("dealer"), lid_holder=setup.get("lid_holder"))
+
+
 SPEC = GameSpec(
     key="makoto",
     title="Makoto",
@@ -20,4 +34,5 @@ SPEC = GameSpec(
     action_from_json=action_from_json,
     bots=BOTS,
     stats=_stats,
+    setup_game=_setup_game,
 )

@@ -47,11 +47,40 @@ class MakotoMatch:
     def game_seed(self, index: int) -> int:
         return self.seed * 1000 + index
 
+    def setup(self) -> dict[str, Any]:
+        """The next game's set-up beyond its seed (``SPEC.setup_game`` takes it; journals keep it)."""
+        return {"dealer": self.dealer(), "lid_holder": self.lid_holder}
+
     def next_game(self) -> MakotoState:
         if self.is_over():
             raise ValueError("The match is over")
-        return MakotoState(self.players, self.game_seed(self.index), dealer=self.dealer(),
-                           lid_holder=self.lid_holder)
+        setup = self.setup()
+        return MakotoState(self.players, self.game_seed(self.index), dealer=setup["dealer"],
+                           lid_holder=setup["lid_holder"])
+
+    def to_json(self) -> dict[str, Any]:
+        """What a game's journal keeps so a crash mid-match resumes the match, not only its current game."""
+        return {"players": self.players, "seed": self.seed, "games": self.games,
+                "results": [list(r) for r in self.results], "lid_holder": self.lid_holder}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "MakotoMatch":
+        """The inverse of :meth:`to_json`; ValueError (with the reason) for anything that is not a match."""
+        try:
+            players, seed, games = int(data["players"]), int(data["seed"]), int(data["games"])
+            results = [[int(x) for x in row] for row in data["results"]]
+            lid = data.get("lid_holder")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a Makoto match record: {exc!r}") from exc
+        match = cls(players, seed, games=games)
+        if len(results) >= match.games or any(len(r) != players for r in results):
+            raise ValueError(f"not a Makoto match record: {len(results)} results for a {match.games}-game match"
+                             f" of {players} players")
+        if lid is not None and (not isinstance(lid, int) or not 0 <= lid < players):
+            raise ValueError(f"not a Makoto match record: lid holder {lid!r}")
+        match.results = results
+        match.lid_holder = lid
+        return match
 
     def record(self, state: MakotoState) -> None:
         """Add a finished game's scores and hand the lid to its lowest scorer."""

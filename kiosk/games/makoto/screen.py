@@ -37,7 +37,10 @@ one game in attract mode). When a game ends and the match is not over, the scree
 :class:`~kiosk.games.makoto.match.MakotoMatch`, puts the next game's state into the session (the lid goes to the
 lowest scorer), pauses the session and shows the score sheet in the centre; any human's "Next game" (or seat
 button "a") resumes play. After the last game the session's state becomes a :class:`MatchResult`: the final
-game, scored by match totals, so the shell's results screen and high-score boards show the match.
+game, scored by match totals, so the shell's results screen and high-score boards show the match. Each game
+of a match gets its own journal through ``session.next_game`` (with its set-up and the match so far in the
+journal's meta), so a crash mid-match resumes the match: :meth:`MakotoScreen.begin` restores it from
+``session.meta["match"]``.
 """
 from __future__ import annotations
 
@@ -314,7 +317,16 @@ class MakotoScreen(BaseGameScreen):
             wanted = self.match_games
         games = 1 if session.attract else (wanted if wanted > 0 else recommended_games(players))
         self.match = MakotoMatch(players, session.seed, games=games)
-        self.match.results = []
+        saved = (getattr(session, "meta", None) or {}).get("match")
+        if saved is not None and not session.attract:   # resumed after a crash in a later game of a match
+            try:
+                match = MakotoMatch.from_json(saved)
+                if match.players != players:
+                    raise ValueError(f"a match of {match.players} players, the game has {players}")
+                self.match = match
+            except ValueError as exc:
+                log.warning("the saved match could not be restored (%s): playing this game alone", exc)
+                self.match = MakotoMatch(players, session.seed, games=1)
         self.final_state = None
         self.sheet = False
         self._undo.clear()
@@ -382,7 +394,11 @@ class MakotoScreen(BaseGameScreen):
             self.final_state = state
             self._undo.clear()
             if self.match.games > 1 and not self.match.is_over():
-                session.state = self.match.next_game()
+                # the finished game's journal is archived; the next game's journal carries the match so far
+                session.next_game(self.match.next_game(), seed=self.match.game_seed(self.match.index),
+                                  setup=self.match.setup(),
+                                  meta={"match": self.match.to_json(), "match_games": self.match.games,
+                                        "series": [self.match.index + 1, self.match.games]})
                 session.pause()
                 self.sheet = True
                 for panel in self.panels.values():

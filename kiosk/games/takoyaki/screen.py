@@ -425,7 +425,7 @@ class TakoyakiScreen(BaseGameScreen):
         if session is None:
             return
         self._bot_events[g] = Clock.schedule_once(partial(self._bot_tick, g), self._bot_delay(g))
-        if self.counting_down or not getattr(session, "_running", True) or session.state.is_over():
+        if self.counting_down or not session.running or session.state.is_over():
             return
         if g not in session.state.to_move():
             return

@@ -4,10 +4,16 @@ Reuses the child-process kit of tests/test_screen_takoyaki.py (Kivy allows one A
 tests/test_ui.py owns the pytest process's). Per game: an attract-mode all-bot game through the shell's own
 attract entry point, then a human + bot game where the human plays through the real widgets (a finger holds the
 private tray open, another taps the first legal action button). After every step the board widgets must match
-``view(None)['board']``, and a seat's hand must be on screen only while its tray is open.
+``view(None)['board']``, and a seat's hand must be on screen only while its tray is open. Then per game, playing
+by tapping the board: a tap on a square selects it and the seat's buttons offer exactly the legal actions on that
+square (compared with ``legal_actions``); tapping it again, or the centre off the board, clears it; a tap in
+another seat's zone or during a bot's turn changes nothing; a button tap applies the square's action and the
+board shows it. Headless: every event kind the engines emit reads as words.
 """
 from __future__ import annotations
 
+import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,7 +27,8 @@ from test_screen_takoyaki import (Finger, build_app, buttons, frames, run_child,
 pytestmark = pytest.mark.ui
 
 HERE = Path(__file__).resolve()
-SCENARIOS = ["maki_attract", "maki_human_and_bot", "wasabi_attract", "wasabi_human_and_bot"]
+SCENARIOS = ["maki_attract", "maki_human_and_bot", "maki_tap_board", "wasabi_attract", "wasabi_human_and_bot",
+             "wasabi_tap_board"]
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +55,105 @@ def test_action_labels_name_squares() -> None:
     assert action_label(Return(recipes=(3, 7)), 6, 36, {3: "Ebi", 7: "Tuna Maki"}) == "Return Ebi, Tuna Maki"
     assert action_label(Serve(recipe=7), 6, 36, {7: "Maguro Nigiri"}) == "Serve Maguro N."
     assert short_name("Yellowtail") == "Yellowt." and short_name("Rice") == "Rice"
+
+
+def test_action_squares_and_button_order() -> None:
+    from kiosk.games.maki.rules import Chop, Draw, Gain, Place, Return, Serve, SecondHelping, Switch, Take, TakePool
+    from kiosk.games.maki.screen import MakiScreen, action_squares
+    from kiosk.games.wasabi.rules import EndStep, Pass, PlayChop, PlayStack, PlaySwitch, TakeCard
+    from kiosk.games.wasabi.rules import Place as WPlace
+    from kiosk.games.wasabi.screen import WasabiScreen
+    assert action_squares(Place(cell=8), 36) == (8,)
+    assert action_squares(Switch(a=0, b=1), 36) == (0, 1)
+    assert action_squares(TakeCard("Chop", -1, ""), 30) == ()           # the Kitchen is no square
+    assert action_squares(TakeCard("Wasabi", 7, ""), 30) == (7,)
+    assert action_squares(Take(kind="Rice"), 36) == () and action_squares(Draw(3), 36) == ()
+    # Maki: take a tile first; serving before prepping; cards aimed at squares last
+    maki = [Return((1,)), Chop(3), TakePool(), Gain("Chop"), Serve(4), Switch(0, 1), SecondHelping(), Take("Rice")]
+    assert MakiScreen.order_actions(maki) == [Take("Rice"), Serve(4), SecondHelping(), Gain("Chop"), TakePool(),
+                                              Return((1,)), Switch(0, 1), Chop(3)]
+    # Wasabi!: Stack! (no square to tap for it) and placing before the Pass variants; engine order within a class
+    wasabi = [EndStep(), Pass((1,)), Pass((1, 2)), WPlace("Eel", 0), WPlace("Eel", 1), PlayChop(0, False),
+              PlayStack(), PlaySwitch(0, 1)]
+    assert WasabiScreen.order_actions(wasabi) == [EndStep(), PlayStack(), WPlace("Eel", 0), WPlace("Eel", 1),
+                                                  Pass((1,)), Pass((1, 2)), PlaySwitch(0, 1), PlayChop(0, False)]
+
+
+def engine_events(key: str, games: int = 3) -> tuple[set[str], list[Any]]:
+    """Every event kind the engine's source can emit, and the events of a few headless games: easy bots, except
+    that whenever a legal action would emit a kind not seen yet, that action is played. Wasabi!'s
+    ``cannot_complete`` needs a seat out of tokens, which no short game reaches: it is forced by trying the
+    completing action on a copy with that seat's free tokens set to zero (a hand-set position)."""
+    import importlib
+    rules = importlib.import_module(f"kiosk.games.{key}.rules")
+    spec = importlib.import_module(f"kiosk.games.{key}").SPEC
+    kinds = set(re.findall(r'Event\("(\w+)"', Path(rules.__file__).read_text(encoding="utf-8")))
+    seen: set[str] = set()
+    events: list[Any] = []
+    for seed in range(games):
+        n = 2 + seed % 3
+        st = rules.new_game(n, seed)
+        rng = random.Random(seed)
+        bots = {g: spec.bots["easy"](g, seed) for g in range(n)}
+        while not st.is_over():
+            g = st.to_move()[0]
+            pick = None
+            if kinds - seen:
+                for a in rng.sample(st.legal_actions(g), min(40, len(st.legal_actions(g)))):
+                    trial = st.clone()
+                    got = {e.kind for e in trial.apply(g, a)}
+                    if key == "wasabi" and "completed" in got and "cannot_complete" not in seen:
+                        out = st.clone()
+                        out.free[g] = [0] * len(out.free[g])
+                        evs = out.apply(g, a)
+                        events += evs
+                        seen |= {e.kind for e in evs}
+                    if got - seen:
+                        pick = a
+                        break
+            evs = st.apply(g, pick if pick is not None else bots[g].choose(st))
+            events += evs
+            seen |= {e.kind for e in evs}
+    return kinds, events
+
+
+@pytest.mark.parametrize("key", ["maki", "wasabi"])
+def test_every_event_reads_as_words(key: str) -> None:
+    from kiosk.games.maki.screen import cell_name, fallback_event_text, maki_event_text
+    from kiosk.games.wasabi.screen import wasabi_event_text
+    fmt = maki_event_text if key == "maki" else wasabi_event_text
+    names = ["Circle", "Diamond", "Triangle", "Square"]
+
+    def who(g: int | None) -> str:
+        return "The game" if g is None else names[g]
+
+    kinds, events = engine_events(key)
+    assert kinds and kinds <= {e.kind for e in events}, f"kinds never emitted: {kinds - {e.kind for e in events}}"
+    lines: dict[str, str] = {}
+    for ev in events:
+        line = fmt(ev, who, lambda c: cell_name(7, c))
+        lines.setdefault(ev.kind, line)
+        assert line and not re.search(r"[_{}\[\]']|\bNone\b", line.replace("'s ", "")), (ev, line)
+        assert line != fallback_event_text(ev, who), f"{ev.kind} has no wording of its own: {line}"
+        if ev.seat is not None:
+            assert who(ev.seat) in line, line
+    print("\n".join(f"{k}: {v}" for k, v in sorted(lines.items())))
+    if key == "maki":
+        assert any(re.fullmatch(r"\w+ placed [\w ]+ on [A-F]\d( \(lifting its teacup\))?", v) for v in lines.values())
+        assert re.fullmatch(r"\w+ served [\w' -]+ \(\+\d+\)( with style)?", lines["served"]), lines["served"]
+    else:
+        assert re.fullmatch(r"\w+ placed [\w ]+ on [A-F]\d", lines["placed"]), lines["placed"]
+        assert lines["drew_tile"].endswith(" drew a tile")
+
+
+def test_unknown_event_kind_still_reads_as_words() -> None:
+    from kiosk.engine import Event
+    from kiosk.games.maki.screen import maki_event_text
+    from kiosk.games.wasabi.screen import wasabi_event_text
+    ev = Event("sauce_spilled", 1, {"on_square": {"row": 2}, "how_much": [1, 2], "kind": "soy_sauce"})
+    for fmt in (maki_event_text, wasabi_event_text):
+        line = fmt(ev, lambda g: "Diamond", lambda c: f"A{c + 1}")
+        assert line.startswith("Diamond sauce spilled") and not re.search(r"[_{}\[\]]", line), line
 
 
 # =============================================================================================== child
@@ -100,6 +206,9 @@ def child_main(tmp: Path, out: Path) -> None:
         screenshot(f"{key}_attract")
         assert screen.turn_text and screen.info_text, "whose turn and the public info are shown"
         assert not any(p.ids.tray.is_open for p in screen.panels.values()), "attract: every tray closed"
+        assert screen.acting is None and not any(t.eligible or t.selected for t in screen.tiles), "no marks"
+        assert not any(p.prompt for p in screen.panels.values()), "attract: no prompt"
+        assert screen.last_text and not re.search(r"[_{}]", screen.last_text), screen.last_text
         for panel in screen.panels.values():
             if panel.in_game:
                 assert panel.private_text not in texts(panel), "a bot's hand is never on screen"
@@ -157,11 +266,146 @@ def child_main(tmp: Path, out: Path) -> None:
         app._end_game_screen()
         frames(1)
 
+    def tap_tile(screen: Any, sq: int) -> None:
+        tile = screen.tiles[sq]
+        Finger(*tile.to_window(*tile.center)).up()
+        tick(2)
+
+    def offered(screen: Any, g: int) -> list[str]:
+        return sorted(repr(a) for a in screen.offered(g))
+
+    def tap_board(key: str) -> None:
+        from kivy.uix.label import Label
+
+        from kiosk.games.maki.screen import action_squares, cell_name
+        screen = app._game_screen(key)
+        sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
+        level = next(iter(app.games[key].bots))
+        if app.session is not None:
+            app._end_game_screen()
+        app.start_game(key, [(sw, None), (ne, level)])
+        frames(2)
+        session = app.session
+        g = session.game_seat_of(sw)
+        panel, other = screen.panels[sw], screen.panels[ne]
+        # the human's first placement step (setup choices and Maki's Take: the seat's first offered button)
+        for _ in range(60):
+            st = session.state
+            assert not st.is_over()
+            if st.to_move() != [g]:
+                run_until(lambda: session.state.to_move() == [g], 10, "the bot")
+                continue
+            tick(2)
+            if any(type(a).__name__ == "Place" for a in st.legal_actions(g)):
+                break
+            screen.human_action(g, screen.offered(g)[0])
+            tick(2)
+        else:
+            raise AssertionError("the human never got a tile to place")
+        session.pause()                 # nothing moves while the board is being tapped
+        tick(2)
+        st = session.state
+        legal = st.legal_actions(g)
+        n = len(screen.tiles)
+        assert screen.acting == g and screen.selected == -1
+        assert offered(screen, g) == sorted(repr(a) for a in legal), "nothing selected: every legal action"
+        kinds = [type(a).__name__ for a in screen.offered(g)]
+        assert kinds[0] in ("Place", "PlayStack", "PlaySpicy"), kinds[:6]
+        if "Pass" in kinds:
+            assert max(i for i, k in enumerate(kinds) if k == "Place") < kinds.index("Pass"), "Place before Pass"
+        assert "Tap an empty square" in panel.prompt, panel.prompt
+        assert panel.prompt in texts(panel), "the prompt shows with the tray closed"
+        if key == "wasabi":
+            screenshot("wasabi_prompt")     # the acting seat's prompt with its tray closed, the + on the squares
+        squares = {sq for a in legal for sq in action_squares(a, n)}
+        board = screen.board_summary()
+        assert {i for i, t in enumerate(screen.tiles) if t.eligible} == squares
+        target = next(i for i, (kind, _s, cov) in enumerate(board) if not kind and not cov and i in squares)
+        name = cell_name(int(screen.board_cols), target)
+        assert "+" in texts(screen.tiles[target]), "an empty square that may be tapped shows a +"
+
+        # a square nothing can be played on: no selection, and the seat is told
+        blocked = [i for i in range(n) if i not in squares]
+        if blocked:
+            tap_tile(screen, blocked[0])
+            assert screen.selected == -1 and "Nothing to play on" in panel.error, panel.error
+        # select: only the actions on that square, first page, the square marked in shape and text
+        panel.page = min(1, panel.pages - 1)
+        tap_tile(screen, target)
+        want = sorted(repr(a) for a in legal if target in action_squares(a, n))
+        assert screen.selected == target and screen.tiles[target].selected
+        assert want and offered(screen, g) == want, (offered(screen, g), want)
+        assert panel.page == 0 and all(name in lbl for lbl in panel.labels if lbl), panel.labels
+        assert f"\u25b6{name}\u25c0" in texts(screen.tiles[target]) and name in panel.prompt, panel.prompt
+        # another seat's zone: nothing changes
+        badge = [w for w in other.walk(restrict=True) if isinstance(w, Label) and w.text == other.score]
+        for widget in badge + [other.ids.tray]:
+            Finger(*widget.to_window(*widget.center)).up()
+            tick(2)
+            assert screen.selected == target and offered(screen, g) == want
+        # tap it again: cleared, every action back
+        tap_tile(screen, target)
+        assert screen.selected == -1 and not screen.tiles[target].selected
+        assert offered(screen, g) == sorted(repr(a) for a in legal)
+        # tap the centre off the board: cleared
+        tap_tile(screen, target)
+        assert screen.selected == target
+        legend = next(w for w in screen.walk(restrict=True) if isinstance(w, Label) and w.text == screen.legend)
+        Finger(*legend.to_window(*legend.center)).up()
+        tick(2)
+        assert screen.selected == -1
+        # select, hold the tray, look, and tap the first (filtered) button
+        tap_tile(screen, target)
+        tray = panel.ids.tray
+        hold = Finger(*tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96))
+        tick(2)
+        assert tray.is_open and panel.labels[0]
+        screenshot(f"{key}_selected")
+        action = screen.offered(g)[0]
+        assert target in action_squares(action, n)
+        tile = action.to_json()["tile"] if key == "wasabi" else st.view(None)["pending"]   # Maki: the taken tile
+        before = len(st.journal)
+        button = buttons(panel, panel.labels[0])[0]
+        Finger(*button.to_window(*button.center)).up()
+        tick(3)
+        hold.up()
+        tick(2)
+        assert len(session.state.journal) == before + 1, f"{action} was not applied ({panel.error})"
+        public = session.state.view(None)
+        placed = public["board"][target] if key == "maki" else public["board"][target][-1]
+        assert placed == tile, (placed, tile)
+        assert screen.board_summary() == expected_board(key, public)
+        assert screen.tiles[target].kind == tile and screen.selected == -1
+        assert f"placed {tile} on {name}" in screen.last_text, screen.last_text
+        assert not re.search(r"[_{}]", screen.last_text), screen.last_text
+        # finish the turn (first offered actions), then the bot's turn: taps on the board change nothing
+        for _ in range(30):
+            if session.state.to_move() != [g] or session.state.is_over():
+                break
+            screen.human_action(g, screen.offered(g)[0])
+            tick(2)
+        assert session.state.to_move() != [g] and not session.state.is_over()
+        assert screen.acting is None and not any(t.eligible for t in screen.tiles) and not panel.prompt
+        journal, shown = len(session.state.journal), (screen.board_summary(), offered(screen, g), other.labels[:])
+        panel.error = other.error = ""
+        for sq in (target, blocked[0] if blocked else 0):
+            tap_tile(screen, sq)
+            assert screen.selected == -1 and panel.error == "" and other.error == ""
+            assert (screen.board_summary(), offered(screen, g), other.labels[:]) == shown
+        assert len(session.state.journal) == journal
+        session.resume()
+        run_until(lambda: session.state.to_move() == [g] or session.state.is_over(), 10, "the bot")
+        check_board(screen, key)
+        app._end_game_screen()
+        frames(1)
+
     run_scenarios({
         "maki_attract": lambda: attract("maki"),
         "maki_human_and_bot": lambda: human_and_bot("maki"),
+        "maki_tap_board": lambda: tap_board("maki"),
         "wasabi_attract": lambda: attract("wasabi"),
         "wasabi_human_and_bot": lambda: human_and_bot("wasabi"),
+        "wasabi_tap_board": lambda: tap_board("wasabi"),
     }, out)
     app.stop()
 

@@ -14,22 +14,55 @@ public-information column. Decisions, written down:
 * **Colour is never the only cue:** a tile shows its ingredient's short name and its category letter
   (see ``CATEGORY_SIGN``); teacups say ``CUP``; Wasabi! stacks show ``×N`` and Wasabi-covered squares ``W!``.
 * The board widgets are reused from game to game (rebuilt only when the board size changes).
+
+**Playing by tapping the board** (all from ``legal_actions``; the screen knows no rules):
+
+* The *acting seat* is the one seat in ``to_move()`` when it is a human (never in attract mode, never a bot).
+  Only its buttons are ever filtered; the board already faces it.
+* A square is *eligible* when one of the acting seat's legal actions names it in a square field
+  (:data:`SQUARE_FIELDS`: ``cell``, ``square``, ``a``, ``b``; Wasabi!'s Kitchen ``square=-1`` names none).
+  Eligible squares carry a big ``+`` (empty) or a small one in the corner (filled): a shape. This reveals
+  nothing private: what may be tapped follows from the public board and public cards (held action cards are
+  public in both games, the tile to place in Maki is public, any Wasabi! hand may go on any empty square).
+* Tapping an eligible square selects it: a thick double frame and ``▶B3◀`` in the corner, and the seat's
+  buttons show only the legal actions naming that square, from their first page. One matching action is still
+  a button: nothing is ever committed by the board tap itself. Tapping the selected square again, or the centre
+  anywhere off the board, clears the selection; tapping another eligible square moves it. Tapping a square no
+  legal action names clears the selection and says so at the seat ("Nothing to play on B3 now"). Taps on the
+  board while no human may act (a bot's turn, attract mode, the game over) change nothing, and taps in another
+  seat's zone never touch the selection. A finger on the shared board cannot be told apart by seat, so a board
+  tap only ever filters the acting seat's buttons. Every applied action (and every new game) clears it.
+* **Button order** with nothing selected (:attr:`BoardScreen.ACTION_ORDER`, by action class, the engine's order
+  kept within a class): first the step's own choices, which are mostly few and out of reach of a board tap
+  (Maki: take a tile, place it, move the teacup, serve, draw, end the turn, discard, Second Helping; Wasabi!:
+  the setup and refill draws, the reward, End Step, Stack!, Spicy!, then placing the tile, the turn's main
+  move), then the choices that prep or give up the turn's play (Maki: Gain a card, Take Pool, Return, so
+  serving comes before prepping; Wasabi!: every Pass variant after every placement), and action cards aimed at
+  squares last of all (Switch, Chop, Substitute; Switch!, Chop!, Wasabi!: many buttons, all reachable by
+  tapping a square).
+* **Prompt:** the acting seat's tray says in words what to do (:meth:`BoardScreen.prompt_text`, per game, from
+  the legal actions' kinds and the public view only: never which tiles or recipes the seat holds, as the prompt
+  shows even while the tray is closed).
+* **Last moves** (the centre's bottom lines) are the last three events in words, one formatter per game
+  (:func:`maki_event_text`, ``kiosk.games.wasabi.screen.wasabi_event_text``) with a readable fallback for an
+  unknown kind: square names, recipe names and points, never field names.
 """
 from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
 
-from kiosk.engine import Action
+from kiosk.engine import Action, Event
 from kiosk.ui.game import ActionPanel, GenericGameScreen
 
 __all__ = ["GameScreen", "MakiScreen", "BoardScreen", "BoardTile", "BoardPanel", "short_name", "cell_name",
-           "action_label"]
+           "action_label", "action_squares", "maki_event_text", "fallback_event_text", "SQUARE_FIELDS"]
 
 ROW_LETTERS = "ABCDEFGH"
 #: Category -> (letter on the tile, tile colour). Letters, not colours, are the cue; colours only help.
@@ -63,6 +96,15 @@ def cell_name(cols: int, cell: int) -> str:
 
 
 RECIPE_FIELDS = ("recipe", "recipes", "discard")
+#: Action fields that name a board square (Maki ``cell``, Wasabi! ``square``, a Switch's ``a`` and ``b``).
+SQUARE_FIELDS = ("cell", "square", "a", "b")
+
+
+def action_squares(action: Action, cells: int) -> tuple[int, ...]:
+    """The board squares an action names (its :data:`SQUARE_FIELDS` holding a square number in range)."""
+    data = action.to_json()
+    return tuple(v for k in SQUARE_FIELDS if isinstance(v := data.get(k), int) and not isinstance(v, bool)
+                 and 0 <= v < cells)
 
 
 def action_label(action: Action, cols: int, cells: int, recipes: dict[int, str] | None = None) -> str:
@@ -89,6 +131,100 @@ def action_label(action: Action, cols: int, cells: int, recipes: dict[int, str] 
     return " ".join([name] + [p for p in parts if p])
 
 
+# ----------------------------------------------------------------------------------------------- events in words
+def _words(v: Any) -> str:
+    """A value from an event's data as plain words (never a dict, a list's brackets or an underscore)."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, dict):
+        return ", ".join(_words(x) for x in v.values())
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_words(x) for x in v)
+    return str(v).replace("_", " ")
+
+
+def _join(names: Sequence[str]) -> str:
+    """``["A"]`` -> ``A``; ``["A", "B", "C"]`` -> ``A, B and C``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "nobody"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def game_over_text(data: dict[str, Any], who: Callable[[int | None], str]) -> str:
+    """``Game over: Circle wins (12 pts)`` / ``... Circle and Diamond share the win``."""
+    winners = [w for w in data.get("winners", []) if isinstance(w, int)]
+    scores = data.get("scores", [])
+    reason = data.get("reason")
+    head = f"Game over ({_words(reason)})" if reason else "Game over"
+    if not winners:
+        return head
+    names = _join([who(w) for w in winners])
+    pts = f" ({_plural(scores[winners[0]], 'pt')})" if winners[0] < len(scores) else ""
+    return f"{head}: {names} {'wins' if len(winners) == 1 else 'share the win'}{pts}"
+
+
+def fallback_event_text(ev: Event, who: Callable[[int | None], str]) -> str:
+    """An event kind no formatter knows, still in words: ``Circle card flipped: Chop``."""
+    subject = who(ev.seat) if ev.seat is not None else ""
+    what = ev.kind.replace("_", " ")
+    values = [_words(v) for v in dict(ev.data).values() if v not in (None, "", [], {})]
+    return (f"{subject} {what}".strip() + (": " + "; ".join(values) if values else "")).strip()
+
+
+def maki_event_text(ev: Event, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
+    """One Maki event (``kiosk/games/maki/rules.py``) as a line of the last-moves box.
+
+    ``who(seat)`` names a seat (its shape name), ``square(cell)`` a square (``B3``). Recipe points come from
+    the card data (``RECIPES``), which is public once a recipe is served."""
+    from kiosk.games.maki.rules import RECIPES
+    d = dict(ev.data)
+    p = who(ev.seat)
+    k = ev.kind
+    if k == "took":
+        return f"{p} took a {d['kind']} tile from the Pantry"
+    if k == "placed":
+        return f"{p} placed {d['kind']} on {square(d['cell'])}" + (" (lifting its teacup)" if d.get("teacup") else "")
+    if k == "teacup":
+        return f"{p} moved the teacup to {square(d['cell'])}"
+    if k == "switch":
+        return f"{p} played Switch: {square(d['a'])} and {square(d['b'])} swapped"
+    if k == "chop":
+        return f"{p} played Chop: {d['kind']} on {square(d['cell'])} back to the Pantry"
+    if k == "second_helping":
+        return f"{p} played Second Helping: one more tile this turn"
+    if k == "substitute":
+        return f"{p} played Substitute on {square(d['cell'])}"
+    if k == "substituted":
+        return f"{p} swapped the {d['old']} on {square(d['cell'])} for {d['new']}"
+    if k == "served":
+        rid = d.get("recipe")
+        pts = f" (+{RECIPES[rid].score})" if isinstance(rid, int) and 0 <= rid < len(RECIPES) else ""
+        return f"{p} served {d['name']}{pts}" + (" with style" if d.get("style") else "")
+    if k == "wasabi":
+        return f"{p} gained {d['gain']} Wasabi for style"
+    if k == "drew":
+        return f"{p} drew a {d['length']}-ingredient recipe"
+    if k == "gained":
+        return f"{p} took the {d['card']} card"
+    if k == "discarded":
+        return f"{p} discarded a {d['card']} card"
+    if k == "pool":
+        return f"{p} took the Wasabi pool (+{d['took']} Wasabi)"
+    if k == "returned":
+        lengths = [str(x) for x in d.get("lengths", [])]
+        return f"{p} returned {_plural(len(lengths), 'recipe')} ({_join(lengths)} ingredients) to the decks"
+    if k == "turn_over":
+        return f"{p}'s turn is over"
+    if k == "endgame":
+        return f"{p} filled the board: {_plural(int(d['final_turns']), 'final turn')} left, one each"
+    if k == "game_over":
+        return game_over_text(d, who)
+    return fallback_event_text(ev, who)
+
+
 def load_categories(path: Path, section: str) -> dict[str, str]:
     """Ingredient -> category from a game's cards.json (``{section: {category: {kind: count}}}``)."""
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -105,29 +241,62 @@ class BoardTile(Label):
     covered = BooleanProperty(False)
     rgba = ListProperty(list(EMPTY_RGBA))
     dark = BooleanProperty(False)
+    #: the acting human seat may tap this square (a legal action names it): a big ``+`` when empty, else small
+    eligible = BooleanProperty(False)
+    #: the selected square: a thick double frame and ``▶B3◀`` (shape and text, not only colour)
+    selected = BooleanProperty(False)
+
+    def __init__(self, index: int = -1, on_tap: Callable[[int], bool] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.index = index
+        self.on_tap = on_tap
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """A finger down on the square is a tap on it (the screen decides whether it means anything)."""
+        if self.on_tap is not None and self.collide_point(*touch.pos) and self.on_tap(self.index):
+            return True
+        return super().on_touch_down(touch)
 
 
 class BoardPanel(ActionPanel):
     """One seat's side of a board screen: the generic panel's behaviour (:class:`~kiosk.ui.game.ActionPanel`)
     with its own look (``<BoardPanel>`` in ``layouts/maki.kv``): the hand and the action buttons side by side in
-    the tray, buttons naming squares (``B3``) instead of numbers."""
+    the tray, buttons naming squares (``B3``) instead of numbers, and ``prompt`` (what to do now, in words) at
+    the top of the tray, shown whether the tray is open or not (so it never names anything private)."""
+
+    prompt = StringProperty("")
 
 
 class BoardScreen(GenericGameScreen):
     """The generic screen with a board in the centre (see the module docstring). Subclasses give the board and
-    texts through :meth:`board_cells`, :meth:`public_lines` and :meth:`private_lines`."""
+    texts through :meth:`board_cells`, :meth:`public_lines`, :meth:`private_lines`, :meth:`prompt_text` and
+    :meth:`event_text`, and the button order through :attr:`ACTION_ORDER`."""
 
     categories: dict[str, str] = {}
+    #: Action class names in button order when no square is selected (see the module docstring); classes not
+    #: listed come after the listed ones; the engine's order is kept within a class.
+    ACTION_ORDER: tuple[str, ...] = ()
+    #: How many events the last-moves box shows (newest last).
+    HISTORY = 3
     board_rows = NumericProperty(6)
     board_cols = NumericProperty(6)
     info_text = StringProperty("")
     legend = StringProperty("")
+    #: The selected square (-1: none); only ever set while a human seat may act.
+    selected = NumericProperty(-1)
 
     def __init__(self, **kw: Any) -> None:
         from kiosk.ui import load_layouts
         load_layouts()                      # idempotent: maki.kv / wasabi.kv are loaded once per process
         super().__init__(**kw)
         self.tiles: list[BoardTile] = []
+        #: The acting seat (game seat of the one human in ``to_move()``), else None.
+        self.acting: int | None = None
+        self._legal: list[Action] = []      # the acting seat's legal actions in button order
+        self._squares: list[tuple[int, ...]] = []   # the squares each of those names
+        self.eligible: set[int] = set()
+        self._public: dict[str, Any] = {}
+        self._history: deque[str] = deque(maxlen=self.HISTORY)
 
     def _build_panels(self, *_a: Any) -> None:
         if self.panels or self.table is None:
@@ -157,6 +326,137 @@ class BoardScreen(GenericGameScreen):
     def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
         return []
 
+    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool) -> str:
+        """What the acting seat should do now, in words, from the kinds (class names) of its legal actions and
+        the public view; ``board_moves``: some legal action names a square. Never names anything private."""
+        if board_moves:
+            return "Tap a marked square, or choose below"
+        return "Choose below"
+
+    def event_text(self, ev: Event) -> str:
+        """One event as a line of the last-moves box (subclasses: the game's own formatter)."""
+        return fallback_event_text(ev, self.seat_name)
+
+    # ------------------------------------------------------------------------------------------- helpers
+    def seat_name(self, g: int | None) -> str:
+        """A game seat as the table names it (its shape name); None (the game itself) as "The game"."""
+        s = self.session
+        if g is None:
+            return "The game"
+        if s is not None and 0 <= g < len(s.seats):
+            return s.seats[g].label
+        return f"Seat {g + 1}"
+
+    def square_name(self, cell: int) -> str:
+        cols = max(1, int(self.board_cols))
+        if isinstance(cell, int) and 0 <= cell < cols * int(self.board_rows):
+            return cell_name(cols, cell)
+        return "off the board"
+
+    @classmethod
+    def order_actions(cls, actions: list[Action]) -> list[Action]:
+        """Button order with nothing selected: by :attr:`ACTION_ORDER`, stable within a class."""
+        rank = {name: i for i, name in enumerate(cls.ACTION_ORDER)}
+        last = len(rank)
+        return sorted(actions, key=lambda a: rank.get(type(a).__name__, last))
+
+    def acting_panel(self) -> BoardPanel | None:
+        if self.session is None or self.acting is None:
+            return None
+        panel = self.panels.get(self.session.seats[self.acting].index)
+        return panel if isinstance(panel, BoardPanel) else None
+
+    # ------------------------------------------------------------------------------------------- lifecycle
+    def begin(self, session: Any) -> None:
+        self.selected = -1
+        self.acting = None
+        self._history.clear()
+        super().begin(session)
+        for ev in session.last_events:          # a resumed game: its last move, in words
+            self._history.append(self._event_line(ev))
+        self.last_text = "\n".join(self._history)
+
+    def end(self) -> None:
+        self.selected = -1
+        self.acting = None
+        super().end()
+
+    def hide_private(self) -> None:
+        super().hide_private()
+        self.clear_selection()
+
+    def _on_change(self, _session: Any = None, events: Any = None, *_a: Any) -> None:
+        """Every applied action: its events go to the last-moves box in words, and the selection is cleared
+        (the legal actions changed)."""
+        for ev in events or ():
+            self._history.append(self._event_line(ev))
+        self.selected = -1
+        self._redraw()
+
+    def _event_line(self, ev: Event) -> str:
+        try:
+            return self.event_text(ev)
+        except Exception:                   # a formatter bug must not stop the game: say it plainly
+            return fallback_event_text(ev, self.seat_name)
+
+    # ------------------------------------------------------------------------------------------- tapping
+    def tap_square(self, cell: int) -> bool:
+        """A finger went down on square ``cell``. True when the tap meant something (the touch is used)."""
+        panel = self.acting_panel()
+        if panel is None or self.attract:
+            return False                    # a bot's turn, attract mode, game over: the board ignores taps
+        if cell == self.selected:
+            self.clear_selection()
+        elif cell in self.eligible:
+            self.selected = cell
+            panel.page = 0
+            self._apply_selection()
+        else:
+            self.clear_selection()
+            panel.show_error(f"Nothing to play on {self.square_name(cell)} now", 3.0)
+        return True
+
+    def clear_selection(self) -> None:
+        if self.selected != -1:
+            self.selected = -1
+            panel = self.acting_panel()
+            if panel is not None:
+                panel.page = 0
+            self._apply_selection()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """A tap on the centre off the board clears the selection (taps in seat zones never do)."""
+        if super().on_touch_down(touch):
+            return True
+        if self.selected >= 0 and "centre" in self.ids and self.ids.centre.collide_point(*self.to_local(*touch.pos)):
+            self.clear_selection()
+            return True
+        return False
+
+    def _apply_selection(self) -> None:
+        """Tiles' marks, the acting seat's buttons (filtered by the selected square) and its prompt."""
+        if self.selected not in self.eligible:
+            self.selected = -1
+        sel = int(self.selected)
+        for i, tile in enumerate(self.tiles):
+            tile.eligible = i in self.eligible
+            tile.selected = i == sel
+        for each in self.panels.values():
+            if isinstance(each, BoardPanel):
+                each.prompt = ""
+        panel = self.acting_panel()
+        if panel is None:
+            return
+        if sel >= 0:
+            shown = [a for a, sq in zip(self._legal, self._squares) if sel in sq]
+            name = self.square_name(sel)
+            panel.prompt = f"{name} selected: choose below (tap {name} again to clear)"
+        else:
+            shown = self._legal
+            panel.prompt = self.prompt_text(self._public, {type(a).__name__ for a in self._legal},
+                                            bool(self.eligible))
+        panel.set_actions(shown)
+
     # ------------------------------------------------------------------------------------------- drawing
     def tile_look(self, kind: str, stack: int, covered: bool) -> tuple[str, tuple[float, ...], bool]:
         """(text, colour, dark text?) of a tile."""
@@ -180,6 +480,7 @@ class BoardScreen(GenericGameScreen):
             return
         state = session.state
         public = state.view(None)
+        self._public = public
         rows, cols = self.board_size(public)
         cells = self.board_cells(public)
         self._ensure_tiles(rows, cols)
@@ -193,6 +494,7 @@ class BoardScreen(GenericGameScreen):
             tile.text = text
         self.info_text = "\n".join(self.public_lines(public))
         self.centre_text = ""
+        self.last_text = "\n".join(self._history)
         n = rows * cols
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
@@ -203,6 +505,17 @@ class BoardScreen(GenericGameScreen):
             lines = self.private_lines(mine, g)
             panel.private_text = "\n".join(lines) if lines else "Nothing in your hand yet"
             panel.ids.tray.always_open = False
+        # the acting seat: one human in to_move (the generic draw already gave it its legal actions)
+        movers = [] if state.is_over() else state.to_move()
+        self.acting = None
+        self._legal, self._squares, self.eligible = [], [], set()
+        if len(movers) == 1 and not self.attract and not session.is_bot(movers[0]):
+            g = movers[0]
+            self.acting = g
+            self._legal = self.order_actions(list(self.panels[session.seats[g].index].actions))
+            self._squares = [action_squares(a, n) for a in self._legal]
+            self.eligible = {sq for squares in self._squares for sq in squares}
+        self._apply_selection()
 
     def _ensure_tiles(self, rows: int, cols: int) -> None:
         grid = self.ids.board
@@ -213,7 +526,7 @@ class BoardScreen(GenericGameScreen):
         grid.cols = cols
         self.tiles = []
         for i in range(rows * cols):
-            tile = BoardTile(cell=cell_name(cols, i))
+            tile = BoardTile(index=i, on_tap=self.tap_square, cell=cell_name(cols, i))
             self.tiles.append(tile)
             grid.add_widget(tile)
 
@@ -221,15 +534,52 @@ class BoardScreen(GenericGameScreen):
         """What the board widgets show: (kind, stack, covered) per square (tests compare it with view())."""
         return [(t.kind, t.stack, t.covered) for t in self.tiles]
 
+    def offered(self, game_seat: int) -> list[Action]:
+        """Every action the seat's buttons offer now, on all pages (tests compare it with legal_actions)."""
+        if self.session is None:
+            return []
+        return list(self.panels[self.session.seats[game_seat].index].actions)
+
 
 class MakiScreen(BoardScreen):
     """Maki: teacups on the board, recipes in the private tray, the Wasabi pool and display in the centre."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "pantry")
+    #: Take a tile, serve, draw, Second Helping; the board moves; Prep (after serving); cards aimed at squares.
+    ACTION_ORDER = ("Take", "Place", "MoveCup", "Serve", "Draw", "EndTurn", "Discard", "SecondHelping", "Gain",
+                    "TakePool", "Return", "Switch", "Chop", "Substitute")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.legend = "R rice  M misc  F fish  V veg  S seafood  \u2605 special  \u2615 CUP teacup"
+
+    def event_text(self, ev: Event) -> str:
+        return maki_event_text(ev, self.seat_name, self.square_name)
+
+    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool) -> str:
+        """Maki's steps in words (``phase`` and ``pending`` are public; so are held action cards)."""
+        cards = ", or tap a square for an action card" if board_moves else ""
+        if "Place" in kinds:
+            tile = public.get("pending")
+            return (f"Tap an empty square (or a teacup) to place the {tile if isinstance(tile, str) else 'tile'}, "
+                    "or choose below")
+        if "MoveCup" in kinds:
+            return "Tap an empty square to move the lifted teacup to, or choose below"
+        if "Take" in kinds and public.get("phase") == "substitute":
+            return "Substitute: choose the new tile from the Pantry below"
+        if "Take" in kinds:
+            return "Take a tile from the Pantry below, then tap a square to place it" + cards
+        if "Discard" in kinds:
+            return "You hold too many action cards: discard one below"
+        if "Gain" in kinds and "TakePool" not in kinds:
+            return "Take an action card from the display below"
+        if "Draw" in kinds:
+            return "Draw recipes below until you hold three"
+        if "Serve" in kinds:
+            return "Serve a recipe below, or Prep" + cards
+        if "TakePool" in kinds or "Return" in kinds:
+            return "Prep below: take an action card, the Wasabi pool, or return recipes" + cards
+        return super().prompt_text(public, kinds, board_moves)
 
     def board_size(self, public: dict[str, Any]) -> tuple[int, int]:
         return int(public["rows"]), int(public["cols"])

@@ -9,26 +9,123 @@ Decisions, written down: a square shows the *top* tile of its stack (the one tha
 ``W! covered`` (with the top tile's name when there is one). The starting tiles being chosen for a neighbour
 (``turn.giving``) are public only as a count, so the centre shows the count and the two seats concerned see
 the tiles in their trays.
+
+Tapping the board, the button order and the prompt are the board screen's (see ``kiosk/games/maki/screen.py``);
+Wasabi!'s own parts: :attr:`WasabiScreen.ACTION_ORDER` (the setup and refill choices, the reward, End Step,
+Stack! and Spicy! first; placing a tile next; Pass variants after the placements; Switch!, Chop! and Wasabi!
+aimed at squares last, as tapping a square reaches them), its prompts, and :func:`wasabi_event_text`, the
+last-moves line in words ("Circle placed Eel on A5", "Diamond drew a tile").
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from kiosk.games.maki.screen import BoardScreen, load_categories
+from kiosk.engine import Event
+from kiosk.games.maki.screen import BoardScreen, fallback_event_text, game_over_text, load_categories
 
-__all__ = ["GameScreen", "WasabiScreen"]
+__all__ = ["GameScreen", "WasabiScreen", "wasabi_event_text"]
+
+#: What each action card does, as the last-moves line says it (the rulebook's card texts, shortened).
+CARD_DEEDS = {"PlayStack": "this turn's tile may go on top of another", "PlaySpicy": "two tiles this turn"}
+
+
+def wasabi_event_text(ev: Event, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
+    """One Wasabi! event (``kiosk/games/wasabi/rules.py``) as a line of the last-moves box.
+
+    ``who(seat)`` names a seat, ``square(sq)`` a square (``B3``). Points of a completed recipe come from the
+    token data (``POINTS``, public). Nothing private: ``drew_tile`` says only that a tile was drawn."""
+    from kiosk.games.wasabi.rules import POINTS
+    d = dict(ev.data)
+    p = who(ev.seat)
+    k = ev.kind
+    if k == "gave_tile":
+        return f"{p} chose a starting tile for {who(d['to'])}"
+    if k == "drew_recipe":
+        return f"{p} drew a {d['length']}-ingredient recipe"
+    if k == "drew_tile":
+        return f"{p} drew a tile"
+    if k == "passed":
+        n = int(d.get("discarded", 0))
+        return f"{p} passed" + (f", returning {n} recipe{'s' if n != 1 else ''}" if n else "")
+    if k == "placed":
+        return f"{p} placed {d['tile']} on {square(d['square'])}"
+    if k == "card_played":
+        action = dict(d.get("action") or {})
+        kind = action.get("type", "")
+        text = f"{p} played {d['card']}!"
+        if kind == "PlaySwitch":
+            return f"{text}: {square(action['a'])} and {square(action['b'])} swapped"
+        if kind == "PlayWasabi":
+            return f"{text}: the 2\u00d72 block from {square(action['square'])} is covered"
+        if kind in CARD_DEEDS:
+            return f"{text}: {CARD_DEEDS[kind]}"
+        return text
+    if k == "chopped":
+        where = "to play it this turn" if d.get("keep") else "back to the Pantry"
+        return f"{p} chopped the {d['tile']} off {square(d['square'])}, {where}"
+    if k == "cannot_complete":
+        return f"{p} cannot complete a {d['length']}-ingredient recipe: no free {d['length']}-ingredient token"
+    if k == "completed":
+        length = d.get("length")
+        pts = f" (+{POINTS[length]})" if isinstance(length, int) and length in POINTS else ""
+        cubes = int(d.get("cubes", 0) or 0)
+        style = f" with style, +{cubes} Wasabi" if cubes else (" with style" if d.get("style") else "")
+        return f"{p} completed {d['recipe']}{pts}{style}"
+    if k == "took_card":
+        sq = d.get("square", -1)
+        source = "the Kitchen" if not isinstance(sq, int) or sq < 0 else f"the board at {square(sq)}"
+        return f"{p} took the {d['card']}! card from {source}"
+    if k == "reward_skipped":
+        return f"{p} declined the reward card"
+    if k == "game_over":
+        return game_over_text(d, who)
+    return fallback_event_text(ev, who)
 
 
 class WasabiScreen(BoardScreen):
     """Wasabi!: stacks and Wasabi covers on the board, hand tiles and recipes in the private tray."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "categories")
+    #: Setup and refill draws, the reward, End Step, Stack!, Spicy!; placing; Pass; cards aimed at squares.
+    ACTION_ORDER = ("GiveTile", "DrawRecipe", "DrawTile", "TakeCard", "SkipReward", "EndStep", "PlayStack",
+                    "PlaySpicy", "Place", "Pass", "PlaySwitch", "PlayChop", "PlayWasabi")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.legend = ("R rice  M maki  F fish  S seafood  V vegetables  \u2605 special   "
                        "\u00d7N stacked   W! Wasabi card")
+
+    def event_text(self, ev: Event) -> str:
+        return wasabi_event_text(ev, self.seat_name, self.square_name)
+
+    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool) -> str:
+        """Wasabi!'s steps in words (from the public view and the kinds of the legal actions only)."""
+        cards = ", or tap a square for an action card" if board_moves else ""
+        t = public.get("turn", {})
+        if "GiveTile" in kinds:
+            nxt = public.get("current")
+            name = self.seat_name((nxt + 1) % int(public.get("players", 2))) if isinstance(nxt, int) else "them"
+            return f"Choose a starting tile below for {name}"
+        if "DrawRecipe" in kinds:
+            return "Draw a recipe below: choose its length"
+        if "DrawTile" in kinds:
+            return "Refill your hand: take a tile from the Pantry below"
+        if "TakeCard" in kinds or "SkipReward" in kinds:
+            return "Recipe completed! Take a reward card below" + (
+                ", or tap a Wasabi! card on the board" if board_moves else "")
+        if "Place" in kinds:
+            if t.get("chopped"):
+                return f"Tap an empty square to place the chopped {t['chopped']}, or choose below"
+            if t.get("stack"):
+                return "Tap a square to place your tile (Stack!: on top of a tile too), or choose below"
+            return "Tap an empty square to place a tile, or choose below"
+        if "EndStep" in kinds:
+            return "Play an action card, or End Step below" + (" (tap a square for Switch!, Chop! or Wasabi!)"
+                                                              if board_moves else "")
+        if "Pass" in kinds:
+            return "Pass below" + cards
+        return super().prompt_text(public, kinds, board_moves)
 
     def board_size(self, public: dict[str, Any]) -> tuple[int, int]:
         return int(public["rows"]), int(public["columns"])

@@ -215,7 +215,9 @@ def child_main(tmp: Path, out: Path) -> None:
         app._stop_attract_session()
         frames(1)
 
-    def human_and_bot(key: str) -> None:
+    def start_human_against_bot(key: str) -> tuple[Any, int, int, Any, int]:
+        """A human at south-west against a bot (the first level) at north-east: screen, both table seats,
+        the session and the human's game seat."""
         screen = app._game_screen(key)
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
         level = next(iter(app.games[key].bots))
@@ -224,8 +226,10 @@ def child_main(tmp: Path, out: Path) -> None:
         app.start_game(key, [(sw, None), (ne, level)])
         assert app.sm.current == screen.name
         frames(2)
-        session = app.session
-        g = session.game_seat_of(sw)
+        return screen, sw, ne, app.session, app.session.game_seat_of(sw)
+
+    def human_and_bot(key: str) -> None:
+        screen, sw, ne, session, g = start_human_against_bot(key)
         panel = screen.panels[sw]
         steps = 0
         shot = False
@@ -278,15 +282,7 @@ def child_main(tmp: Path, out: Path) -> None:
         from kivy.uix.label import Label
 
         from kiosk.games.maki.screen import action_squares, cell_name
-        screen = app._game_screen(key)
-        sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
-        level = next(iter(app.games[key].bots))
-        if app.session is not None:
-            app._end_game_screen()
-        app.start_game(key, [(sw, None), (ne, level)])
-        frames(2)
-        session = app.session
-        g = session.game_seat_of(sw)
+        screen, sw, ne, session, g = start_human_against_bot(key)
         panel, other = screen.panels[sw], screen.panels[ne]
         # the human's first placement step (setup choices and Maki's Take: the seat's first offered button)
         for _ in range(60):

@@ -102,7 +102,6 @@ class ActionPanel(SeatZone):
 
     ``describe`` names an action on its button (default :func:`describe_action`)."""
 
-    who = StringProperty("")            # "Player" / "Bot (easy)"
     status = StringProperty("")         # "Your turn" / "" / result
     score = StringProperty("")
     private_text = StringProperty("")
@@ -110,13 +109,10 @@ class ActionPanel(SeatZone):
     page = NumericProperty(0)
     pages = NumericProperty(1)
     labels = ListProperty([""] * PAGE_SIZE)
-    is_bot = BooleanProperty(False)
-    in_game = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.actions: list[Action] = []
-        self.game_seat: int | None = None
         self.screen: GenericGameScreen | None = None
         self.describe: Callable[[Action], str] = describe_action
 
@@ -180,17 +176,13 @@ class GenericGameScreen(BaseGameScreen):
         super().begin(session)
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
         for panel in self.panels.values():
-            panel.game_seat = None
-            panel.in_game = False
+            panel.leave_seat()
             panel.page = 0
             panel.error = ""
             panel.ids.tray.close()
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
-            panel.game_seat = g
-            panel.in_game = True
-            panel.is_bot = session.is_bot(g)
-            panel.who = session.who(g)
+            panel.take_seat(session, g)
             panel.ids.tray.locked = panel.is_bot
         self._draw()
 

@@ -87,11 +87,29 @@ class SeatZone(Oriented):
     seat_colour = ListProperty([1, 1, 1, 1])
     #: A message for this seat only (a refused move, a fault), shown for a few seconds by :meth:`show_error`.
     error = StringProperty("")
+    #: Whether the seat plays the current game, and who: a bot or not, "Player" / "Bot (easy)".
+    in_game = BooleanProperty(False)
+    is_bot = BooleanProperty(False)
+    who = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._clear_error_ev: Any = None
+        #: The game seat this zone plays in the current game (None: not in it).
+        self.game_seat: int | None = None
         self.bind(parent=self._rebind, table=self._relayout, seat=self._relayout)
+
+    def take_seat(self, session: Any, game_seat: int) -> None:
+        """Play game seat ``game_seat`` of ``session`` (a GameSession): who sits here comes from it."""
+        self.game_seat = game_seat
+        self.in_game = True
+        self.is_bot = session.is_bot(game_seat)
+        self.who = session.who(game_seat)
+
+    def leave_seat(self) -> None:
+        """Not in the game (before a new game assigns the seats)."""
+        self.game_seat = None
+        self.in_game = False
 
     def show_error(self, message: str, seconds: float = 5.0) -> None:
         """Show ``message`` at this seat for ``seconds`` (a newer message replaces it)."""

@@ -172,9 +172,6 @@ class CentreSlice(Oriented):
 class MakotoPanel(SeatZone):
     """One seat's side of the Makoto screen (see the module docstring)."""
 
-    in_game = BooleanProperty(False)
-    is_bot = BooleanProperty(False)
-    who = StringProperty("")
     status = StringProperty("")
     my_turn = BooleanProperty(False)
     info = StringProperty("")
@@ -186,7 +183,6 @@ class MakotoPanel(SeatZone):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.game_seat: int | None = None
         self.hand: list[int] = []
         self.selected: set[int] = set()
         self.lid_mode = False
@@ -331,8 +327,7 @@ class MakotoScreen(BaseGameScreen):
         self.sheet = False
         self._undo.clear()
         for panel in self.panels.values():
-            panel.game_seat = None
-            panel.in_game = False
+            panel.leave_seat()
             panel.error = ""
             panel.sheet = False
             panel.selected.clear()
@@ -340,10 +335,7 @@ class MakotoScreen(BaseGameScreen):
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
             panel._build()
-            panel.game_seat = g
-            panel.in_game = True
-            panel.is_bot = session.is_bot(g)
-            panel.who = session.who(g)
+            panel.take_seat(session, g)
             panel.ids.tray.locked = panel.is_bot or session.attract
         layer = self.ids.seat_layer
         in_game = {seat.index for seat in session.seats}

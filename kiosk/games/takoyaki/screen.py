@@ -239,9 +239,6 @@ class GrillWidget(Widget):
 class TakoPanel(SeatZone):
     """One seat's side: badge, orders won, its copy of the order card, its grill and its claim pad."""
 
-    in_game = BooleanProperty(False)
-    is_bot = BooleanProperty(False)
-    who = StringProperty("")
     orders_text = StringProperty("")
     status = StringProperty("")
     out_text = StringProperty("")
@@ -256,7 +253,6 @@ class TakoPanel(SeatZone):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.game_seat: int | None = None
         self._clear_ev: Any = None
 
     def gesture(self, action: Action) -> None:
@@ -333,16 +329,11 @@ class TakoyakiScreen(BaseGameScreen):
         session.order_times = self.order_times    # type: ignore[attr-defined]
         session.trial_time = None                 # type: ignore[attr-defined]
         for panel in self.panels.values():
-            panel.game_seat = None
-            panel.in_game = False
+            panel.leave_seat()
             panel.message = ""
             panel.ids.grill.reset_touches()
         for g, seat in enumerate(session.seats):
-            panel = self.panels[seat.index]
-            panel.game_seat = g
-            panel.in_game = True
-            panel.is_bot = session.is_bot(g)
-            panel.who = session.who(g)
+            self.panels[seat.index].take_seat(session, g)
         self._show_panels({seat.index for seat in session.seats})
         for g in session.bots:
             self._bot_events[g] = Clock.schedule_once(partial(self._bot_tick, g), self._bot_delay(g))

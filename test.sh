@@ -7,6 +7,9 @@ source scripts/venv.sh
 apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1
 ensure_venv
 "$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"
+# The gate: lint and format (ruff) and types (mypy), configured in pyproject.toml.
+"$VENV/bin/ruff" check --quiet .
+"$VENV/bin/ruff" format --check --quiet .
 # Run the tests against the installed package, not the source tree, so a missing data file fails here.
 export KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1
 export KIVY_HOME="$PWD/.venv/kivy-home"

@@ -18,12 +18,19 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, help="also write the report to this file")
     args = p.parse_args(argv)
     here = Path(__file__).parent
-    names = sorted(m.name[len("bench_"):] for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
+    names = sorted(m.name[len("bench_") :] for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
     if args.only:
         names = [n for n in names if n in args.only]
-    report = {"machine": {"python": platform.python_version(), "machine": platform.machine(),
-                          "processor": platform.processor(), "date": time.strftime("%Y-%m-%d %H:%M:%S")},
-              "quick": args.quick, "results": {}}
+    report = {
+        "machine": {
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "processor": platform.processor(),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        },
+        "quick": args.quick,
+        "results": {},
+    }
     failed = False
     for name in names:
         t0 = time.perf_counter()

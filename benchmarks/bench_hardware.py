@@ -6,6 +6,7 @@ the callback. Baseline, measured in the same run: a bare thread blocked in ``os.
 woken by the same write (the floor any reader on this machine pays). Budget: p99 under 5 ms (the issue; the
 physical path is about 1 ms of USB polling plus under 1 ms on the wire, not simulated here).
 """
+
 from __future__ import annotations
 
 import os
@@ -36,24 +37,23 @@ def _reader_latency(n: int) -> list[float]:
         elif isinstance(event, LinkEvent) and event.kind == "hello":
             hello.set()
 
-    with tempfile.TemporaryDirectory() as tmp:
-        with SimulatedBoard(link=Path(tmp) / "tapstick0") as board:
-            reader = TapReader(board.path, on_event, status=HardwareStatus())
-            reader.start()
-            try:
-                if not hello.wait(5):
-                    raise RuntimeError("the reader never heard the simulated board")
-                for i in range(n + 50):                     # the first 50 warm up
-                    line = board.board.tap(i % 12, board.now()).encode()
-                    got.clear()
-                    t0 = time.perf_counter()
-                    board.send_raw(line)
-                    if not got.wait(2):
-                        raise RuntimeError(f"tap {i} never arrived")
-                    if i >= 50:
-                        samples.append(stamp[0] - t0)
-            finally:
-                reader.stop()
+    with tempfile.TemporaryDirectory() as tmp, SimulatedBoard(link=Path(tmp) / "tapstick0") as board:
+        reader = TapReader(board.path, on_event, status=HardwareStatus())
+        reader.start()
+        try:
+            if not hello.wait(5):
+                raise RuntimeError("the reader never heard the simulated board")
+            for i in range(n + 50):  # the first 50 warm up
+                line = board.board.tap(i % 12, board.now()).encode()
+                got.clear()
+                t0 = time.perf_counter()
+                board.send_raw(line)
+                if not got.wait(2):
+                    raise RuntimeError(f"tap {i} never arrived")
+                if i >= 50:
+                    samples.append(stamp[0] - t0)
+        finally:
+            reader.stop()
     return samples
 
 

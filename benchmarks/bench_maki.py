@@ -3,6 +3,7 @@
 Budget: ``hard`` decides in under 250 ms at the 99th percentile. Baseline measured in the same run: the
 ``normal`` heuristic bot's decision time on the same positions (for a ratio on a noisy shared machine).
 """
+
 from __future__ import annotations
 
 import random
@@ -32,9 +33,12 @@ def _random_games(seconds: float) -> dict:
     elapsed = time.perf_counter() - start
     cpu = time.process_time() - cpu
     # Wall clock is what a player sees; CPU time is steadier on a shared machine.
-    return {"games": games, "games_per_second": round(games / elapsed, 1),
-            "games_per_cpu_second": round(games / cpu, 1) if cpu else None,
-            "actions_per_second": round(actions / elapsed)}
+    return {
+        "games": games,
+        "games_per_second": round(games / elapsed, 1),
+        "games_per_cpu_second": round(games / cpu, 1) if cpu else None,
+        "actions_per_second": round(actions / elapsed),
+    }
 
 
 def _decisions(games: int) -> dict:
@@ -62,8 +66,11 @@ def _decisions(games: int) -> dict:
             else:
                 action = others[seat].choose(state)
             state.apply(seat, action)
-    return {"hard_ms": percentiles(hard_t), "normal_ms": percentiles(normal_t),
-            "hard_mean_iterations": round(sum(iters) / len(iters), 1) if iters else 0}
+    return {
+        "hard_ms": percentiles(hard_t),
+        "normal_ms": percentiles(normal_t),
+        "hard_mean_iterations": round(sum(iters) / len(iters), 1) if iters else 0,
+    }
 
 
 def run(quick: bool) -> dict:

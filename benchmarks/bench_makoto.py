@@ -4,6 +4,7 @@ Budgets (issue 2): >= 50,000 random moves per second (per CPU second of this pro
 wall-clock moves per second are reported beside it); hard decides in < 250 ms p99 at 4 players; hard beats
 random in >= 80% of 2-player games.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,9 +31,13 @@ def random_games(players: int, seconds: float) -> dict:
         games += 1
     el = time.perf_counter() - t0
     cpu = time.process_time() - c0
-    return {"games_per_second": round(games / el, 1), "moves_per_second": round(moves / el),
-            "games_per_cpu_second": round(games / cpu, 1), "moves_per_cpu_second": round(moves / cpu),
-            "moves_per_game": round(moves / games, 1)}
+    return {
+        "games_per_second": round(games / el, 1),
+        "moves_per_second": round(moves / el),
+        "games_per_cpu_second": round(games / cpu, 1),
+        "moves_per_cpu_second": round(moves / cpu),
+        "moves_per_game": round(moves / games, 1),
+    }
 
 
 def hard_decisions(players: int, decisions: int) -> dict:

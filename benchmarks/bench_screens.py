@@ -19,6 +19,7 @@ the bare app are reported too: under Xvfb, OpenGL is Mesa's software renderer an
 reports attract's own full redraw at ~16x the bare app), so any scene that changes every frame is far above
 1.5x the bare app here; on the Pi's GPU a redraw of these few hundred instructions is not fill-bound.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,6 +43,7 @@ def child(out: str, seconds: float) -> None:
     """Inside the child: the kiosk with a Takoyaki game, four fingers dragging; figures as JSON to ``out``."""
     state = Path(tempfile.mkdtemp(prefix="bench-screens-"))
     from kiosk.__main__ import configure_kivy
+
     configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, maxfps=60, log_level="warning")
     from kivy.clock import Clock
     from kivy.tests.common import UnitTestTouch
@@ -49,8 +51,14 @@ def child(out: str, seconds: float) -> None:
     from kiosk.app import KioskApp
     from kiosk.config import Config
 
-    app = KioskApp(Config().replace(timeouts={"idle_s": 600.0}), state_dir=state, hardware="none",
-                   handle_signals=False, seed=7, kiosk_mode=False)
+    app = KioskApp(
+        Config().replace(timeouts={"idle_s": 600.0}),
+        state_dir=state,
+        hardware="none",
+        handle_signals=False,
+        seed=7,
+        kiosk_mode=False,
+    )
     ticks: list[float] = []
     result: dict[str, Any] = {"actions": 0}
     fingers: dict[str, Any] = {}
@@ -71,7 +79,7 @@ def child(out: str, seconds: float) -> None:
         screen = app.game_screens["takoyaki"]
         panel = screen.panels[app.table.by_position(pos).index]
         grill = panel.ids.grill
-        s = next(i for i, c in enumerate(grill.cells) if c)          # the first ball on that grill
+        s = next(i for i, c in enumerate(grill.cells) if c)  # the first ball on that grill
         x, y = grill.space_center(s)
         x += math.cos(angle) * r * grill.cell
         y += math.sin(angle) * r * grill.cell
@@ -88,7 +96,7 @@ def child(out: str, seconds: float) -> None:
                 t.touch_down()
                 fingers[pos] = t
             elif f % 6 == 0:
-                fingers.pop(pos).touch_up()       # a swipe inside the ball's space: a Turn
+                fingers.pop(pos).touch_up()  # a swipe inside the ball's space: a Turn
             else:
                 fingers[pos].touch_move(*ball_point(pos, 0.38, angle))
         if app.session:
@@ -112,6 +120,7 @@ def child(out: str, seconds: float) -> None:
             for t in fingers.values():
                 t.touch_up()
             app.stop()
+
         Clock.schedule_once(done, seconds)
 
     Clock.schedule_once(start, 1.5)
@@ -124,11 +133,16 @@ def _run_takoyaki(env: dict[str, str], seconds: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         code = f"import benchmarks.bench_screens as b; b.child({str(out)!r}, {seconds!r})"
-        child_env = dict(env, KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1",
-                         SDL_AUDIODRIVER="dummy", KIVY_HOME=str(Path(tmp) / "kivy"))
+        child_env = dict(
+            env,
+            KIVY_NO_ARGS="1",
+            KIVY_NO_FILELOG="1",
+            KIVY_NO_CONSOLELOG="1",
+            SDL_AUDIODRIVER="dummy",
+            KIVY_HOME=str(Path(tmp) / "kivy"),
+        )
         root = Path(__file__).resolve().parents[1]
-        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=root, capture_output=True,
-                              timeout=180)
+        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=root, capture_output=True, timeout=180)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"takoyaki child failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
         return json.loads(out.read_text())
@@ -171,6 +185,7 @@ def run(quick: bool) -> dict[str, Any]:
         "budget": FRAME_BUDGET,
         "within_budget": ratio <= FRAME_BUDGET,
     }
+
 
 if __name__ == "__main__":
     print(json.dumps(run(quick="--quick" in sys.argv), indent=2))

@@ -10,6 +10,7 @@ disk latency is noisy, so each figure has a baseline measured in the same run, i
 For comparison, ``tinydb_jsonstorage_insert_ms`` is TinyDB's stock ``JSONStorage`` (in-place, not crash-safe,
 re-parses the whole file on every operation) inserting into the same 10,000 entries.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,12 @@ def _board_file(path: Path, n: int) -> None:
         chunk, doc_id = divmod(i, 500)
         at = (base + timedelta(minutes=7 * i)).isoformat(timespec="milliseconds")
         tables.setdefault(f"scores/makoto/{chunk + 1:06d}", {})[str(doc_id + 1)] = {
-            "seq": i + 1, "name": f"P{i % 997:03d}", "score": (i * 7919) % 100_000, "at": at,
-            "details": {"players": 2 + i % 3, "seat": i % 4}}
+            "seq": i + 1,
+            "name": f"P{i % 997:03d}",
+            "score": (i * 7919) % 100_000,
+            "at": at,
+            "details": {"players": 2 + i % 3, "seat": i % 4},
+        }
     tables["plays/2026"] = {"1": {"game": "makoto", "day": "2026-01-01", "count": n // 4}}
     path.write_text(json.dumps(tables, separators=(",", ":")))
 
@@ -43,6 +48,7 @@ def _board_file(path: Path, n: int) -> None:
 def _bench_scores(folder: Path, samples: int) -> dict:
     from kiosk.storage import HighScores
     from kiosk.storage.atomic import atomic_write_bytes
+
     path = folder / "scores.json"
     _board_file(path, BOARD)
     t0 = time.perf_counter()
@@ -72,14 +78,20 @@ def _bench_scores(folder: Path, samples: int) -> dict:
     size = scores.last_write_bytes
     scores.close()
     add, baseline = percentiles(adds), percentiles(base)
-    return {"board_entries": BOARD, "file_bytes": size, "open_ms": round(open_s * 1000, 1),
-            "add_ms": add, "replace_baseline_ms": baseline,
-            "add_over_baseline_p50": round(add["p50"] / baseline["p50"], 2),
-            "top_and_today_ms": percentiles(tops)}
+    return {
+        "board_entries": BOARD,
+        "file_bytes": size,
+        "open_ms": round(open_s * 1000, 1),
+        "add_ms": add,
+        "replace_baseline_ms": baseline,
+        "add_over_baseline_p50": round(add["p50"] / baseline["p50"], 2),
+        "top_and_today_ms": percentiles(tops),
+    }
 
 
 def _bench_tinydb_default(folder: Path, samples: int) -> dict:
     from tinydb import TinyDB
+
     path = folder / "stock.json"
     _board_file(path, BOARD)
     db = TinyDB(path)

@@ -4,6 +4,7 @@ state-check throughput (how many "TAKOYAKI!" checks and engine moves per second)
 Baseline measured in the same run: plain breadth-first search (``solver.exhaustive_distance``) on the small
 cases it can finish quickly (8 random moves from an order), against the solver on the same cases.
 """
+
 from __future__ import annotations
 
 import random
@@ -76,11 +77,17 @@ def run(quick: bool) -> dict:
     return {
         "solver_ms": lat,
         "solver_moves": {"p50": sorted(lengths)[len(lengths) // 2], "max": max(lengths)},
-        "solver_expanded": {"p50": exp_sorted[len(exp_sorted) // 2], "p99": exp_sorted[int(0.99 * len(exp_sorted))],
-                            "max": exp_sorted[-1]},
-        "baseline_bfs_small_cases": {"cases": len(small), "bfs_ms_per_case": round(bfs_t / len(small) * 1e3, 3),
-                                     "solver_ms_per_case": round(sol_t / len(small) * 1e3, 3),
-                                     "speedup": round(bfs_t / sol_t, 1) if sol_t else None},
+        "solver_expanded": {
+            "p50": exp_sorted[len(exp_sorted) // 2],
+            "p99": exp_sorted[int(0.99 * len(exp_sorted))],
+            "max": exp_sorted[-1],
+        },
+        "baseline_bfs_small_cases": {
+            "cases": len(small),
+            "bfs_ms_per_case": round(bfs_t / len(small) * 1e3, 3),
+            "solver_ms_per_case": round(sol_t / len(small) * 1e3, 3),
+            "speedup": round(bfs_t / sol_t, 1) if sol_t else None,
+        },
         "state_checks_per_second": round(len(checks) / t),
         "engine_moves_per_second": round(steps / engine_t),
         "budget": f"solver p99 < {BUDGET_P99_MS} ms over {n} random (arrangement, order) pairs",

@@ -22,6 +22,7 @@ configuration from :func:`kiosk.__main__.configure_kivy`), on the same X display
 Under Xvfb, OpenGL is Mesa's software renderer, so absolute times are far above a Pi's GPU; the ratios are what
 the budget is about.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,6 +45,7 @@ def child(kind: str, out: str, seconds: float) -> None:
     """Run inside the child process: the bare Label app or the kiosk; write figures as JSON to ``out``."""
     state = Path(tempfile.mkdtemp(prefix=f"bench-{kind}-"))
     from kiosk.__main__ import configure_kivy
+
     configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, maxfps=60, log_level="warning")
     from kivy.app import App
     from kivy.clock import Clock
@@ -58,7 +60,7 @@ def child(kind: str, out: str, seconds: float) -> None:
 
     def on_flip(*_a: Any) -> None:
         flips.append(time.monotonic())
-        if len(flips) == 1:   # let start-up settle for a second after the first frame, then measure
+        if len(flips) == 1:  # let start-up settle for a second after the first frame, then measure
             result["first_frame"] = flips[0]
             Clock.schedule_once(wait_for_attract_game, 1.0)
 
@@ -86,9 +88,16 @@ def child(kind: str, out: str, seconds: float) -> None:
     else:
         from kiosk.app import KioskApp
         from kiosk.config import Config
+
         # the call lasts 1 s instead of 5 so that the measurement catches the bots playing
-        app = KioskApp(Config().replace(attract={"call_s": 1.0}), state_dir=state, hardware="none",
-                       handle_signals=False, seed=7, kiosk_mode=False)
+        app = KioskApp(
+            Config().replace(attract={"call_s": 1.0}),
+            state_dir=state,
+            hardware="none",
+            handle_signals=False,
+            seed=7,
+            kiosk_mode=False,
+        )
 
     def gaps(ts: list[float]) -> list[float]:
         return [b - a for a, b in zip(ts, ts[1:])]
@@ -119,11 +128,14 @@ def child(kind: str, out: str, seconds: float) -> None:
                     leave_attract()
                 else:
                     app.stop()
+
             Clock.schedule_once(forced_done, seconds / 2)
+
         Clock.schedule_once(natural_done, seconds)
 
     def leave_attract() -> None:
         from kivy.tests.common import UnitTestTouch
+
         t = UnitTestTouch(1800, 540)
         t0 = time.monotonic()
         n = len(flips)
@@ -136,6 +148,7 @@ def child(kind: str, out: str, seconds: float) -> None:
                 app.stop()
             else:
                 Clock.schedule_once(check, 0)
+
         Clock.schedule_once(check, 0)
 
     Window.bind(on_flip=on_flip)
@@ -153,8 +166,12 @@ def _display() -> tuple[dict[str, str], subprocess.Popen[bytes] | None]:
     if xvfb is None:
         raise RuntimeError("no $DISPLAY and no Xvfb to start one (apt install xvfb)")
     r, w = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        pass_fds=(w,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(w)
     with os.fdopen(r) as fh:
         number = fh.readline().strip()
@@ -166,12 +183,17 @@ def _run_child(kind: str, env: dict[str, str], seconds: float) -> dict[str, Any]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         code = f"import benchmarks.bench_ui as b; b.child({kind!r}, {str(out)!r}, {seconds!r})"
-        child_env = dict(env, KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1",
-                         SDL_AUDIODRIVER="dummy", KIVY_HOME=str(Path(tmp) / "kivy"))
+        child_env = dict(
+            env,
+            KIVY_NO_ARGS="1",
+            KIVY_NO_FILELOG="1",
+            KIVY_NO_CONSOLELOG="1",
+            SDL_AUDIODRIVER="dummy",
+            KIVY_HOME=str(Path(tmp) / "kivy"),
+        )
         root = Path(__file__).resolve().parents[1]
         t0 = time.monotonic()
-        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=root, capture_output=True,
-                              timeout=180)
+        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=root, capture_output=True, timeout=180)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"{kind} child failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
         res = json.loads(out.read_text())
@@ -198,15 +220,19 @@ def run(quick: bool) -> dict[str, Any]:
     startup["ratio"] = round(startup["kiosk_s"] / startup["bare_label_s"], 3)
     startup["budget"] = STARTUP_BUDGET
     startup["within_budget"] = startup["ratio"] <= STARTUP_BUDGET
-    frame = {"kiosk_ms": round(1000 * med(kiosk, "mean_frame_s"), 2),
-             "bare_label_ms": round(1000 * med(bare, "mean_frame_s"), 2),
-             "kiosk_p90_ms": round(1000 * med(kiosk, "p90_frame_s"), 2),
-             "frames_measured": [r["frames"] for r in kiosk]}
+    frame = {
+        "kiosk_ms": round(1000 * med(kiosk, "mean_frame_s"), 2),
+        "bare_label_ms": round(1000 * med(bare, "mean_frame_s"), 2),
+        "kiosk_p90_ms": round(1000 * med(kiosk, "p90_frame_s"), 2),
+        "frames_measured": [r["frames"] for r in kiosk],
+    }
     frame["ratio"] = round(frame["kiosk_ms"] / frame["bare_label_ms"], 3)
     frame["budget"] = FRAME_BUDGET
     frame["within_budget"] = frame["ratio"] <= FRAME_BUDGET
-    redraw = {"kiosk_ms": round(1000 * med(kiosk, "redraw_mean_s"), 2),
-              "bare_label_ms": round(1000 * med(bare, "redraw_mean_s"), 2)}
+    redraw = {
+        "kiosk_ms": round(1000 * med(kiosk, "redraw_mean_s"), 2),
+        "bare_label_ms": round(1000 * med(bare, "redraw_mean_s"), 2),
+    }
     redraw["ratio"] = round(redraw["kiosk_ms"] / redraw["bare_label_ms"], 3)
     leave = [r["leave_attract_s"] for r in kiosk if "leave_attract_s" in r]
     startup["kiosk_fully_built_after_first_frame_s"] = round(med(kiosk, "ready_after_first_frame_s"), 3)

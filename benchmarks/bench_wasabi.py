@@ -4,6 +4,7 @@ per iteration), and the ``hard`` bot's decision time p50/p99 against its 250 ms 
 The machine is shared: the hard bot's search is time-limited (``HardBot.time_limit``), so its p99 is the limit
 plus the candidate ranking; ``baseline_ms`` times a fixed pure-Python loop in the same run for comparison.
 """
+
 from __future__ import annotations
 
 import random
@@ -50,11 +51,11 @@ def _clone_costs(samples: int) -> dict[str, float]:
         s.clone()
     clone_us = (time.perf_counter() - t0) / samples * 1e6
     t0 = time.perf_counter()
-    for i in range(samples):
+    for _i in range(samples):
         s.determinize(seat, rng)
     det_us = (time.perf_counter() - t0) / samples * 1e6
     t0 = time.perf_counter()
-    for i in range(samples):
+    for _i in range(samples):
         s.legal_actions(seat)
     legal_us = (time.perf_counter() - t0) / samples * 1e6
     return {"clone_us": round(clone_us, 1), "determinize_us": round(det_us, 1), "legal_actions_us": round(legal_us, 1)}
@@ -82,8 +83,11 @@ def _hard_decisions(players: int, games: int) -> tuple[list[float], list[int]]:
 def run(quick: bool) -> dict:
     base = _baseline()
     gps, actions = _random_games(10 if quick else 60)
-    out: dict = {"baseline_ms": round(base, 2),
-                 "random_games_per_second_4p": round(gps, 1), "actions_per_random_game_4p": actions}
+    out: dict = {
+        "baseline_ms": round(base, 2),
+        "random_games_per_second_4p": round(gps, 1),
+        "actions_per_random_game_4p": actions,
+    }
     out.update(_clone_costs(200 if quick else 2000))
     ok = True
     for players in (2, 4):

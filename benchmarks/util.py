@@ -1,9 +1,10 @@
 """Small helpers shared by the benchmark modules."""
+
 from __future__ import annotations
 
 import statistics
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 
 def percentiles(samples: Sequence[float], scale: float = 1000.0) -> dict[str, float]:
@@ -15,8 +16,14 @@ def percentiles(samples: Sequence[float], scale: float = 1000.0) -> dict[str, fl
     def q(p: float) -> float:
         return xs[min(len(xs) - 1, int(p * len(xs)))] * scale
 
-    return {"n": len(xs), "p50": round(q(0.50), 3), "p90": round(q(0.90), 3), "p99": round(q(0.99), 3),
-            "max": round(xs[-1] * scale, 3), "mean": round(statistics.fmean(xs) * scale, 3)}
+    return {
+        "n": len(xs),
+        "p50": round(q(0.50), 3),
+        "p90": round(q(0.90), 3),
+        "p99": round(q(0.99), 3),
+        "max": round(xs[-1] * scale, 3),
+        "mean": round(statistics.fmean(xs) * scale, 3),
+    }
 
 
 def timed(fn: Callable[[], object]) -> float:

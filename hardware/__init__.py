@@ -8,6 +8,7 @@ hands them to the UI thread (``Clock.schedule_once``). See docs/hardware.md and 
 * :class:`hardware.status.HardwareStatus`: what the diagnostics screen shows
 * :mod:`hardware.config`: default pin and stick maps, validation
 """
+
 from .config import HardwareConfigError, StickPlace, default_config, parse_config
 from .status import HardwareStatus
 

@@ -30,13 +30,15 @@ Decisions:
   the status as a ``callback`` error) instead of propagating into gpiozero's threads. ``on_event`` runs in
   gpiozero's threads: hand the event to the UI with ``Clock.schedule_once``.
 """
+
 from __future__ import annotations
 
 import logging
 import time
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .config import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME, parse_pins
 from .status import HardwareStatus
@@ -69,9 +71,16 @@ class SeatButtons:
     ``available`` is False when gpiozero found no GPIO at all; ``unavailable_reason`` then says why.
     """
 
-    def __init__(self, pins: Mapping[Any, Mapping[str, Any]], on_event: Callable[[ButtonEvent], Any],
-                 bounce_time: float | None = DEFAULT_BOUNCE_TIME, *, hold_time: float = DEFAULT_HOLD_TIME,
-                 pin_factory: Any = None, status: HardwareStatus | None = None) -> None:
+    def __init__(
+        self,
+        pins: Mapping[Any, Mapping[str, Any]],
+        on_event: Callable[[ButtonEvent], Any],
+        bounce_time: float | None = DEFAULT_BOUNCE_TIME,
+        *,
+        hold_time: float = DEFAULT_HOLD_TIME,
+        pin_factory: Any = None,
+        status: HardwareStatus | None = None,
+    ) -> None:
         self.pins = parse_pins(pins)
         self.on_event = on_event
         self.bounce_time = bounce_time
@@ -102,8 +111,14 @@ class SeatButtons:
                     with warnings.catch_warnings():
                         # gpiozero warns once per factory it tries; the one line below says it all
                         warnings.simplefilter("ignore", PinFactoryFallback)
-                        btn = Button(pin, pull_up=True, bounce_time=self.bounce_time, hold_time=self.hold_time,
-                                     hold_repeat=False, pin_factory=pin_factory)
+                        btn = Button(
+                            pin,
+                            pull_up=True,
+                            bounce_time=self.bounce_time,
+                            hold_time=self.hold_time,
+                            hold_repeat=False,
+                            pin_factory=pin_factory,
+                        )
                 except (BadPinFactory, ImportError, OSError) as exc:
                     # BadPinFactory: gpiozero tried every factory (a desktop). ImportError/OSError: the factory
                     # named by GPIOZERO_PIN_FACTORY is not installed, or /dev/gpiochip* cannot be opened.
@@ -188,7 +203,7 @@ class SeatButtons:
         self.closed = True
         self._close_buttons()
 
-    def __enter__(self) -> "SeatButtons":
+    def __enter__(self) -> SeatButtons:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -26,10 +26,12 @@ Decisions (the issue leaves them open):
 * The board is found by USB vendor/product id when no port is configured. The defaults are MicroPython's
   ids for the Raspberry Pi Pico (``2e8a:0005``); set ``serial_number`` when a second Pico is plugged in.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 #: Button names every seat has by default, with what the games use them for.
 BUTTON_ROLES: dict[str, str] = {"a": "confirm / TAKOYAKI!", "b": "pass / back"}
@@ -93,7 +95,7 @@ def _int_key(key: Any, what: str) -> int:
         value = int(key)
     except (TypeError, ValueError):
         raise HardwareConfigError(f"{what} {key!r} is not a number") from None
-    if isinstance(key, float) or isinstance(key, bool):
+    if isinstance(key, (float, bool)):
         raise HardwareConfigError(f"{what} {key!r} is not a whole number")
     return value
 

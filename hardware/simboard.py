@@ -17,6 +17,7 @@ Example::
 ``link``, when given, is a symlink kept pointing at the current pty (what the udev rule does for a real
 board), so a reader configured with that path finds the board again after :meth:`unplug` / :meth:`plug`.
 """
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,8 @@ import select
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .firmware.tapcore import MASK32, StickDetector, TapBoard
 
@@ -48,8 +49,14 @@ class SimulatedBoard:
     never replies (a hung board).
     """
 
-    def __init__(self, link: Path | None = None, sticks: int = 12, start_us: int = 0, answer: bool = True,
-                 clock: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        link: Path | None = None,
+        sticks: int = 12,
+        start_us: int = 0,
+        answer: bool = True,
+        clock: Callable[[], int] | None = None,
+    ) -> None:
         self.link = link
         self.answer = answer
         self._clock = _HostClock(start_us)
@@ -113,7 +120,7 @@ class SimulatedBoard:
     def close(self) -> None:
         self.unplug()
 
-    def __enter__(self) -> "SimulatedBoard":
+    def __enter__(self) -> SimulatedBoard:
         return self
 
     def __exit__(self, *exc: object) -> None:

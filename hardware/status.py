@@ -25,13 +25,15 @@ Decisions:
   sequence number is the board's, not the stick's.
 * ``version`` grows by one on every change, so a screen can skip redrawing when nothing happened.
 """
+
 from __future__ import annotations
 
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from .config import DEFAULT_DEAD_AFTER_GAMES, StickPlace
 
@@ -70,8 +72,13 @@ class HardwareStatus:
     ``clock`` is the monotonic clock used for "held for" and "ago" figures (injectable for tests).
     """
 
-    def __init__(self, dead_after_games: int = DEFAULT_DEAD_AFTER_GAMES, recent_taps: int = 40,
-                 stuck_after: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        dead_after_games: int = DEFAULT_DEAD_AFTER_GAMES,
+        recent_taps: int = 40,
+        stuck_after: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._lock = threading.Lock()
         self._clock = clock
         self.dead_after_games = dead_after_games
@@ -86,8 +93,16 @@ class HardwareStatus:
         self._taps_total = 0
         self._lost_taps = 0
         self._line_errors = {"garbage": 0, "overlong": 0, "unknown": 0, "callback": 0}
-        self._link: dict[str, Any] = {"state": "stopped", "port": None, "firmware": None, "stick_count": None,
-                                      "since": None, "connects": 0, "last_error": None, "rtt_ms": None}
+        self._link: dict[str, Any] = {
+            "state": "stopped",
+            "port": None,
+            "firmware": None,
+            "stick_count": None,
+            "since": None,
+            "connects": 0,
+            "last_error": None,
+            "rtt_ms": None,
+        }
 
     # -- registration -------------------------------------------------------------------------------------
 
@@ -97,7 +112,8 @@ class HardwareStatus:
             for seat, buttons in pins.items():
                 for name in buttons:
                     self._buttons.setdefault(int(seat), {}).setdefault(
-                        name, _ButtonState(usage=_Usage(last_used_game=self._games)))
+                        name, _ButtonState(usage=_Usage(last_used_game=self._games))
+                    )
             self._version += 1
 
     def register_sticks(self, sticks: Mapping[int, StickPlace]) -> None:
@@ -106,8 +122,9 @@ class HardwareStatus:
             for stick, place in sticks.items():
                 st = self._sticks.get(int(stick))
                 if st is None:
-                    self._sticks[int(stick)] = _StickState(place.seat, place.hand,
-                                                           usage=_Usage(last_used_game=self._games))
+                    self._sticks[int(stick)] = _StickState(
+                        place.seat, place.hand, usage=_Usage(last_used_game=self._games)
+                    )
                 else:
                     st.seat, st.hand = place.seat, place.hand
             self._version += 1
@@ -137,8 +154,16 @@ class HardwareStatus:
                     st.pressed, st.since = True, now
             self._version += 1
 
-    def record_tap(self, stick: int, t_us: int, seq: int, received: float, latency: float | None,
-                   seat: int | None = None, hand: str | None = None) -> None:
+    def record_tap(
+        self,
+        stick: int,
+        t_us: int,
+        seq: int,
+        received: float,
+        latency: float | None,
+        seat: int | None = None,
+        hand: str | None = None,
+    ) -> None:
         """Record one tap; ``latency`` (seconds) is the estimated board-to-host delay, or None if unknown."""
         with self._lock:
             st = self._sticks.get(stick)
@@ -150,9 +175,17 @@ class HardwareStatus:
                 st.max_latency = latency
             self._use(st.usage)
             self._taps_total += 1
-            self._recent.append({"stick": stick, "seat": st.seat, "hand": st.hand, "t_us": t_us, "seq": seq,
-                                 "received": received,
-                                 "latency_ms": None if latency is None else round(latency * 1000, 3)})
+            self._recent.append(
+                {
+                    "stick": stick,
+                    "seat": st.seat,
+                    "hand": st.hand,
+                    "t_us": t_us,
+                    "seq": seq,
+                    "received": received,
+                    "latency_ms": None if latency is None else round(latency * 1000, 3),
+                }
+            )
             self._version += 1
 
     def add_lost_taps(self, n: int) -> None:
@@ -214,10 +247,15 @@ class HardwareStatus:
         with self._lock:
             return {
                 "games": self._games,
-                "buttons": {f"{seat}/{name}": {"last_used_game": st.usage.last_used_game, "missed": st.usage.missed}
-                            for seat, named in self._buttons.items() for name, st in named.items()},
-                "sticks": {str(stick): {"last_used_game": st.usage.last_used_game, "missed": st.usage.missed}
-                           for stick, st in self._sticks.items()},
+                "buttons": {
+                    f"{seat}/{name}": {"last_used_game": st.usage.last_used_game, "missed": st.usage.missed}
+                    for seat, named in self._buttons.items()
+                    for name, st in named.items()
+                },
+                "sticks": {
+                    str(stick): {"last_used_game": st.usage.last_used_game, "missed": st.usage.missed}
+                    for stick, st in self._sticks.items()
+                },
             }
 
     def load_usage(self, data: Mapping[str, Any]) -> None:
@@ -261,34 +299,53 @@ class HardwareStatus:
                     held_for = None if st.since is None else max(0.0, now - st.since)
                     stuck = held_for is not None and held_for >= self.stuck_after
                     dead = st.usage.missed > self.dead_after_games
-                    buttons[seat][name] = {"pressed": st.pressed, "held": st.held, "held_for": held_for,
-                                           "stuck": stuck, "uses": st.usage.uses,
-                                           "last_used_game": st.usage.last_used_game,
-                                           "games_missed": st.usage.missed, "dead": dead}
+                    buttons[seat][name] = {
+                        "pressed": st.pressed,
+                        "held": st.held,
+                        "held_for": held_for,
+                        "stuck": stuck,
+                        "uses": st.usage.uses,
+                        "last_used_game": st.usage.last_used_game,
+                        "games_missed": st.usage.missed,
+                        "dead": dead,
+                    }
                     if stuck:
                         warnings.append(f"Seat {seat} button {name} has been held for {held_for:.0f} s: stuck?")
                     if dead:
-                        warnings.append(f"Seat {seat} button {name} not used in the last "
-                                        f"{st.usage.missed - 1} games: check the switch")
+                        warnings.append(
+                            f"Seat {seat} button {name} not used in the last "
+                            f"{st.usage.missed - 1} games: check the switch"
+                        )
             sticks: dict[int, dict[str, Any]] = {}
             for stick in sorted(self._sticks):
                 stk = self._sticks[stick]
                 dead = stk.usage.missed > self.dead_after_games
-                sticks[stick] = {"seat": stk.seat, "hand": stk.hand, "taps": stk.usage.uses,
-                                 "last_tap_ago": None if stk.last_tap is None else max(0.0, now - stk.last_tap),
-                                 "last_latency_ms": _ms(stk.last_latency), "max_latency_ms": _ms(stk.max_latency),
-                                 "last_used_game": stk.usage.last_used_game, "games_missed": stk.usage.missed,
-                                 "dead": dead}
+                sticks[stick] = {
+                    "seat": stk.seat,
+                    "hand": stk.hand,
+                    "taps": stk.usage.uses,
+                    "last_tap_ago": None if stk.last_tap is None else max(0.0, now - stk.last_tap),
+                    "last_latency_ms": _ms(stk.last_latency),
+                    "max_latency_ms": _ms(stk.max_latency),
+                    "last_used_game": stk.usage.last_used_game,
+                    "games_missed": stk.usage.missed,
+                    "dead": dead,
+                }
                 if dead:
                     where = "" if stk.seat is None else f" (seat {stk.seat} {stk.hand})"
-                    warnings.append(f"Stick {stick}{where} not used in the last {stk.usage.missed - 1} games: "
-                                    f"check the sensor")
+                    warnings.append(
+                        f"Stick {stick}{where} not used in the last {stk.usage.missed - 1} games: check the sensor"
+                    )
             link = dict(self._link)
             link["for"] = None if link["since"] is None else max(0.0, now - link["since"])
             if link["state"] in ("lost", "silent", "searching") and self._sticks:
-                warnings.append({"lost": "Tap stick board unplugged or not answering: reconnecting",
-                                 "silent": "Tap stick board connected but not answering",
-                                 "searching": "Tap stick board not found"}[link["state"]])
+                warnings.append(
+                    {
+                        "lost": "Tap stick board unplugged or not answering: reconnecting",
+                        "silent": "Tap stick board connected but not answering",
+                        "searching": "Tap stick board not found",
+                    }[link["state"]]
+                )
             if self._gpio_available is False:
                 warnings.append(f"No GPIO: seat buttons are on the keyboard ({self._gpio_reason})")
             return {

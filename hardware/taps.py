@@ -23,8 +23,8 @@ Decisions (the issue leaves them open):
 * **Lost taps**: the sequence is one counter per board. A jump from ``n`` to ``m`` means ``(m - n - 1) mod
   65536`` taps were lost (counted in the status and given on the next event as ``lost_before``). A repeated
   sequence number is a duplicate line and is dropped; a step of 32768 or more (the number went backwards) is
-  taken as a silent board restart (new baseline, nothing counted). The baseline also restarts on every connection and ``HELLO``: taps
-  made while unplugged are not "lost taps", the link state already says the board was gone.
+  taken as a silent board restart (new baseline, nothing counted). The baseline also restarts on every connection
+  and ``HELLO``: taps made while unplugged are not "lost taps", the link state already says the board was gone.
 * **Bad input never ends the reader.** Lines are ASCII; anything that is not exactly one of the three messages
   with in-range decimal numbers is counted (``garbage``: malformed; ``unknown``: a well-formed line with
   another first word, e.g. a future firmware's ``LOG``) and skipped. A line longer than :data:`MAX_LINE` bytes
@@ -40,21 +40,30 @@ Decisions (the issue leaves them open):
   min), so they are compared as wrapping differences, valid for taps less than 35 minutes apart. Taps from
   different boards cannot be ordered by board time (the table has one board).
 """
+
 from __future__ import annotations
 
 import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Union
+from typing import Any
 
 import serial
 import serial.threaded
 import serial.tools.list_ports
 
-from .config import (DEFAULT_STICKS, DEFAULT_USB_PID, DEFAULT_USB_VID, MAX_STICKS, HardwareConfigError,
-                     StickPlace, parse_sticks)
+from .config import (
+    DEFAULT_STICKS,
+    DEFAULT_USB_PID,
+    DEFAULT_USB_VID,
+    MAX_STICKS,
+    HardwareConfigError,
+    StickPlace,
+    parse_sticks,
+)
 from .status import HardwareStatus
 
 log = logging.getLogger(__name__)
@@ -105,10 +114,11 @@ class LinkEvent:
     error: str | None = None
 
 
-HardwareEvent = Union[TapEvent, LinkEvent]
+HardwareEvent = TapEvent | LinkEvent
 
 
 # -- ordering ------------------------------------------------------------------------------------------------
+
 
 def diff32(a: int, b: int) -> int:
     """``a - b`` on the board's 32-bit microsecond clock, as a signed number (valid while |a - b| < 2**31)."""
@@ -186,6 +196,7 @@ class TapRace:
 
 # -- the line protocol ---------------------------------------------------------------------------------------
 
+
 def _num(token: str, limit: int) -> int | None:
     """A plain decimal number 0..limit (ASCII digits only: ``int()`` would also take '+1', '1_0', '١')."""
     if not token or len(token) > 10 or not all("0" <= c <= "9" for c in token):
@@ -201,7 +212,7 @@ class TapLineReader(serial.threaded.LineReader):
     ENCODING = "ascii"
     UNICODE_HANDLING = "replace"
 
-    def __init__(self, owner: "TapReader", generation: int) -> None:
+    def __init__(self, owner: TapReader, generation: int) -> None:
         super().__init__()
         self.owner = owner
         self.generation = generation  # which connection this is: a late call from an old one is ignored
@@ -251,11 +262,21 @@ class TapReader:
     ``on_event`` must return quickly and must not call :meth:`stop` (it runs in the threads ``stop`` joins).
     """
 
-    def __init__(self, port: str | None, on_event: Callable[[HardwareEvent], Any], *,
-                 sticks: Mapping[Any, Any] | None = None, vid: int = DEFAULT_USB_VID, pid: int = DEFAULT_USB_PID,
-                 serial_number: str | None = None, baudrate: int = 115200, status: HardwareStatus | None = None,
-                 ping_interval: float = PING_INTERVAL, reconnect_interval: float = RECONNECT_INTERVAL,
-                 silent_after: float = SILENT_AFTER) -> None:
+    def __init__(
+        self,
+        port: str | None,
+        on_event: Callable[[HardwareEvent], Any],
+        *,
+        sticks: Mapping[Any, Any] | None = None,
+        vid: int = DEFAULT_USB_VID,
+        pid: int = DEFAULT_USB_PID,
+        serial_number: str | None = None,
+        baudrate: int = 115200,
+        status: HardwareStatus | None = None,
+        ping_interval: float = PING_INTERVAL,
+        reconnect_interval: float = RECONNECT_INTERVAL,
+        silent_after: float = SILENT_AFTER,
+    ) -> None:
         self.port = port
         self.on_event = on_event
         self.sticks = _stick_map(DEFAULT_STICKS if sticks is None else sticks)
@@ -311,7 +332,7 @@ class TapReader:
         self._thread = None
         self._set_state("stopped")
 
-    def __enter__(self) -> "TapReader":
+    def __enter__(self) -> TapReader:
         self.start()
         return self
 
@@ -333,16 +354,19 @@ class TapReader:
         """The configured port, or the first serial port with our vid/pid (and serial number), or None."""
         if self.port:
             return self.port
-        found = sorted(p.device for p in serial.tools.list_ports.comports()
-                       if p.vid == self.vid and p.pid == self.pid
-                       and (self.serial_number is None or p.serial_number == self.serial_number))
+        found = sorted(
+            p.device
+            for p in serial.tools.list_ports.comports()
+            if p.vid == self.vid
+            and p.pid == self.pid
+            and (self.serial_number is None or p.serial_number == self.serial_number)
+        )
         return found[0] if found else None
 
     def _open(self, port: str) -> serial.SerialBase:
         if "://" in port:
             return serial.serial_for_url(port, baudrate=self.baudrate, timeout=None, write_timeout=WRITE_TIMEOUT)
-        return serial.Serial(port, baudrate=self.baudrate, timeout=None, write_timeout=WRITE_TIMEOUT,
-                             exclusive=True)
+        return serial.Serial(port, baudrate=self.baudrate, timeout=None, write_timeout=WRITE_TIMEOUT, exclusive=True)
 
     def _supervise(self) -> None:
         last_error: str | None = None
@@ -352,8 +376,10 @@ class TapReader:
                 if self._serial_thread is None:
                     port = self.find_port()
                     if port is None:
-                        self._set_state("lost" if self.link_state == "lost" else "searching",
-                                        last_error="no board with USB id %04x:%04x" % (self.vid, self.pid))
+                        self._set_state(
+                            "lost" if self.link_state == "lost" else "searching",
+                            last_error=f"no board with USB id {self.vid:04x}:{self.pid:04x}",
+                        )
                         self._wake.wait(self.reconnect_interval)
                         self._wake.clear()
                         continue
@@ -363,8 +389,9 @@ class TapReader:
                         if str(exc) != last_error:
                             log.debug("tap board port %s: %s", port, exc)
                         last_error = str(exc)
-                        self._set_state("lost" if self.link_state == "lost" else "searching", port=port,
-                                        last_error=last_error)
+                        self._set_state(
+                            "lost" if self.link_state == "lost" else "searching", port=port, last_error=last_error
+                        )
                         self._wake.wait(self.reconnect_interval)
                         self._wake.clear()
                         continue
@@ -492,16 +519,23 @@ class TapReader:
             if gap == 0:
                 self._line_error("duplicate")
                 return
-            if gap < SEQ_MOD // 2:
-                if gap > 1:
-                    self._pending_lost += gap - 1
-                    if self.status is not None:
-                        self.status.add_lost_taps(gap - 1)
+            if gap < SEQ_MOD // 2 and gap > 1:
+                self._pending_lost += gap - 1
+                if self.status is not None:
+                    self.status.add_lost_taps(gap - 1)
             # else: the sequence went back: a board restart without HELLO; new baseline
         self._last_seq = seq
         place = self.sticks.get(stick)
-        event = TapEvent(stick, place.seat if place else None, place.hand if place else None, t_us, seq,
-                         received, self._latency(t_us, received), self._pending_lost)
+        event = TapEvent(
+            stick,
+            place.seat if place else None,
+            place.hand if place else None,
+            t_us,
+            seq,
+            received,
+            self._latency(t_us, received),
+            self._pending_lost,
+        )
         self._pending_lost = 0
         if self.status is not None:
             self.status.record_tap(stick, t_us, seq, received, event.latency, event.seat, event.hand)
@@ -558,5 +592,17 @@ def _stick_map(sticks: Mapping[Any, Any]) -> dict[int, StickPlace]:
     return parse_sticks(sticks)
 
 
-__all__ = ["TapEvent", "LinkEvent", "TapReader", "TapLineReader", "TapRace", "order_taps", "race_winner",
-           "race_winners", "board_before", "diff32", "MAX_LINE", "LINK_KINDS"]
+__all__ = [
+    "TapEvent",
+    "LinkEvent",
+    "TapReader",
+    "TapLineReader",
+    "TapRace",
+    "order_taps",
+    "race_winner",
+    "race_winners",
+    "board_before",
+    "diff32",
+    "MAX_LINE",
+    "LINK_KINDS",
+]

@@ -9,6 +9,7 @@ Ctrl+C in the terminal or SIGTERM (systemd) stops it cleanly. Kivy is configured
 but ``kivy.config`` is imported (see ../shared/notes/platform.md): no command-line parsing by Kivy, no log
 files or ``~/.kivy`` (``KIVY_HOME`` in the state folder), Escape never quits, no screensaver.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,14 +17,15 @@ import getpass
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 __all__ = ["main", "configure_kivy", "parse_args"]
 
 
-def configure_kivy(*, state_dir: Path, fullscreen: bool, width: int, height: int, maxfps: int = 60,
-                   log_level: str = "info") -> None:
+def configure_kivy(
+    *, state_dir: Path, fullscreen: bool, width: int, height: int, maxfps: int = 60, log_level: str = "info"
+) -> None:
     """Set Kivy's environment and config. Must run before ``kivy.app``/``kivy.core`` are imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
@@ -65,15 +67,27 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
     p = argparse.ArgumentParser(prog="kiosk", description="The sushi game table kiosk.")
     p.add_argument("--fullscreen", action="store_true", help="fullscreen with real hardware (the Pi service)")
-    p.add_argument("--config", type=Path, default=None,
-                   help=f"config file (default $KIOSK_CONFIG or {default_config_path()})")
-    p.add_argument("--state-dir", type=Path, default=None,
-                   help=f"scores, saved games, sounds (default $STATE_DIRECTORY or {default_state_dir()})")
-    p.add_argument("--hardware", choices=("auto", "real", "mock", "none"), default="auto",
-                   help="seat buttons and tap sticks: real GPIO/serial, gpiozero's mock pins, or none; "
-                        "auto = real with --fullscreen, mock otherwise (the keyboard fallback is always on)")
-    p.add_argument("--no-kiosk", action="store_true",
-                   help="developer mode: Escape and window close work, callback errors are raised")
+    p.add_argument(
+        "--config", type=Path, default=None, help=f"config file (default $KIOSK_CONFIG or {default_config_path()})"
+    )
+    p.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help=f"scores, saved games, sounds (default $STATE_DIRECTORY or {default_state_dir()})",
+    )
+    p.add_argument(
+        "--hardware",
+        choices=("auto", "real", "mock", "none"),
+        default="auto",
+        help="seat buttons and tap sticks: real GPIO/serial, gpiozero's mock pins, or none; "
+        "auto = real with --fullscreen, mock otherwise (the keyboard fallback is always on)",
+    )
+    p.add_argument(
+        "--no-kiosk",
+        action="store_true",
+        help="developer mode: Escape and window close work, callback errors are raised",
+    )
     p.add_argument("--check-config", action="store_true", help="validate the config file and exit")
     p.add_argument("--set-pin", action="store_true", help="set the operator PIN and exit")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
@@ -103,10 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from kiosk import config as kconfig
 
     state_dir = args.state_dir or kconfig.default_state_dir()
-    config_path = args.config or (Path(os.environ["KIOSK_CONFIG"]) if os.environ.get("KIOSK_CONFIG")
-                                  else state_dir / "kiosk.json")
-    logging.basicConfig(level=getattr(logging, args.log_level.upper()),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config_path = args.config or (
+        Path(os.environ["KIOSK_CONFIG"]) if os.environ.get("KIOSK_CONFIG") else state_dir / "kiosk.json"
+    )
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper()), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     if args.set_pin:
         return _set_pin(config_path)
     try:
@@ -123,12 +139,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     hardware = args.hardware if args.hardware != "auto" else ("real" if args.fullscreen else "mock")
-    configure_kivy(state_dir=state_dir, fullscreen=args.fullscreen, width=cfg.window.width,
-                   height=cfg.window.height, log_level=args.log_level)
+    configure_kivy(
+        state_dir=state_dir,
+        fullscreen=args.fullscreen,
+        width=cfg.window.width,
+        height=cfg.window.height,
+        log_level=args.log_level,
+    )
     from kiosk.app import KioskApp  # imports Kivy: only after configure_kivy
 
-    app = KioskApp(cfg, state_dir=state_dir, config_path=config_path, hardware=hardware,
-                   kiosk_mode=not args.no_kiosk)
+    app = KioskApp(cfg, state_dir=state_dir, config_path=config_path, hardware=hardware, kiosk_mode=not args.no_kiosk)
     try:
         app.run()
     except KeyboardInterrupt:  # Ctrl+C before our handler was installed

@@ -23,17 +23,20 @@ raises is logged and the table goes on (``ExceptionManager``) instead of the kio
 systemd: ``READY=1`` after the first frame is drawn, ``WATCHDOG=1`` from a Clock interval on the UI thread (a
 frozen UI stops the pings and systemd restarts the kiosk), ``STOPPING=1`` on the way out.
 """
+
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import random
 import signal
 import socket
 import time
+from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
@@ -92,9 +95,19 @@ class KioskApp(App):
     mode = StringProperty("attract")
     title = "Sushi Table"
 
-    def __init__(self, cfg: Config, *, state_dir: Path | str, config_path: Path | str | None = None,
-                 games: Mapping[str, GameSpec] | None = None, hardware: str = "mock", kiosk_mode: bool = True,
-                 handle_signals: bool = True, seed: int | None = None, **kw: Any) -> None:
+    def __init__(
+        self,
+        cfg: Config,
+        *,
+        state_dir: Path | str,
+        config_path: Path | str | None = None,
+        games: Mapping[str, GameSpec] | None = None,
+        hardware: str = "mock",
+        kiosk_mode: bool = True,
+        handle_signals: bool = True,
+        seed: int | None = None,
+        **kw: Any,
+    ) -> None:
         super().__init__(**kw)
         self.cfg = cfg
         self.state_dir = Path(state_dir)
@@ -146,24 +159,32 @@ class KioskApp(App):
         from kiosk.ui.attract import AttractScreen
         from kiosk.ui.howto import KNOWN
 
-        load_layouts()   # every kv file once (a module that loads its own checks Builder.files as we do)
-        Window.clearcolor = (0.06, 0.08, 0.12, 1)   # the table's background (cheaper than a drawn rectangle)
+        load_layouts()  # every kv file once (a module that loads its own checks Builder.files as we do)
+        Window.clearcolor = (0.06, 0.08, 0.12, 1)  # the table's background (cheaper than a drawn rectangle)
         self.table = SeatMap.from_config(self.cfg)
         self.hub = InputHub()
         self.hub.bind(on_seat_event=self._on_seat_event)
-        self.sounds = Sounds(None, self.cfg.sound.volume, self.cfg.sound.muted)   # silent until built
+        self.sounds = Sounds(None, self.cfg.sound.volume, self.cfg.sound.muted)  # silent until built
         root = FloatLayout()
         self.sm = ScreenManager(transition=NoTransition())
         self.attract_screen = AttractScreen(name="attract", table=self.table, text=self.cfg.attract.text)
         self.attract_screen.games_line = "  ".join(title for title, _lo, _hi in KNOWN.values())
         self.attract_screen.bind(on_offer=self._on_offer_answer)
         self.sm.add_widget(self.attract_screen)
-        root.add_widget(self.sm)   # the overlay joins the root only while it asks (hidden widgets cost a draw)
+        root.add_widget(self.sm)  # the overlay joins the root only while it asks (hidden widgets cost a draw)
         Window.bind(size=self._on_window_size)
         self._on_window_size(Window, Window.size)
-        self._steps = [self._step_games, self._step_sounds, self._step_picker, self._step_join,
-                       self._step_results, self._step_operator, self._step_overlay, self._step_diagnostics,
-                       self._step_game_screens]
+        self._steps = [
+            self._step_games,
+            self._step_sounds,
+            self._step_picker,
+            self._step_join,
+            self._step_results,
+            self._step_operator,
+            self._step_overlay,
+            self._step_diagnostics,
+            self._step_game_screens,
+        ]
         return root
 
     # ---------------------------------------------------------------------------------------- lazy building
@@ -181,14 +202,17 @@ class KioskApp(App):
             self._steps.pop(0)()
             Clock.schedule_once(self._build_step, 0)
         else:
-            log.info("kiosk fully built %.2f s after the first frame",
-                     time.monotonic() - (self.first_frame_at or time.monotonic()))
+            log.info(
+                "kiosk fully built %.2f s after the first frame",
+                time.monotonic() - (self.first_frame_at or time.monotonic()),
+            )
 
     def _step_games(self) -> None:
         if self._games_override is not None:
             self.games = dict(self._games_override)
         else:
             from kiosk.games import GAMES
+
             self.games = dict(GAMES)
         if self.games:
             self.attract_screen.games_line = "  ".join(spec.title for spec in self.games.values())
@@ -202,30 +226,34 @@ class KioskApp(App):
     def _step_picker(self) -> None:
         from kiosk.games import ORDER
         from kiosk.ui.picker import PickerScreen
-        self.picker = PickerScreen(name="picker", table=self.table, on_pick=self.open_join,
-                                   on_back=self.go_attract)
+
+        self.picker = PickerScreen(name="picker", table=self.table, on_pick=self.open_join, on_back=self.go_attract)
         self.picker.set_games(self.games, ORDER)
         self.sm.add_widget(self.picker)
 
     def _step_join(self) -> None:
         from kiosk.ui.join import JoinScreen
-        self.join_screen = JoinScreen(name="join", table=self.table, on_start=self.start_game,
-                                      on_back=self.open_picker)
+
+        self.join_screen = JoinScreen(name="join", table=self.table, on_start=self.start_game, on_back=self.open_picker)
         self.sm.add_widget(self.join_screen)
 
     def _step_results(self) -> None:
         from kiosk.ui.results import ResultsScreen
-        self.results = ResultsScreen(name="results", table=self.table, on_done=self.go_attract,
-                                     on_again=self._play_again)
+
+        self.results = ResultsScreen(
+            name="results", table=self.table, on_done=self.go_attract, on_again=self._play_again
+        )
         self.sm.add_widget(self.results)
 
     def _step_operator(self) -> None:
         from kiosk.ui.operator import OperatorScreen
+
         self.operator = OperatorScreen(name="operator", table=self.table, app=self)
         self.sm.add_widget(self.operator)
 
     def _step_overlay(self) -> None:
         from kiosk.ui.overlay import Overlay
+
         self.overlay = Overlay(table=self.table, on_answer=self._answer_prompt)
 
     def _step_diagnostics(self) -> None:
@@ -235,7 +263,7 @@ class KioskApp(App):
         try:
             status = getattr(getattr(self, "hardware", None), "status", None)
             self.diagnostics = cls(name="diagnostics")
-            self.diagnostics.status = status     # after construction: the screen's rows exist by then
+            self.diagnostics.status = status  # after construction: the screen's rows exist by then
             self.sm.add_widget(self.diagnostics)
         except Exception as exc:
             log.warning("diagnostics screen unavailable: %s", exc)
@@ -245,7 +273,7 @@ class KioskApp(App):
         for key in self.games:
             try:
                 self._game_screen(key)
-            except Exception as exc:   # a broken game screen must not stop the table: the generic one plays it
+            except Exception as exc:  # a broken game screen must not stop the table: the generic one plays it
                 log.exception("the %s screen failed (%s): using the generic screen", key, exc)
                 self._broken_screens.add(key)
                 self._game_screen(key)
@@ -253,6 +281,7 @@ class KioskApp(App):
     def _diagnostics_class(self) -> Any:
         try:
             from kiosk.ui.diagnostics import DiagnosticsScreen  # written by the hardware engineer
+
             return DiagnosticsScreen
         except ImportError:
             return None
@@ -268,8 +297,9 @@ class KioskApp(App):
             self.scores = None
             return
         from kiosk.ui.results import trial_board
+
         lower = {k: s.lower_is_better for k, s in self.games.items()}
-        lower.update({trial_board(k): True for k in self.games})   # time trials: the fastest first
+        lower.update({trial_board(k): True for k in self.games})  # time trials: the fastest first
         self.scores = HighScores.open_or_unavailable(self.state_dir / "scores.json", lower_is_better=lower)
         self.saved_games = SavedGames.open_or_unavailable(self.state_dir / "games", specs=self.games)
         try:
@@ -281,6 +311,7 @@ class KioskApp(App):
     def _game_screen(self, key: str) -> Any:
         """The screen for a game: its own (``kiosk/games/<key>/screen.py``) or the shared generic one."""
         from kiosk.ui.game import GenericGameScreen, screen_class_for
+
         cls = GenericGameScreen if key in self._broken_screens else screen_class_for(key)
         name = "game:generic" if cls is GenericGameScreen else f"game:{key}"
         if name not in self.game_screens:
@@ -297,12 +328,22 @@ class KioskApp(App):
     def on_start(self) -> None:
         if self.kiosk_mode:
             ExceptionManager.add_handler(_KeepRunning())
-        Window.bind(on_touch_down=self._win_touch_down, on_touch_move=self._win_touch_move,
-                    on_touch_up=self._win_touch_up, on_request_close=self._on_request_close,
-                    on_keyboard=self._on_keyboard, on_flip=self._on_first_flip)
+        Window.bind(
+            on_touch_down=self._win_touch_down,
+            on_touch_move=self._win_touch_move,
+            on_touch_up=self._win_touch_up,
+            on_request_close=self._on_request_close,
+            on_keyboard=self._on_keyboard,
+            on_flip=self._on_first_flip,
+        )
         self.keyboard = KeyboardInputs(self.hub, self.table, Window)
-        self.hardware = HardwareInputs(self.hub, self.table, mode=self.hardware_mode,
-                                       serial_port=self.cfg.serial.port, sticks=self.cfg.serial.sticks)
+        self.hardware = HardwareInputs(
+            self.hub,
+            self.table,
+            mode=self.hardware_mode,
+            serial_port=self.cfg.serial.port,
+            sticks=self.cfg.serial.sticks,
+        )
         self.hardware.start()
         if self.handle_signals:
             self._install_signals()
@@ -328,10 +369,8 @@ class KioskApp(App):
 
     def _install_signals(self) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
+            with contextlib.suppress(ValueError):  # not the main thread
                 self._old_signals[sig] = signal.signal(sig, self._on_signal)
-            except ValueError:  # not the main thread
-                pass
 
     def _on_signal(self, signum: int, _frame: Any) -> None:
         self.stop_reason = signal.Signals(signum).name
@@ -344,7 +383,7 @@ class KioskApp(App):
                 ev.cancel()
         self._stop_attract_session()
         if self.session is not None:
-            self.session.close()       # unfinished: offered for resuming at the next start
+            self.session.close()  # unfinished: offered for resuming at the next start
         for name in ("hardware", "keyboard"):
             part = getattr(self, name, None)
             if part is not None:
@@ -359,10 +398,8 @@ class KioskApp(App):
                 except Exception as exc:
                     log.warning("closing storage: %s", exc)
         for sig, old in self._old_signals.items():
-            try:
+            with contextlib.suppress(ValueError, TypeError):
                 signal.signal(sig, old)
-            except (ValueError, TypeError):
-                pass
         self._old_signals.clear()
 
     # ============================================================================================ hardening
@@ -375,9 +412,7 @@ class KioskApp(App):
         return False
 
     def _on_keyboard(self, _window: Any, key: int, *_args: Any) -> bool:
-        if self.kiosk_mode and key == 27:  # Escape (and Android back): never leaves the kiosk
-            return True
-        return False
+        return bool(self.kiosk_mode and key == 27)  # Escape (and Android back): never leaves the kiosk
 
     # ============================================================================================ touches
     def _win_touch_down(self, _window: Any, touch: Any) -> bool:
@@ -386,8 +421,10 @@ class KioskApp(App):
         self.hub.emit(SeatEvent(seat.index if seat else None, "touch", "press", pos=(touch.x, touch.y)))
         for corner in self.table.corners(w, h):
             if corner.contains(touch.x, touch.y):
-                self._corner_touches[touch.uid] = (corner, Clock.schedule_once(
-                    partial(self._corner_held, corner), self.cfg.operator.hold_s))
+                self._corner_touches[touch.uid] = (
+                    corner,
+                    Clock.schedule_once(partial(self._corner_held, corner), self.cfg.operator.hold_s),
+                )
                 break
         if self.mode == "attract":
             if self.attract_screen.offer_visible and self.attract_screen.offer_hit(touch.x, touch.y):
@@ -459,6 +496,7 @@ class KioskApp(App):
             steps += [("call", None), ("game", key), ("boards", key)]
         if not steps:
             from kiosk.ui.howto import KNOWN
+
             steps = [("call", None)] + [("boards", k) for k in KNOWN]
         return steps
 
@@ -474,7 +512,7 @@ class KioskApp(App):
             self._attract_ev = Clock.schedule_once(self._attract_next, 0.5)
             return
         if self._attract_step > 0:
-            self.ensure_ready()        # the first step (the call) needs nothing more than the first frame
+            self.ensure_ready()  # the first step (the call) needs nothing more than the first frame
         steps = self._attract_cycle()
         kind, key = steps[self._attract_step % len(steps)]
         self._attract_step += 1
@@ -497,26 +535,37 @@ class KioskApp(App):
 
     def _show_boards(self, key: str) -> None:
         from kiosk.ui.attract import board_rows
+
         title = self.game_title(key)
         if self.scores is None or not getattr(self.scores, "available", False):
             reason = getattr(self.scores, "reason", "") if self.scores is not None else "storage not installed"
             self.attract_screen.show_boards(title, ["(boards unavailable)"], [], str(reason)[:80])
         else:
-            self.attract_screen.show_boards(title, board_rows(self.scores.top(key, 5)),
-                                            board_rows(self.scores.top_today(key, 5)))
+            self.attract_screen.show_boards(
+                title, board_rows(self.scores.top(key, 5)), board_rows(self.scores.top_today(key, 5))
+            )
         self.sm.current = "attract"
 
     def _start_attract_game(self, key: str) -> None:
         from kiosk.ui.session import GameSession
+
         spec = self.games[key]
         n = max(spec.min_players, min(spec.max_players, 4, len(self.table)))
         seats = self._spread_seats(n)
-        seed = self.rng.randrange(2 ** 31)
+        seed = self.rng.randrange(2**31)
         level = self.cfg.attract.bot_level if self.cfg.attract.bot_level in spec.bots else next(iter(spec.bots))
         state = spec.new_game(n, seed)
         bots = {g: spec.bots[level](g, seed + 7919 * (g + 1)) for g in range(n)}
-        session = GameSession(spec, state, seats, bots, seed=seed, move_delay=self.cfg.attract.move_delay_s,
-                              attract=True, bot_levels={g: level for g in range(n)})
+        session = GameSession(
+            spec,
+            state,
+            seats,
+            bots,
+            seed=seed,
+            move_delay=self.cfg.attract.move_delay_s,
+            attract=True,
+            bot_levels=dict.fromkeys(range(n), level),
+        )
         session.bind(on_over=self._attract_game_over, on_change=self._on_game_change)
         screen = self._game_screen(key)
         screen.begin(session)
@@ -565,7 +614,7 @@ class KioskApp(App):
     def _show_offer(self) -> None:
         offer = self.offers[0]
         when = offer.last_activity.strftime("%H:%M") if getattr(offer, "last_activity", None) else ""
-        series = (getattr(offer, "meta", None) or {}).get("series")   # [game, of]: a match's progress
+        series = (getattr(offer, "meta", None) or {}).get("series")  # [game, of]: a match's progress
         what = "game"
         if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
             what = f"match (game {series[0]} of {series[1]})"
@@ -645,7 +694,7 @@ class KioskApp(App):
         spec = self.games[key]
         seats = sorted(seats)
         spec.check_players(len(seats))
-        seed = self.rng.randrange(2 ** 31)
+        seed = self.rng.randrange(2**31)
         state = spec.new_game(len(seats), seed)
         meta: dict[str, Any] = {}
         join = getattr(self, "join_screen", None)
@@ -654,8 +703,9 @@ class KioskApp(App):
         journal = None
         if self.saved_games is not None and getattr(self.saved_games, "available", False):
             try:
-                journal = self.saved_games.start(key, len(seats), seed, state=state, meta=meta,
-                                                 seats=[{"seat": i, "bot": lv} for i, lv in seats])
+                journal = self.saved_games.start(
+                    key, len(seats), seed, state=state, meta=meta, seats=[{"seat": i, "bot": lv} for i, lv in seats]
+                )
             except Exception as exc:
                 log.warning("no journal for this game: %s", exc)
         self._last_join = (key, list(seats))
@@ -672,9 +722,17 @@ class KioskApp(App):
                 log.debug("status.game_started: %s", exc)
         self._launch(spec, state, seats, seed, journal, meta)
 
-    def _launch(self, spec: GameSpec, state: Any, seats: list[tuple[int, str | None]], seed: int,
-                journal: Any, meta: dict[str, Any]) -> None:
+    def _launch(
+        self,
+        spec: GameSpec,
+        state: Any,
+        seats: list[tuple[int, str | None]],
+        seed: int,
+        journal: Any,
+        meta: dict[str, Any],
+    ) -> None:
         from kiosk.ui.session import GameSession
+
         self._stop_attract_session()
         bots = {}
         levels = {}
@@ -683,8 +741,16 @@ class KioskApp(App):
                 lv = level if level in spec.bots else next(iter(spec.bots))
                 bots[g] = spec.bots[lv](g, seed * 1009 + g * 7919 + 1)
                 levels[g] = lv
-        session = GameSession(spec, state, [self.table[i] for i, _ in seats], bots, seed=seed,
-                              move_delay=self.cfg.bots.move_delay_s, journal=journal, bot_levels=levels)
+        session = GameSession(
+            spec,
+            state,
+            [self.table[i] for i, _ in seats],
+            bots,
+            seed=seed,
+            move_delay=self.cfg.bots.move_delay_s,
+            journal=journal,
+            bot_levels=levels,
+        )
         session.bind(on_over=self._game_over, on_change=self._on_game_change, on_error=self._on_game_error)
         session.meta = dict(meta)
         if "match_games" in meta:
@@ -693,10 +759,13 @@ class KioskApp(App):
         if saved is not None and getattr(saved, "available", False):
             seats_info = [{"seat": i, "bot": lv} for i, lv in seats]
 
-            def journal_factory(next_state: Any, next_seed: int, setup: dict[str, Any],
-                                next_meta: dict[str, Any]) -> Any:
-                return saved.start(spec.key, len(seats), next_seed, state=next_state, seats=seats_info,
-                                   meta=next_meta, setup=setup)
+            def journal_factory(
+                next_state: Any, next_seed: int, setup: dict[str, Any], next_meta: dict[str, Any]
+            ) -> Any:
+                return saved.start(
+                    spec.key, len(seats), next_seed, state=next_state, seats=seats_info, meta=next_meta, setup=setup
+                )
+
             session.journal_factory = journal_factory
         self.session = session
         screen = self._game_screen(spec.key)
@@ -848,10 +917,12 @@ class KioskApp(App):
 
     def all_game_keys(self) -> list[str]:
         from kiosk.ui.howto import KNOWN
+
         return list(self.games) + [k for k in KNOWN if k not in self.games]
 
     def game_title(self, key: str) -> str:
         from kiosk.ui.howto import KNOWN
+
         spec = self.games.get(key)
         return spec.title if spec else KNOWN.get(key, (key,))[0]
 

@@ -8,7 +8,8 @@ wrong type or an out-of-range value stops the start with one message per problem
     Traceback (most recent call last):
     ...
     kiosk.config.ConfigError: invalid kiosk configuration:
-      seats.positions[1]: unknown seat position 'up' (choose from south-west, south, south-east, east, north-east, north, north-west, west)
+      seats.positions[1]: unknown seat position 'up' (choose from south-west, south, south-east, east,
+        north-east, north, north-west, west)
       sound.volume: must be between 0.0 and 1.0, got 3
 
 Decisions written down here (the issue is silent on them):
@@ -24,6 +25,7 @@ Decisions written down here (the issue is silent on them):
   seat by its position name, so re-cabling a seat is an edit of this file.
 * Files are saved atomically (temp file, fsync, ``os.replace``) so a power cut never leaves half a config.
 """
+
 from __future__ import annotations
 
 import copy
@@ -33,19 +35,36 @@ import hmac
 import json
 import os
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = [
-    "ConfigError", "Config", "SeatsConfig", "SerialConfig", "OperatorConfig", "TimeoutsConfig", "SoundConfig",
-    "AttractConfig", "BotsConfig", "WindowConfig", "POSITIONS", "BOT_LEVELS", "DEFAULT_PIN",
-    "load", "load_dict", "save", "hash_pin", "check_pin", "default_state_dir", "default_config_path",
+    "ConfigError",
+    "Config",
+    "SeatsConfig",
+    "SerialConfig",
+    "OperatorConfig",
+    "TimeoutsConfig",
+    "SoundConfig",
+    "AttractConfig",
+    "BotsConfig",
+    "WindowConfig",
+    "POSITIONS",
+    "BOT_LEVELS",
+    "DEFAULT_PIN",
+    "load",
+    "load_dict",
+    "save",
+    "hash_pin",
+    "check_pin",
+    "default_state_dir",
+    "default_config_path",
 ]
 
 #: Seat positions in clockwise order around the table, seen from above (north = top edge of the picture).
-POSITIONS: tuple[str, ...] = ("south-east", "south", "south-west", "west", "north-west", "north", "north-east",
-                              "east")
+POSITIONS: tuple[str, ...] = ("south-east", "south", "south-west", "west", "north-west", "north", "north-east", "east")
 #: The positions in the order this docstring and the picker list them (reading order).
 _POSITION_HELP = ("south-west", "south", "south-east", "east", "north-east", "north", "north-west", "west")
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
@@ -53,8 +72,9 @@ HANDS: tuple[str, ...] = ("left", "right")
 DEFAULT_PIN = "2468"
 _PIN_ITERATIONS = 120_000
 # The hash of DEFAULT_PIN with a fixed salt (see the module docstring); check_pin verifies any stored hash.
-_DEFAULT_PIN_HASH = ("pbkdf2_sha256$120000$6b696f736b2d64656661756c74$"
-                     "fdcf4b5c917e763de93fb06130f90cc99a1cc296b79e889542c7c6d03a62e08e")
+_DEFAULT_PIN_HASH = (
+    "pbkdf2_sha256$120000$6b696f736b2d64656661756c74$fdcf4b5c917e763de93fb06130f90cc99a1cc296b79e889542c7c6d03a62e08e"
+)
 
 
 class ConfigError(ValueError):
@@ -157,7 +177,7 @@ class Config:
     bots: BotsConfig = BotsConfig()
     window: WindowConfig = WindowConfig()
 
-    def replace(self, **sections: Any) -> "Config":
+    def replace(self, **sections: Any) -> Config:
         """A copy with some fields changed: ``cfg.replace(sound={"volume": 0.3})`` (dicts merge, validated)."""
         data = to_dict(self)
         for key, value in sections.items():
@@ -170,8 +190,12 @@ class Config:
 
 # Seat buttons: "a" = confirm / join / TAKOYAKI!, "b" = pass / back. BCM pins free of I2C/SPI/UART defaults.
 _DEFAULT_PINS: dict[str, dict[str, int]] = {
-    "south-west": {"a": 5, "b": 6}, "south-east": {"a": 12, "b": 13}, "east": {"a": 16, "b": 19},
-    "north-east": {"a": 20, "b": 21}, "north-west": {"a": 22, "b": 23}, "west": {"a": 24, "b": 25},
+    "south-west": {"a": 5, "b": 6},
+    "south-east": {"a": 12, "b": 13},
+    "east": {"a": 16, "b": 19},
+    "north-east": {"a": 20, "b": 21},
+    "north-west": {"a": 22, "b": 23},
+    "west": {"a": 24, "b": 25},
 }
 _VALID_BCM = range(2, 28)
 
@@ -230,8 +254,9 @@ class _Checker:
             self.bad(f"{key}.{extra}", f"unknown key (known: {', '.join(sorted(allowed))})")
         return dict(raw)
 
-    def number(self, sec: Mapping[str, Any], key: str, name: str, default: float, lo: float, hi: float,
-               integer: bool = False) -> Any:
+    def number(
+        self, sec: Mapping[str, Any], key: str, name: str, default: float, lo: float, hi: float, integer: bool = False
+    ) -> Any:
         if name not in sec:
             return default
         v = sec[name]
@@ -282,8 +307,10 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
             ok = True
             for i, p in enumerate(raw):
                 if p not in POSITIONS:
-                    c.bad(f"seats.positions[{i}]",
-                          f"unknown seat position {p!r} (choose from {', '.join(_POSITION_HELP)})")
+                    c.bad(
+                        f"seats.positions[{i}]",
+                        f"unknown seat position {p!r} (choose from {', '.join(_POSITION_HELP)})",
+                    )
                     ok = False
             if ok:
                 if len(set(raw)) != len(raw):
@@ -291,8 +318,11 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
                     ok = False
                 for side in ("south", "north"):
                     if side in raw and (f"{side}-west" in raw or f"{side}-east" in raw):
-                        c.bad("seats.positions", f"{side!r} is the single centred seat of its side: it cannot be "
-                                                 f"combined with {side}-west or {side}-east")
+                        c.bad(
+                            "seats.positions",
+                            f"{side!r} is the single centred seat of its side: it cannot be "
+                            f"combined with {side}-west or {side}-east",
+                        )
                         ok = False
                 if len(raw) < 2:
                     c.bad("seats.positions", "the table needs at least 2 seats")
@@ -314,7 +344,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
                 c.bad(f"pins.{pos}", f"unknown seat position (choose from {', '.join(_POSITION_HELP)})")
                 continue
             if not isinstance(buttons, Mapping) or not buttons:
-                c.bad(f"pins.{pos}", "must map a button name (for example \"a\") to a BCM pin number")
+                c.bad(f"pins.{pos}", 'must map a button name (for example "a") to a BCM pin number')
                 continue
             pins[pos] = {}
             for name, pin in buttons.items():
@@ -340,7 +370,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
     sticks: dict[int, tuple[str, str]] = {}
     raw_sticks = s.get("sticks", {})
     if not isinstance(raw_sticks, Mapping):
-        c.bad("serial.sticks", "must map a stick number to {\"seat\": position, \"hand\": \"left\"|\"right\"}")
+        c.bad("serial.sticks", 'must map a stick number to {"seat": position, "hand": "left"|"right"}')
     else:
         for k, v in raw_sticks.items():
             key = f"serial.sticks.{k}"
@@ -353,7 +383,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
                 c.bad(key, "stick numbers are 0 to 11")
                 continue
             if not isinstance(v, Mapping) or v.get("seat") not in POSITIONS or v.get("hand") not in HANDS:
-                c.bad(key, f"must be {{\"seat\": <position>, \"hand\": \"left\" or \"right\"}}, got {v!r}")
+                c.bad(key, f'must be {{"seat": <position>, "hand": "left" or "right"}}, got {v!r}')
                 continue
             sticks[stick] = (v["seat"], v["hand"])
     serial = SerialConfig(port=port, sticks=sticks)
@@ -370,13 +400,18 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
     # timeouts
     s = c.section(data, "timeouts", {f.name for f in dataclasses.fields(TimeoutsConfig)})
     d = TimeoutsConfig()
-    timeouts = TimeoutsConfig(**{f.name: float(c.number(s, "timeouts", f.name, getattr(d, f.name), 0.1, 3600))
-                                 for f in dataclasses.fields(TimeoutsConfig)})
+    timeouts = TimeoutsConfig(
+        **{
+            f.name: float(c.number(s, "timeouts", f.name, getattr(d, f.name), 0.1, 3600))
+            for f in dataclasses.fields(TimeoutsConfig)
+        }
+    )
 
     # sound
     s = c.section(data, "sound", {"volume", "muted"})
-    sound = SoundConfig(volume=float(c.number(s, "sound", "volume", 0.7, 0.0, 1.0)),
-                        muted=c.boolean(s, "sound", "muted", False))
+    sound = SoundConfig(
+        volume=float(c.number(s, "sound", "volume", 0.7, 0.0, 1.0)), muted=c.boolean(s, "sound", "muted", False)
+    )
 
     # attract
     s = c.section(data, "attract", {f.name for f in dataclasses.fields(AttractConfig)})
@@ -396,18 +431,31 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
 
     # bots
     s = c.section(data, "bots", {"default_level", "move_delay_s"})
-    bots = BotsConfig(default_level=c.choice(s, "bots", "default_level", "normal", BOT_LEVELS),
-                      move_delay_s=float(c.number(s, "bots", "move_delay_s", 1.0, 0.0, 10)))
+    bots = BotsConfig(
+        default_level=c.choice(s, "bots", "default_level", "normal", BOT_LEVELS),
+        move_delay_s=float(c.number(s, "bots", "move_delay_s", 1.0, 0.0, 10)),
+    )
 
     # window
     s = c.section(data, "window", {"width", "height"})
-    window = WindowConfig(width=c.number(s, "window", "width", 1280, 320, 7680, integer=True),
-                          height=c.number(s, "window", "height", 720, 240, 4320, integer=True))
+    window = WindowConfig(
+        width=c.number(s, "window", "width", 1280, 320, 7680, integer=True),
+        height=c.number(s, "window", "height", 720, 240, 4320, integer=True),
+    )
 
     if c.problems:
         raise ConfigError(c.problems, source)
-    return Config(seats=seats, pins=pins, serial=serial, operator=operator, timeouts=timeouts, sound=sound,
-                  attract=attract, bots=bots, window=window)
+    return Config(
+        seats=seats,
+        pins=pins,
+        serial=serial,
+        operator=operator,
+        timeouts=timeouts,
+        sound=sound,
+        attract=attract,
+        bots=bots,
+        window=window,
+    )
 
 
 def to_dict(cfg: Config) -> dict[str, Any]:
@@ -415,8 +463,10 @@ def to_dict(cfg: Config) -> dict[str, Any]:
     out = {
         "seats": {"positions": list(cfg.seats.positions), "depth": cfg.seats.depth},
         "pins": {pos: dict(b) for pos, b in cfg.pins.items()},
-        "serial": {"port": cfg.serial.port,
-                   "sticks": {str(k): {"seat": v[0], "hand": v[1]} for k, v in sorted(cfg.serial.sticks.items())}},
+        "serial": {
+            "port": cfg.serial.port,
+            "sticks": {str(k): {"seat": v[0], "hand": v[1]} for k, v in sorted(cfg.serial.sticks.items())},
+        },
     }
     for name in ("operator", "timeouts", "sound", "attract", "bots", "window"):
         out[name] = dataclasses.asdict(getattr(cfg, name))
@@ -449,9 +499,9 @@ def load(path: Path | str, *, create: bool = True) -> Config:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise ConfigError([f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"], str(path))
+        raise ConfigError([f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"], str(path)) from exc
     except OSError as exc:
-        raise ConfigError([f"cannot read the file: {exc.strerror}"], str(path))
+        raise ConfigError([f"cannot read the file: {exc.strerror}"], str(path)) from exc
     return load_dict(data, str(path))
 
 

@@ -29,18 +29,29 @@ Rules of the contract:
 
 This module is pure Python: no Kivy, no hardware, no storage.
 """
+
 from __future__ import annotations
 
 import contextvars
 import dataclasses
 import json
 import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator, Mapping, Protocol, Sequence
+from typing import Any, ClassVar, Protocol
 
 __all__ = [
-    "RuleError", "Action", "Event", "State", "Bot", "GameSpec", "Outcome",
-    "action_codec", "replay", "shuffle_with", "ChanceMismatch",
+    "RuleError",
+    "Action",
+    "Event",
+    "State",
+    "Bot",
+    "GameSpec",
+    "Outcome",
+    "action_codec",
+    "replay",
+    "shuffle_with",
+    "ChanceMismatch",
 ]
 
 
@@ -133,7 +144,9 @@ class Outcome:
 
 # ------------------------------------------------------------------------------------------ chance recording
 # While a journal is replayed, recorded chance outcomes are consumed from here instead of being drawn anew.
-_REPLAYING: contextvars.ContextVar[Iterator[Mapping[str, Any]] | None] = contextvars.ContextVar("_REPLAYING", default=None)
+_REPLAYING: contextvars.ContextVar[Iterator[Mapping[str, Any]] | None] = contextvars.ContextVar(
+    "_REPLAYING", default=None
+)
 
 
 def shuffle_with(rng: random.Random, items: Sequence[Any]) -> list[Any]:
@@ -206,10 +219,10 @@ class State:
     def view(self, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
-    def determinize(self, seat: int, rng: random.Random) -> "State":
+    def determinize(self, seat: int, rng: random.Random) -> State:
         raise NotImplementedError
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         raise NotImplementedError
 
     # --- helpers for subclasses ------------------------------------------------------------------------
@@ -238,7 +251,7 @@ class State:
             self.journal.append({"chance": name, "order": _jsonable(tuple(order))})
         return order
 
-    def copy_base_into(self, other: "State") -> None:
+    def copy_base_into(self, other: State) -> None:
         """Copy the base fields into a new instance made by ``clone``."""
         other.players = self.players
         other.seed = self.seed
@@ -293,8 +306,13 @@ class GameSpec:
         return self.setup_game(players, seed, setup)
 
 
-def replay(spec: GameSpec, players: int, seed: int, journal: Sequence[Mapping[str, Any]],
-           setup: Mapping[str, Any] | None = None) -> State:
+def replay(
+    spec: GameSpec,
+    players: int,
+    seed: int,
+    journal: Sequence[Mapping[str, Any]],
+    setup: Mapping[str, Any] | None = None,
+) -> State:
     """Rebuild a game from its seed (and ``setup``, see :attr:`GameSpec.setup_game`) and journal, using the
     journal's recorded chance outcomes.
 

@@ -15,13 +15,15 @@ dispatches ``on_seat_event`` on the UI thread. Sources:
 
 When there is no GPIO (a desktop) or no tap-stick board, one log line says so and the keyboard fallback remains.
 """
+
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
@@ -126,8 +128,7 @@ class KeyboardInputs:
             return chr(key).lower()
         return None
 
-    def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
-                     modifiers: list[str]) -> bool:
+    def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None, modifiers: list[str]) -> bool:
         text = self._key_text(key, codepoint)
         if text is None or "ctrl" in modifiers or "alt" in modifiers:
             return False
@@ -172,8 +173,15 @@ class HardwareInputs:
     ``hardware.status.HardwareStatus`` when the hardware package provides one.
     """
 
-    def __init__(self, hub: InputHub, seats: SeatMap, *, mode: str = "real", serial_port: str | None = None,
-                 sticks: Mapping[int, tuple[str, str]] | None = None) -> None:
+    def __init__(
+        self,
+        hub: InputHub,
+        seats: SeatMap,
+        *,
+        mode: str = "real",
+        serial_port: str | None = None,
+        sticks: Mapping[int, tuple[str, str]] | None = None,
+    ) -> None:
         self.hub = hub
         self.seats = seats
         self.mode = mode
@@ -191,6 +199,7 @@ class HardwareInputs:
             return
         try:
             from hardware.status import HardwareStatus  # type: ignore[import-not-found]
+
             self.status = HardwareStatus()
         except Exception as exc:  # the hardware package may not exist yet, or differ
             log.debug("no hardware status: %s", exc)
@@ -211,6 +220,7 @@ class HardwareInputs:
             extra: dict[str, Any] = {}
             if self.mode == "mock":
                 from gpiozero.pins.mock import MockFactory
+
                 extra["pin_factory"] = MockFactory()
             self.buttons = self._construct(SeatButtons, pins, self._on_button, **extra)
             if getattr(self.buttons, "available", True) is False:
@@ -239,6 +249,7 @@ class HardwareInputs:
     def _construct(self, cls: Any, first: Any, on_event: Callable[[Any], None], **extra: Any) -> Any:
         """Build a hardware object, passing the optional keyword arguments it declares (status, sticks, ...)."""
         import inspect
+
         kwargs: dict[str, Any] = {}
         try:
             params = inspect.signature(cls).parameters
@@ -248,8 +259,11 @@ class HardwareInputs:
             kwargs["status"] = self.status
         if "sticks" in params and self.sticks:
             here = {s.position for s in self.seats}
-            kwargs["sticks"] = {k: {"seat": self.seats.by_position(p).index, "hand": hand}
-                                for k, (p, hand) in self.sticks.items() if p in here}
+            kwargs["sticks"] = {
+                k: {"seat": self.seats.by_position(p).index, "hand": hand}
+                for k, (p, hand) in self.sticks.items()
+                if p in here
+            }
         kwargs.update({k: v for k, v in extra.items() if k in params})
         return cls(first, on_event, **kwargs)
 
@@ -289,6 +303,13 @@ class HardwareInputs:
         elif isinstance(seat, str):
             seat = self.seats.by_position(seat).index
         t = getattr(ev, "received", None) or time.monotonic()
-        self.hub.emit_threadsafe(SeatEvent(seat, "tap", "tap", button=getattr(ev, "hand", None), t=t,
-                                           detail={"stick": ev.stick, "t_us": getattr(ev, "t_us", None),
-                                                   "seq": getattr(ev, "seq", None)}))
+        self.hub.emit_threadsafe(
+            SeatEvent(
+                seat,
+                "tap",
+                "tap",
+                button=getattr(ev, "hand", None),
+                t=t,
+                detail={"stick": ev.stick, "t_us": getattr(ev, "t_us", None), "seq": getattr(ev, "seq", None)},
+            )
+        )

@@ -29,10 +29,12 @@ Seat numbers (``Seat.index``) count clockwise around the table seen from above, 
 seat, so "the player on your left" (clockwise, as the rulebooks play) is the next index. A game's seats are the
 joined table seats in that same order.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, NamedTuple
+from typing import NamedTuple
 
 from kiosk.config import POSITIONS, Config
 
@@ -56,29 +58,42 @@ class Rect(NamedTuple):
 #: Rotation (degrees counter-clockwise) that turns a widget to face a player sitting at that edge.
 EDGE_ROTATION: dict[str, int] = {"bottom": 0, "right": 90, "top": 180, "left": 270}
 
-_POSITION_EDGE = {"south-west": "bottom", "south": "bottom", "south-east": "bottom", "east": "right",
-                  "north-east": "top", "north": "top", "north-west": "top", "west": "left"}
+_POSITION_EDGE = {
+    "south-west": "bottom",
+    "south": "bottom",
+    "south-east": "bottom",
+    "east": "right",
+    "north-east": "top",
+    "north": "top",
+    "north-west": "top",
+    "west": "left",
+}
 
 #: Symbol, name and colour of each seat position: the symbol and its name are the cue, colour only helps.
 #: The glyphs are in DejaVu Sans, which Kivy ships (``data/fonts/DejaVuSans.ttf``).
 SEAT_STYLES: dict[str, tuple[str, str, tuple[float, float, float, float]]] = {
-    "south-west": ("\u25cf", "Circle", (0.95, 0.35, 0.30, 1)),     # ● red
+    "south-west": ("\u25cf", "Circle", (0.95, 0.35, 0.30, 1)),  # ● red
     "south": ("\u25cf", "Circle", (0.95, 0.35, 0.30, 1)),
     "south-east": ("\u25b2", "Triangle", (0.25, 0.65, 0.95, 1)),  # ▲ blue
-    "east": ("\u25a0", "Square", (0.98, 0.80, 0.20, 1)),          # ■ yellow
-    "north-east": ("\u25c6", "Diamond", (0.35, 0.80, 0.40, 1)),   # ◆ green
+    "east": ("\u25a0", "Square", (0.98, 0.80, 0.20, 1)),  # ■ yellow
+    "north-east": ("\u25c6", "Diamond", (0.35, 0.80, 0.40, 1)),  # ◆ green
     "north": ("\u25c6", "Diamond", (0.35, 0.80, 0.40, 1)),
-    "north-west": ("\u2605", "Star", (0.75, 0.45, 0.95, 1)),      # ★ purple
-    "west": ("\u2665", "Heart", (1.00, 0.60, 0.20, 1)),           # ♥ orange
+    "north-west": ("\u2605", "Star", (0.75, 0.45, 0.95, 1)),  # ★ purple
+    "west": ("\u2665", "Heart", (1.00, 0.60, 0.20, 1)),  # ♥ orange
 }
 
 #: Keyboard fallback, per seat position: (button "a", button "b", tap stick). Documented in docs/kiosk.md.
 #: Digits are the "a" buttons (join / confirm / TAKOYAKI!), the row below them the "b" buttons (pass / back),
 #: the home row the tap sticks. Holding either button key shows that seat's private tray.
 KEYS: dict[str, tuple[str, str, str]] = {
-    "south-west": ("1", "q", "a"), "south": ("1", "q", "a"), "south-east": ("2", "w", "s"),
-    "east": ("3", "e", "d"), "north-east": ("4", "r", "f"), "north": ("4", "r", "f"),
-    "north-west": ("5", "t", "g"), "west": ("6", "y", "h"),
+    "south-west": ("1", "q", "a"),
+    "south": ("1", "q", "a"),
+    "south-east": ("2", "w", "s"),
+    "east": ("3", "e", "d"),
+    "north-east": ("4", "r", "f"),
+    "north": ("4", "r", "f"),
+    "north-west": ("5", "t", "g"),
+    "west": ("6", "y", "h"),
 }
 
 
@@ -93,9 +108,9 @@ class Seat:
     symbol: str
     name: str
     colour: tuple[float, float, float, float]
-    buttons: Mapping[str, int] = field(default_factory=dict)   # button name -> BCM pin
-    sticks: tuple[int, ...] = ()                                # tap stick numbers
-    keys: Mapping[str, str] = field(default_factory=dict)       # keyboard key -> "a" | "b" | "tap"
+    buttons: Mapping[str, int] = field(default_factory=dict)  # button name -> BCM pin
+    sticks: tuple[int, ...] = ()  # tap stick numbers
+    keys: Mapping[str, str] = field(default_factory=dict)  # keyboard key -> "a" | "b" | "tap"
 
     @property
     def label(self) -> str:
@@ -106,9 +121,13 @@ class Seat:
 class SeatMap:
     """The table's seats and their screen geometry (pure Python; widgets live in :mod:`kiosk.ui.seatzone`)."""
 
-    def __init__(self, positions: Iterable[str], depth: float = 0.25,
-                 pins: Mapping[str, Mapping[str, int]] | None = None,
-                 sticks: Mapping[int, tuple[str, str]] | None = None) -> None:
+    def __init__(
+        self,
+        positions: Iterable[str],
+        depth: float = 0.25,
+        pins: Mapping[str, Mapping[str, int]] | None = None,
+        sticks: Mapping[int, tuple[str, str]] | None = None,
+    ) -> None:
         wanted = set(positions)
         unknown = wanted - set(POSITIONS)
         if unknown:
@@ -123,16 +142,25 @@ class SeatMap:
             edge = _POSITION_EDGE[pos]
             symbol, name, colour = SEAT_STYLES[pos]
             a, b, tap = KEYS[pos]
-            seats.append(Seat(
-                index=len(seats), position=pos, edge=edge, rotation=EDGE_ROTATION[edge], symbol=symbol,
-                name=name, colour=colour, buttons=dict(pins.get(pos, {})),
-                sticks=tuple(sorted(k for k, (p, _hand) in sticks.items() if p == pos)),
-                keys={a: "a", b: "b", tap: "tap"}))
+            seats.append(
+                Seat(
+                    index=len(seats),
+                    position=pos,
+                    edge=edge,
+                    rotation=EDGE_ROTATION[edge],
+                    symbol=symbol,
+                    name=name,
+                    colour=colour,
+                    buttons=dict(pins.get(pos, {})),
+                    sticks=tuple(sorted(k for k, (p, _hand) in sticks.items() if p == pos)),
+                    keys={a: "a", b: "b", tap: "tap"},
+                )
+            )
         self.seats: list[Seat] = seats
         self._by_position = {s.position: s for s in seats}
 
     @classmethod
-    def from_config(cls, cfg: Config) -> "SeatMap":
+    def from_config(cls, cfg: Config) -> SeatMap:
         return cls(cfg.seats.positions, cfg.seats.depth, cfg.pins, cfg.serial.sticks)
 
     # ---------------------------------------------------------------------------------------- look-ups
@@ -202,8 +230,12 @@ class SeatMap:
     def corners(self, width: float, height: float) -> list[Rect]:
         """The four corner squares that belong to no seat (the operator gesture's home)."""
         d = self.depth_px(width, height)
-        return [Rect(0.0, 0.0, d, d), Rect(width - d, 0.0, d, d), Rect(0.0, height - d, d, d),
-                Rect(width - d, height - d, d, d)]
+        return [
+            Rect(0.0, 0.0, d, d),
+            Rect(width - d, 0.0, d, d),
+            Rect(0.0, height - d, d, d),
+            Rect(width - d, height - d, d, d),
+        ]
 
     def seat_at(self, x: float, y: float, width: float, height: float) -> Seat | None:
         """The seat whose zone holds the point, or None (centre or a corner)."""
@@ -214,9 +246,11 @@ class SeatMap:
 
     def nearest_seat(self, x: float, y: float, width: float, height: float) -> Seat:
         """The seat closest to a point anywhere on the table (whose player most likely touched there)."""
+
         def dist(seat: Seat) -> float:
             cx, cy = self.region(seat, width, height).center
             return (cx - x) ** 2 + (cy - y) ** 2
+
         return min(self.seats, key=dist)
 
     def facing_edge_rotation(self, edge: str) -> int:

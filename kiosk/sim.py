@@ -13,16 +13,18 @@ second, the game's own statistics (``GameSpec.stats``) and every illegal action 
 is replaced by the first legal one so the game can go on). When several seats may act at once (Takoyaki), the
 seats take turns round-robin.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Sequence
+from typing import Any
 
 from kiosk.engine import GameSpec, RuleError, State
 
@@ -42,6 +44,7 @@ class GameResult:
 def make_bot(spec: GameSpec, level: str, seat: int, seed: int, iterations: int | None = None) -> Any:
     """The bot for ``level``; with ``iterations``, a search bot gets exactly that budget and no time limit."""
     from kiosk.ai import ISMCTSBot
+
     bot = spec.bots[level](seat, seed)
     if iterations is not None and isinstance(bot, ISMCTSBot):
         bot.iterations = iterations
@@ -49,8 +52,14 @@ def make_bot(spec: GameSpec, level: str, seat: int, seed: int, iterations: int |
     return bot
 
 
-def play_game(spec: GameSpec, players: int, levels: Sequence[str], seed: int,
-              keep_state: bool = False, iterations: int | None = None) -> GameResult:
+def play_game(
+    spec: GameSpec,
+    players: int,
+    levels: Sequence[str],
+    seed: int,
+    keep_state: bool = False,
+    iterations: int | None = None,
+) -> GameResult:
     """Play one game with one bot per seat; seat ``i`` uses ``levels[i]``."""
     state = spec.new_game(players, seed)
     bots = [make_bot(spec, levels[s], s, seed * 1009 + s * 7919 + 1, iterations) for s in range(players)]
@@ -79,11 +88,20 @@ def play_game(spec: GameSpec, players: int, levels: Sequence[str], seed: int,
 def _play_by_key(key: str, players: int, levels: Sequence[str], iterations: int | None, seed: int) -> GameResult:
     """One game in a worker process (the spec is looked up there: specs hold functions, not picklable data)."""
     from kiosk.games import GAMES
+
     return play_game(GAMES[key], players, levels, seed, iterations=iterations)
 
 
-def simulate(spec: GameSpec, players: int, levels: Sequence[str], games: int, seed: int = 0, *,
-             iterations: int | None = None, jobs: int = 1) -> dict[str, Any]:
+def simulate(
+    spec: GameSpec,
+    players: int,
+    levels: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    iterations: int | None = None,
+    jobs: int = 1,
+) -> dict[str, Any]:
     spec.check_players(players)
     if len(levels) != players:
         raise ValueError(f"--bots needs {players} levels (one per seat), got {len(levels)}")
@@ -125,7 +143,11 @@ def simulate(spec: GameSpec, players: int, levels: Sequence[str], games: int, se
             stat_n[k] = stat_n.get(k, 0) + 1
     elapsed = time.perf_counter() - start
     return {
-        "game": spec.key, "players": players, "bots": list(levels), "games": games, "seed": seed,
+        "game": spec.key,
+        "players": players,
+        "bots": list(levels),
+        "games": games,
+        "seed": seed,
         "iterations": iterations,
         "wins": [round(w, 2) for w in wins],
         "win_share": [round(w / games, 3) for w in wins],
@@ -141,13 +163,18 @@ def simulate(spec: GameSpec, players: int, levels: Sequence[str], games: int, se
 
 def format_report(rep: dict[str, Any]) -> str:
     budget = f", search bots at {rep['iterations']} iterations" if rep.get("iterations") else ""
-    lines = [f"{rep['game']}: {rep['games']} games, {rep['players']} players, seed {rep['seed']}{budget}",
-             f"{'seat':>4} {'bot':>8} {'wins':>7} {'share':>6} {'mean score':>10}"]
+    lines = [
+        f"{rep['game']}: {rep['games']} games, {rep['players']} players, seed {rep['seed']}{budget}",
+        f"{'seat':>4} {'bot':>8} {'wins':>7} {'share':>6} {'mean score':>10}",
+    ]
     for s in range(rep["players"]):
-        lines.append(f"{s:>4} {rep['bots'][s]:>8} {rep['wins'][s]:>7} {rep['win_share'][s]:>6.3f}"
-                     f" {rep['mean_scores'][s]:>10}")
-    lines.append(f"fair share {rep['fair_share']}; mean game length {rep['mean_actions']} actions; "
-                 f"{rep['games_per_second']} games/s")
+        lines.append(
+            f"{s:>4} {rep['bots'][s]:>8} {rep['wins'][s]:>7} {rep['win_share'][s]:>6.3f} {rep['mean_scores'][s]:>10}"
+        )
+    lines.append(
+        f"fair share {rep['fair_share']}; mean game length {rep['mean_actions']} actions; "
+        f"{rep['games_per_second']} games/s"
+    )
     for k, v in rep["stats"].items():
         lines.append(f"  {k}: {v}")
     lines.append(f"illegal actions: {rep['illegal_actions']}")
@@ -164,14 +191,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--bots", required=True, help="one level per seat, comma-separated: random,easy,normal,hard")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=None,
-                   help="search bots (hard) think exactly N iterations a decision, no time limit: reproducible")
+    p.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="search bots (hard) think exactly N iterations a decision, no time limit: reproducible",
+    )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (same report, faster)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     try:
-        rep = simulate(GAMES[args.game], args.players, args.bots.split(","), args.games, args.seed,
-                       iterations=args.iterations, jobs=args.jobs)
+        rep = simulate(
+            GAMES[args.game],
+            args.players,
+            args.bots.split(","),
+            args.games,
+            args.seed,
+            iterations=args.iterations,
+            jobs=args.jobs,
+        )
     except ValueError as exc:
         p.error(str(exc))
     print(json.dumps(rep, indent=2) if args.json else format_report(rep))

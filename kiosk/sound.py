@@ -9,14 +9,16 @@ Effects: ``place`` (a soft click-tone: a card or tile played), ``claim`` (two ri
 claimed), ``win`` (a short arpeggio), ``error`` (a low buzz: refused action), ``join`` (a blip: a seat joined),
 ``tick`` (a countdown tick).
 """
+
 from __future__ import annotations
 
 import logging
 import math
 import struct
 import wave
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 log = logging.getLogger("kiosk.sound")
 

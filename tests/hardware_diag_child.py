@@ -3,6 +3,7 @@ shell's UI tests own theirs): the diagnostics screen in a real window, fed by th
 (SeatButtons on gpiozero's MockFactory, TapReader on a simulated board over a pty). Prints one JSON line of
 observations; the parent asserts on them. Argument: a folder for the screenshot and temporary files.
 """
+
 from __future__ import annotations
 
 import json
@@ -60,8 +61,13 @@ factory = MockFactory()
 taps: list = []
 buttons = SeatButtons(cfg["pins"], lambda e: None, pin_factory=factory, hold_time=0.2, status=status)
 board = SimulatedBoard(link=out / "tapstick0")
-reader = TapReader(board.path, lambda e: taps.append(e) if isinstance(e, TapEvent) else None,
-                   sticks=cfg["sticks"], status=status, ping_interval=0.1)
+reader = TapReader(
+    board.path,
+    lambda e: taps.append(e) if isinstance(e, TapEvent) else None,
+    sticks=cfg["sticks"],
+    status=status,
+    ping_interval=0.1,
+)
 
 sm = ScreenManager(transition=NoTransition())
 sm.add_widget(Screen(name="operator"))
@@ -96,10 +102,10 @@ obs["stick5_text"] = screen._sticks[5].text
 obs["taps_text"] = screen.taps_text
 obs["link_text_ready"] = screen.link_text
 obs["stuck_warning"] = None
-frames(0.7)                                     # seat 2 "a" still down: stuck after 0.5 s
+frames(0.7)  # seat 2 "a" still down: stuck after 0.5 s
 obs["stuck_warning"] = [w for w in status.snapshot()["warnings"] if "stuck" in w]
 obs["lamp_2a_warn"] = screen._lamps[(2, "a")].warn
-shot = Window.screenshot(name=str(out / "diagnostics.png"))   # Kivy numbers it: diagnostics0001.png
+shot = Window.screenshot(name=str(out / "diagnostics.png"))  # Kivy numbers it: diagnostics0001.png
 os.replace(shot, out / "diagnostics.png")
 obs["screenshot"] = sorted(p.name for p in out.glob("diagnostics*.png"))
 buttons.pin(2, "a").drive_high()
@@ -108,7 +114,7 @@ frames(until=lambda: not screen._lamps[(2, "a")].lit)
 # dead switches after games without use, lost taps
 for _ in range(3):
     status.game_started(seats=[0, 1])
-board.send_line("TAP 1 5 40\n")                # after seq 0: 39 lost
+board.send_line("TAP 1 5 40\n")  # after seq 0: 39 lost
 frames(until=lambda: "Lost taps: 39" in screen.counters_text)
 obs["counters_text"] = screen.counters_text
 obs["warnings_text"] = screen.warnings_text

@@ -1,9 +1,11 @@
 """Helpers shared by the tests/test_hardware*.py files (not a test module itself)."""
+
 from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 class Collector:

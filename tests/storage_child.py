@@ -8,6 +8,7 @@ Run as a script it is the child::
 
 Every ACK line is printed (and flushed) only after the storage call returned, i.e. after fsync.
 """
+
 from __future__ import annotations
 
 import random
@@ -92,24 +93,36 @@ class TinyRace(State):
         return [s for s, t in enumerate(self.totals) if t == best]
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return {"totals": list(self.totals), "stopped": list(self.stopped), "turn": self.turn,
-                "deck": len(self.deck), "discards": list(self.discards)}
+        return {
+            "totals": list(self.totals),
+            "stopped": list(self.stopped),
+            "turn": self.turn,
+            "deck": len(self.deck),
+            "discards": list(self.discards),
+        }
 
-    def clone(self) -> "TinyRace":
+    def clone(self) -> TinyRace:
         other = TinyRace.__new__(TinyRace)
         self.copy_base_into(other)
         other.totals, other.stopped, other.turn = list(self.totals), list(self.stopped), self.turn
         other.discards, other.deck, other.end_reason = list(self.discards), list(self.deck), self.end_reason
         return other
 
-    def determinize(self, seat: int, rng: random.Random) -> "TinyRace":
+    def determinize(self, seat: int, rng: random.Random) -> TinyRace:
         other = self.clone()
         rng.shuffle(other.deck)
         return other
 
 
-TINY = GameSpec(key="tinyrace", title="Tiny Race", min_players=2, max_players=4, new_game=TinyRace,
-                action_from_json=action_codec(Take, Stop), bots={})
+TINY = GameSpec(
+    key="tinyrace",
+    title="Tiny Race",
+    min_players=2,
+    max_players=4,
+    new_game=TinyRace,
+    action_from_json=action_codec(Take, Stop),
+    bots={},
+)
 
 
 def specs() -> dict[str, GameSpec]:
@@ -162,24 +175,28 @@ def players_for(spec: GameSpec) -> int:
 def say(text: str) -> None:
     """One line, one write(2): a kill cannot leave half a line in the pipe."""
     import os
+
     os.write(1, (text + "\n").encode())
 
 
 def child_scores(path: str) -> None:
     from kiosk.storage import HighScores
+
     rng = random.Random()
     scores = HighScores(path, lower_is_better={"crash": False})
     say("READY")
     while True:
         name = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(1, 12)))
-        score = rng.randint(-1000, 10 ** 6)
+        score = rng.randint(-1000, 10**6)
         entry = scores.add("crash", name, score, seat=rng.randint(0, 3))
         say(f"ACK {entry.id} {name} {score}")
 
 
 def child_journal(root: str, key: str) -> None:
-    from kiosk.storage import SavedGames
     from datetime import timedelta
+
+    from kiosk.storage import SavedGames
+
     table = specs()
     spec = table[key]
     saved = SavedGames(root, specs=table, max_age=timedelta(days=1))
@@ -194,7 +211,7 @@ def child_journal(root: str, key: str) -> None:
     rng = random.Random()
     while True:
         if state is None or journal is None:
-            seed = rng.randrange(2 ** 31)
+            seed = rng.randrange(2**31)
             state = spec.new_game(players_for(spec), seed)
             journal = saved.start(key, players_for(spec), seed, state=state, seats=[{"kind": "bot"}] * state.players)
             say(f"START {journal.id} {seed}")
@@ -227,7 +244,9 @@ def zygote() -> None:
     Everything a child needs is imported here, before forking.
     """
     import os
+
     import kiosk.storage  # noqa: F401
+
     specs()
     print("ZYGOTE", flush=True)
     for line in sys.stdin:

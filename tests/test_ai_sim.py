@@ -1,4 +1,5 @@
 """The shared AI toolkit and the simulator, on every registered game where it applies."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -63,6 +64,7 @@ def test_simulator_counts_illegal_actions_as_bugs():
 
         def choose(self, state) -> Action:
             from kiosk.games.makoto.rules import Play
+
             return Play((99,))
 
     broken = dataclasses.replace(spec, bots={**spec.bots, "cheat": Cheater})
@@ -75,30 +77,52 @@ def test_simulator_counts_illegal_actions_as_bugs():
 
 
 def test_simulator_command_line_json():
-    out = subprocess.run([sys.executable, "-m", "kiosk.sim", "makoto", "--players", "3", "--bots",
-                          "easy,normal,random", "--games", "6", "--seed", "4", "--json"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kiosk.sim",
+            "makoto",
+            "--players",
+            "3",
+            "--bots",
+            "easy,normal,random",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     rep = json.loads(out.stdout)
     assert rep["games"] == 6 and rep["illegal_actions"] == 0
     assert abs(sum(rep["wins"]) - 6) < 1e-6
     assert len(rep["mean_scores"]) == 3 and rep["mean_actions"] > 10
-    bad = subprocess.run([sys.executable, "-m", "kiosk.sim", "makoto", "--players", "3", "--bots", "easy",
-                          "--games", "1"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "kiosk.sim", "makoto", "--players", "3", "--bots", "easy", "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "one per seat" in bad.stderr
 
 
 def test_fixed_iterations_make_search_bots_reproducible_and_jobs_change_nothing():
     spec = GAMES["makoto"]
-    kw = dict(players=2, levels=["hard", "normal"], games=4, seed=11, iterations=12)
+    kw = {"players": 2, "levels": ["hard", "normal"], "games": 4, "seed": 11, "iterations": 12}
     one = simulate(spec, **kw)
     again = simulate(spec, **kw)
     two_jobs = simulate(spec, **kw, jobs=2)
-    drop = lambda rep: {k: v for k, v in rep.items() if k != "games_per_second"}   # noqa: E731
+    drop = lambda rep: {k: v for k, v in rep.items() if k != "games_per_second"}  # noqa: E731
     assert drop(one) == drop(again) == drop(two_jobs)
     assert one["iterations"] == 12 and one["illegal_actions"] == 0
     # the budget really reaches the bot: exactly 12 iterations, no clock
     from kiosk.sim import make_bot
+
     bot = make_bot(spec, "hard", 0, 5, iterations=12)
     state = spec.new_game(2, 5)
     while state.to_move() != [0] or len(state.legal_actions(0)) < 2:

@@ -1,11 +1,13 @@
 """The kiosk config file: defaults, validation with clear errors, atomic saving, PIN hashing (no Kivy)."""
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk import config as kc
 from kiosk.config import Config, ConfigError, check_pin, hash_pin, load, load_dict, save
@@ -24,9 +26,12 @@ def test_missing_file_is_created_with_defaults(tmp_path: Path) -> None:
 
 
 def test_round_trip_through_the_file(tmp_path: Path) -> None:
-    cfg = Config().replace(sound={"volume": 0.25, "muted": True}, attract={"text": "Play with us"},
-                           seats={"positions": ["south", "north", "east", "west"], "depth": 0.3},
-                           serial={"port": "/dev/tapstick0", "sticks": {"3": {"seat": "east", "hand": "left"}}})
+    cfg = Config().replace(
+        sound={"volume": 0.25, "muted": True},
+        attract={"text": "Play with us"},
+        seats={"positions": ["south", "north", "east", "west"], "depth": 0.3},
+        serial={"port": "/dev/tapstick0", "sticks": {"3": {"seat": "east", "hand": "left"}}},
+    )
     path = tmp_path / "k.json"
     save(cfg, path)
     assert load(path) == cfg
@@ -50,24 +55,36 @@ def test_pin_hash_is_salted_and_checked() -> None:
 
 def test_every_problem_reported_at_once_naming_the_key() -> None:
     with pytest.raises(ConfigError) as err:
-        load_dict({
-            "seats": {"positions": ["south", "south-west", "up"]},
-            "pins": {"east": {"a": 99}, "west": {"a": 5}, "south-west": {"a": 5}},
-            "timeouts": {"idle_s": -1, "bogus": 3},
-            "sound": {"volume": "loud", "muted": "no"},
-            "attract": {"text": "", "bot_level": "genius"},
-            "operator": {"pin_hash": "1234"},
-            "serial": {"sticks": {"14": {"seat": "east", "hand": "left"}, "2": {"seat": "east", "hand": "up"}}},
-            "extra": 1,
-        }, source="kiosk.json")
+        load_dict(
+            {
+                "seats": {"positions": ["south", "south-west", "up"]},
+                "pins": {"east": {"a": 99}, "west": {"a": 5}, "south-west": {"a": 5}},
+                "timeouts": {"idle_s": -1, "bogus": 3},
+                "sound": {"volume": "loud", "muted": "no"},
+                "attract": {"text": "", "bot_level": "genius"},
+                "operator": {"pin_hash": "1234"},
+                "serial": {"sticks": {"14": {"seat": "east", "hand": "left"}, "2": {"seat": "east", "hand": "up"}}},
+                "extra": 1,
+            },
+            source="kiosk.json",
+        )
     msg = str(err.value)
     assert msg.startswith("invalid kiosk configuration in kiosk.json:")
-    for needle in ("seats.positions[2]: unknown seat position 'up'", "pins.east.a: must be a BCM GPIO number",
-                   "pins.south-west.a: GPIO 5 is already used by pins.west.a", "timeouts.idle_s: must be between",
-                   "timeouts.bogus: unknown key", "sound.volume: must be a number", "sound.muted: must be true or false",
-                   "attract.text: must be 1 to 60 characters", "attract.bot_level: must be one of random, easy",
-                   "operator.pin_hash: must look like", "serial.sticks.14: stick numbers are 0 to 11",
-                   "serial.sticks.2: must be", "extra: unknown section"):
+    for needle in (
+        "seats.positions[2]: unknown seat position 'up'",
+        "pins.east.a: must be a BCM GPIO number",
+        "pins.south-west.a: GPIO 5 is already used by pins.west.a",
+        "timeouts.idle_s: must be between",
+        "timeouts.bogus: unknown key",
+        "sound.volume: must be a number",
+        "sound.muted: must be true or false",
+        "attract.text: must be 1 to 60 characters",
+        "attract.bot_level: must be one of random, easy",
+        "operator.pin_hash: must look like",
+        "serial.sticks.14: stick numbers are 0 to 11",
+        "serial.sticks.2: must be",
+        "extra: unknown section",
+    ):
         assert needle in msg, needle
     assert len(err.value.problems) >= 13
 
@@ -97,14 +114,17 @@ def test_replace_validates() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(volume=st.floats(allow_nan=False, allow_infinity=False, min_value=-5, max_value=5),
-       idle=st.floats(allow_nan=False, allow_infinity=False, min_value=-10, max_value=5000),
-       positions=st.lists(st.sampled_from(kc.POSITIONS), unique=True, max_size=8))
+@given(
+    volume=st.floats(allow_nan=False, allow_infinity=False, min_value=-5, max_value=5),
+    idle=st.floats(allow_nan=False, allow_infinity=False, min_value=-10, max_value=5000),
+    positions=st.lists(st.sampled_from(kc.POSITIONS), unique=True, max_size=8),
+)
 def test_validation_accepts_exactly_the_valid_values(volume: float, idle: float, positions: list[str]) -> None:
     data = {"sound": {"volume": volume}, "timeouts": {"idle_s": idle}, "seats": {"positions": positions}}
-    ok_positions = (len(positions) >= 2 and not any(
+    ok_positions = len(positions) >= 2 and not any(
         side in positions and (f"{side}-west" in positions or f"{side}-east" in positions)
-        for side in ("south", "north")))
+        for side in ("south", "north")
+    )
     valid = 0 <= volume <= 1 and 0.1 <= idle <= 3600 and ok_positions
     if valid:
         cfg = load_dict(data)
@@ -117,6 +137,7 @@ def test_validation_accepts_exactly_the_valid_values(volume: float, idle: float,
 
 def test_check_config_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from kiosk.__main__ import main
+
     path = tmp_path / "kiosk.json"
     assert main(["--config", str(path), "--state-dir", str(tmp_path), "--check-config"]) == 0
     assert "OK (6 seats)" in capsys.readouterr().out
@@ -130,10 +151,19 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
     import shutil
     import subprocess
     import sys
+
     unit = (Path(__file__).resolve().parents[1] / "systemd" / "kiosk.service").read_text()
-    for needed in ("Type=notify", "WatchdogSec=", "StartLimitIntervalSec=0", "StateDirectory=sushi-kiosk",
-                   "KIVY_HOME=/var/lib/sushi-kiosk/kivy", "TTYPath=/dev/tty1", "Conflicts=getty@tty1.service",
-                   "ExecStart=/opt/sushi-kiosk/.venv/bin/kiosk --fullscreen", "Restart=always"):
+    for needed in (
+        "Type=notify",
+        "WatchdogSec=",
+        "StartLimitIntervalSec=0",
+        "StateDirectory=sushi-kiosk",
+        "KIVY_HOME=/var/lib/sushi-kiosk/kivy",
+        "TTYPath=/dev/tty1",
+        "Conflicts=getty@tty1.service",
+        "ExecStart=/opt/sushi-kiosk/.venv/bin/kiosk --fullscreen",
+        "Restart=always",
+    ):
         assert needed in unit, needed
     tool = shutil.which("systemd-analyze")
     if tool is None:

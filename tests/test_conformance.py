@@ -4,22 +4,27 @@ A new game folder is picked up here with no change: determinism, replay (includi
 clone independence, JSON round trips, RuleError leaving the state unchanged, redaction by ``view`` and
 ``determinize``, canonical legal actions, and termination of random games.
 """
+
 from __future__ import annotations
 
 import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from kiosk.ai import RandomBot, pick
+from kiosk.ai import pick
 from kiosk.engine import Action, RuleError, State, replay
 from kiosk.games import GAMES
 
 MAX_STEPS = 20_000
 
-CASES = [(key, n) for key, spec in GAMES.items()
-         for n in sorted({spec.min_players, max(spec.min_players, 2), spec.max_players})]
+CASES = [
+    (key, n)
+    for key, spec in GAMES.items()
+    for n in sorted({spec.min_players, max(spec.min_players, 2), spec.max_players})
+]
 IDS = [f"{k}-{n}p" for k, n in CASES]
 
 
@@ -204,8 +209,9 @@ def test_views_are_json_and_determinize_keeps_the_seats_view(key, players):
                 json.dumps(view)
                 det = state.determinize(seat, random.Random(step))
                 assert det.view(seat) == view, "determinize must keep what the seat can see"
-                assert det.legal_actions(seat) == state.legal_actions(seat), \
+                assert det.legal_actions(seat) == state.legal_actions(seat), (
                     "legal actions may depend only on what the seat can see"
+                )
                 assert det.to_move() == state.to_move()
             json.dumps(state.view(None))
         seat = pick(rng, state.to_move())
@@ -223,8 +229,9 @@ def test_determinize_resamples_hidden_information(key, players):
     if hides and players > 1:
         assert len(fps) > 1
     for i in range(3):
-        assert state.determinize(0, random.Random(i)).fingerprint() == \
-            state.determinize(0, random.Random(i)).fingerprint()
+        assert (
+            state.determinize(0, random.Random(i)).fingerprint() == state.determinize(0, random.Random(i)).fingerprint()
+        )
 
 
 @pytest.mark.parametrize("key,players", CASES, ids=IDS)

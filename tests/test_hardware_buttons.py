@@ -1,8 +1,8 @@
 """Seat buttons through gpiozero's MockFactory: press/release/hold, bounce, a stuck button, no GPIO, threads."""
+
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 import warnings
@@ -11,12 +11,13 @@ from pathlib import Path
 import gpiozero
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hardware_testutil import Collector, no_new_threads, thread_idents
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hardware.buttons import ButtonEvent, SeatButtons
 from hardware.config import DEFAULT_PINS, HardwareConfigError
 from hardware.status import HardwareStatus
-from hardware_testutil import Collector, no_new_threads, thread_idents, wait_until
 
 TWO_SEATS = {0: {"a": 5, "b": 6}, 1: {"a": 12, "b": 13}}
 
@@ -50,9 +51,9 @@ def test_press_release_carry_seat_and_button(factory):
 def test_bounce_time_reaches_every_pin_driver(factory):
     with SeatButtons(DEFAULT_PINS, lambda e: None, bounce_time=0.02, pin_factory=factory) as buttons:
         for seat, named in DEFAULT_PINS.items():
-            for name, pin in named.items():
+            for name, _pin in named.items():
                 assert buttons.pin(seat, name).bounce == pytest.approx(0.02)
-                assert buttons.pin(seat, name).pull == "up"      # wired to ground, internal pull-up
+                assert buttons.pin(seat, name).pull == "up"  # wired to ground, internal pull-up
 
 
 class KernelDebouncePin(MockPin):
@@ -71,7 +72,7 @@ class KernelDebouncePin(MockPin):
         if level != self.raw:
             self.raw = level
             self.stable_for = 0.0
-            if not self._bounce:        # no debounce asked for: every edge is reported at once
+            if not self._bounce:  # no debounce asked for: every edge is reported at once
                 self._report()
 
     def advance(self, seconds: float) -> None:
@@ -112,7 +113,7 @@ def test_without_bounce_time_the_same_contacts_chatter():
     events = Collector()
     with SeatButtons(TWO_SEATS, events, bounce_time=None, pin_factory=factory, hold_time=5) as buttons:
         bouncy_press_and_release(buttons.pin(0, "a"))
-    assert kinds(events.events).count("press") > 1     # why bounce_time matters
+    assert kinds(events.events).count("press") > 1  # why bounce_time matters
     factory.reset()
 
 
@@ -132,7 +133,7 @@ def test_any_edge_sequence_keeps_press_release_alternating_and_status_true(edge_
     """Even if some chatter got past the driver, events per button alternate and the status ends right."""
     buttons, events, status = edge_rig
     for key in [(0, "a"), (0, "b"), (1, "a")]:
-        buttons.pin(*key).drive_high()                  # everything released
+        buttons.pin(*key).drive_high()  # everything released
     events.clear()
     for (seat, name), level in steps:
         pin = buttons.pin(seat, name)
@@ -148,19 +149,19 @@ def test_any_edge_sequence_keeps_press_release_alternating_and_status_true(edge_
 def test_stuck_button_holds_once_and_blocks_no_other_seat(factory):
     events, status = Collector(), HardwareStatus(stuck_after=0.2)
     with SeatButtons(DEFAULT_PINS, events, pin_factory=factory, hold_time=0.05, status=status) as buttons:
-        buttons.pin(0, "a").drive_low()                              # jammed down
+        buttons.pin(0, "a").drive_low()  # jammed down
         events.wait(lambda e: e.kind == "hold" and e.seat == 0)
-        for seat in range(1, 6):                                     # everybody else plays on
+        for seat in range(1, 6):  # everybody else plays on
             for _ in range(3):
                 buttons.pin(seat, "a").drive_low()
                 buttons.pin(seat, "a").drive_high()
         buttons.pin(3, "b").drive_low()
-        events.wait(lambda e: e.kind == "hold" and e.seat == 3)      # another seat's hold still works
+        events.wait(lambda e: e.kind == "hold" and e.seat == 3)  # another seat's hold still works
         buttons.pin(3, "b").drive_high()
-        time.sleep(0.3)                                              # six more hold periods
+        time.sleep(0.3)  # six more hold periods
         for seat in range(1, 6):
             assert kinds(events.events, seat, "a") == ["press", "release"] * 3
-        assert kinds(events.events, 0, "a") == ["press", "hold"]    # one hold, never repeated
+        assert kinds(events.events, 0, "a") == ["press", "hold"]  # one hold, never repeated
         snap = status.snapshot()
         assert snap["buttons"][0]["a"]["stuck"] is True and snap["buttons"][0]["a"]["pressed"] is True
         assert any("Seat 0 button a" in w and "stuck" in w for w in snap["warnings"])
@@ -177,7 +178,7 @@ def test_a_slow_handler_for_one_seat_does_not_delay_another_seats_hold(factory):
     def handler(e):
         events(e)
         if e.seat == 0 and e.kind == "hold":
-            gate.wait(2)            # the app is busy with seat 0's hold
+            gate.wait(2)  # the app is busy with seat 0's hold
 
     with SeatButtons(TWO_SEATS, handler, pin_factory=factory, hold_time=0.05) as buttons:
         buttons.pin(0, "a").drive_low()
@@ -210,11 +211,12 @@ def test_no_gpio_means_keyboard_fallback_and_one_log_line(monkeypatch, caplog):
     monkeypatch.setattr(gpiozero.Device, "pin_factory", None)
     events, status = Collector(), HardwareStatus()
     with caplog.at_level(logging.INFO), warnings.catch_warnings():
-        warnings.simplefilter("error")          # gpiozero's fallback warnings must not leak to the console
+        warnings.simplefilter("error")  # gpiozero's fallback warnings must not leak to the console
         buttons = SeatButtons(DEFAULT_PINS, events, status=status)
     assert buttons.available is False and "BadPinFactory" in buttons.unavailable_reason
     assert [r.getMessage() for r in caplog.records if r.name.startswith("hardware")] == [
-        f"No GPIO ({buttons.unavailable_reason}): seat buttons use the keyboard fallback"]
+        f"No GPIO ({buttons.unavailable_reason}): seat buttons use the keyboard fallback"
+    ]
     # the keyboard path delivers the same events and status
     buttons.inject(2, "a", "press")
     buttons.inject(2, "a", "release")
@@ -237,10 +239,10 @@ def test_bad_pin_map_is_a_config_error(factory):
 def test_close_is_quick_with_buttons_held_down(factory):
     buttons = SeatButtons(DEFAULT_PINS, lambda e: None, pin_factory=factory, hold_time=30)
     for seat in DEFAULT_PINS:
-        buttons.pin(seat, "a").drive_low()          # every hold timer is running
+        buttons.pin(seat, "a").drive_low()  # every hold timer is running
     t0 = time.monotonic()
     buttons.close()
-    assert time.monotonic() - t0 < 5.0              # gpiozero alone: 30 s
+    assert time.monotonic() - t0 < 5.0  # gpiozero alone: 30 s
 
 
 def test_close_releases_pins_and_stops_hold_threads():
@@ -248,7 +250,7 @@ def test_close_releases_pins_and_stops_hold_threads():
     factory = MockFactory()
     events = Collector()
     buttons = SeatButtons(DEFAULT_PINS, events, pin_factory=factory, hold_time=0.05)
-    assert len(thread_idents() - before) == 12                # gpiozero's hold thread per button
+    assert len(thread_idents() - before) == 12  # gpiozero's hold thread per button
     buttons.pin(0, "a").drive_low()
     events.wait(lambda e: e.kind == "hold")
     buttons.close()

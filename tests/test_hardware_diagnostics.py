@@ -1,4 +1,5 @@
 """The diagnostics screen in a real Kivy window (its own process: see tests/hardware_diag_child.py)."""
+
 from __future__ import annotations
 
 import json
@@ -59,7 +60,9 @@ def test_buttons_light_up_live_and_stuck_ones_warn(obs):
 def test_taps_show_with_latency_and_link_state(obs):
     assert obs["stick5_text"].startswith("Stick 5\nseat 2 right\n1 taps") and obs["stick5_text"].endswith(" ms")
     assert "stick  5  seat 2 right" in obs["taps_text"] and obs["taps_text"].endswith(" ms")
-    assert obs["link_text_ready"].startswith("Tap board: ready") and "firmware 1.0.0, 12 sticks" in obs["link_text_ready"]
+    assert (
+        obs["link_text_ready"].startswith("Tap board: ready") and "firmware 1.0.0, 12 sticks" in obs["link_text_ready"]
+    )
     assert obs["link_text_lost"].startswith("Tap board: LOST - reconnecting")
 
 

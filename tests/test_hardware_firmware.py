@@ -1,4 +1,5 @@
 """The Pico firmware's logic (hardware/firmware/tapcore.py) under CPython, and the board talking to the reader."""
+
 from __future__ import annotations
 
 import ast
@@ -9,22 +10,34 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hardware_testutil import Collector, wait_until
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import hardware.firmware as firmware_pkg
 from hardware.firmware import tapcore
-from hardware.firmware.tapcore import (FULL_SCALE, MASK32, Clock32, CommandBuffer, StickDetector, TapBoard, diff32,
-                                       encode_hello, encode_pong, encode_tap)
+from hardware.firmware.tapcore import (
+    FULL_SCALE,
+    MASK32,
+    Clock32,
+    CommandBuffer,
+    StickDetector,
+    TapBoard,
+    diff32,
+    encode_hello,
+    encode_pong,
+    encode_tap,
+)
 from hardware.simboard import SimulatedBoard
 from hardware.status import HardwareStatus
 from hardware.taps import LinkEvent, TapEvent, TapReader
-from hardware_testutil import Collector, wait_until
 
 FIRMWARE = Path(firmware_pkg.__file__).parent
 
 
-def piezo_tap(peak: float, ring_ms: float = 25.0, sample_us: int = 500, noise: float = 300.0,
-              rng: random.Random | None = None) -> list[int]:
+def piezo_tap(
+    peak: float, ring_ms: float = 25.0, sample_us: int = 500, noise: float = 300.0, rng: random.Random | None = None
+) -> list[int]:
     """A piezo disc's response to one knock: a decaying ring (rectified by the clamp), with noise."""
     rng = rng or random.Random(1)
     n = int(ring_ms * 1000 / sample_us)
@@ -38,8 +51,11 @@ def piezo_tap(peak: float, ring_ms: float = 25.0, sample_us: int = 500, noise: f
 
 def run_detector(det: StickDetector, samples: list[int], start_us: int = 0, step_us: int = 500) -> list[int]:
     """Feed samples at ``step_us`` spacing from ``start_us``; return the tap times (board clock)."""
-    return [(start_us + i * step_us) & MASK32 for i, v in enumerate(samples)
-            if det.feed(v, (start_us + i * step_us) & MASK32)]
+    return [
+        (start_us + i * step_us) & MASK32
+        for i, v in enumerate(samples)
+        if det.feed(v, (start_us + i * step_us) & MASK32)
+    ]
 
 
 def test_one_ringing_knock_is_one_tap():
@@ -47,7 +63,7 @@ def test_one_ringing_knock_is_one_tap():
     samples = [200] * 10 + piezo_tap(60000) + [200] * 200
     taps = run_detector(det, samples)
     assert len(taps) == 1
-    assert taps[0] == 10 * 500 or taps[0] == 11 * 500       # stamped at the first sample over the threshold
+    assert taps[0] == 10 * 500 or taps[0] == 11 * 500  # stamped at the first sample over the threshold
 
 
 def test_two_knocks_after_the_dead_time_are_two_taps_and_inside_it_one():
@@ -56,14 +72,14 @@ def test_two_knocks_after_the_dead_time_are_two_taps_and_inside_it_one():
     quiet = [100] * ((70000 - len(knock) * 500) // 500)
     assert len(run_detector(det, knock + quiet + knock + [100] * 10)) == 2
     det = StickDetector(threshold=12000, dead_us=60000)
-    assert len(run_detector(det, knock + [100] * 20 + knock + [100] * 10)) == 1   # 35 ms apart: one tap
+    assert len(run_detector(det, knock + [100] * 20 + knock + [100] * 10)) == 1  # 35 ms apart: one tap
 
 
 def test_a_stuck_sensor_gives_one_tap_not_one_per_dead_time():
     det = StickDetector(threshold=FULL_SCALE // 2, dead_us=40000)
-    closed = [FULL_SCALE] * 2000                                 # a switch held closed for a second
+    closed = [FULL_SCALE] * 2000  # a switch held closed for a second
     assert len(run_detector(det, closed)) == 1
-    assert len(run_detector(det, [0] * 4 + [FULL_SCALE] * 5, start_us=2000 * 500)) == 0   # 2 ms open: chatter
+    assert len(run_detector(det, [0] * 4 + [FULL_SCALE] * 5, start_us=2000 * 500)) == 0  # 2 ms open: chatter
     assert len(run_detector(det, [0] * 12 + [FULL_SCALE] * 5, start_us=2010 * 500)) == 1  # 6 ms open, hit again
 
 
@@ -71,7 +87,7 @@ def test_a_ring_straddling_the_dead_time_end_is_not_a_second_tap():
     """A loud knock inside the dead time keeps ringing past its end; its zero crossings must not re-arm."""
     det = StickDetector(threshold=12000, dead_us=60000)
     knock = piezo_tap(65535, ring_ms=25)
-    samples = knock + [50] * ((50000 - len(knock) * 500) // 500) + knock + [50] * 100   # 2nd at 50 ms
+    samples = knock + [50] * ((50000 - len(knock) * 500) // 500) + knock + [50] * 100  # 2nd at 50 ms
     assert len(run_detector(det, samples)) == 1
 
 
@@ -82,8 +98,11 @@ def test_noise_below_threshold_never_taps():
 
 
 @settings(max_examples=60, deadline=None)
-@given(gaps_ms=st.lists(st.integers(1, 300), min_size=1, max_size=12), peak=st.integers(20000, 65535),
-       start_us=st.integers(0, MASK32))
+@given(
+    gaps_ms=st.lists(st.integers(1, 300), min_size=1, max_size=12),
+    peak=st.integers(20000, 65535),
+    start_us=st.integers(0, MASK32),
+)
 def test_knocks_count_exactly_when_spaced_beyond_the_dead_time(gaps_ms, peak, start_us):
     """Whatever the spacing, loudness and clock start (wrap included): a knock counts iff it comes after
     the dead time and after the previous ring fell under the re-arm level."""
@@ -140,7 +159,7 @@ def test_clock32_extends_a_30_bit_tick_counter_across_its_wrap():
     for step in [5, 20, 2**29 - 1, 2**29 - 1, 2**29 - 1, 2**29 - 1, 2**29 - 1, 2**29 - 1, 2**29 - 1, 2**29 - 1, 300]:
         ticks[0] += step
         total += step
-        assert clock.now() == total & MASK32    # 32-bit wrap after 2**32 us, the ticks' 2**30 wrap invisible
+        assert clock.now() == total & MASK32  # 32-bit wrap after 2**32 us, the ticks' 2**30 wrap invisible
 
 
 def test_framing_and_commands():
@@ -150,11 +169,11 @@ def test_framing_and_commands():
     buf = CommandBuffer(limit=8)
     assert buf.feed(b"PI") == []
     assert buf.feed(b"NG\r\nHELLO?\n") == ["PING", "HELLO?"]
-    assert buf.feed(b"X" * 50 + b"\nPING\n") == ["PING"]          # over-long dropped whole
-    assert buf.feed(b"\xff\x00PING\n") == ["PING"]                 # non-printable bytes ignored
+    assert buf.feed(b"X" * 50 + b"\nPING\n") == ["PING"]  # over-long dropped whole
+    assert buf.feed(b"\xff\x00PING\n") == ["PING"]  # non-printable bytes ignored
     clock = type("C", (), {"now": lambda self: 99})()
     board = TapBoard(clock, [StickDetector() for _ in range(3)])
-    assert board.receive(b"PING\nHELLO?\nWHAT\n") == ["PONG 99\n", "HELLO tapstick %s 3\n" % tapcore.VERSION]
+    assert board.receive(b"PING\nHELLO?\nWHAT\n") == ["PONG 99\n", f"HELLO tapstick {tapcore.VERSION} 3\n"]
     assert [board.tap(0, 1) for _ in range(2)] == ["TAP 0 1 0\n", "TAP 0 1 1\n"]
     board.seq = 65535
     assert board.tap(2, 5) == "TAP 2 5 65535\n" and board.seq == 0
@@ -180,29 +199,31 @@ def test_firmware_files_parse_and_use_only_micropython_modules():
     cfg = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cfg)
     assert len(cfg.STICKS) == 12 and len({(k, g) for k, g, _t, _d in cfg.STICKS}) == 12
-    for kind, gpio, threshold, dead in cfg.STICKS:
+    for kind, _gpio, threshold, dead in cfg.STICKS:
         assert kind in ("switch", "piezo", "mux")
-        StickDetector(threshold=threshold, dead_us=dead)        # valid settings
+        StickDetector(threshold=threshold, dead_us=dead)  # valid settings
 
 
 def test_simulated_board_through_the_firmware_code_to_the_reader(tmp_path):
     """End to end: tapcore's framing -> a real pty -> TapReader, with the 32-bit clock wrapping mid-game."""
     status = HardwareStatus()
     events = Collector()
-    start = MASK32 - 1_500_000                                # the board clock wraps 1.5 s after start
-    with SimulatedBoard(link=tmp_path / "tapstick0", start_us=start) as board, \
-            TapReader(board.path, events, status=status, ping_interval=0.05, reconnect_interval=0.05):
+    start = MASK32 - 1_500_000  # the board clock wraps 1.5 s after start
+    with (
+        SimulatedBoard(link=tmp_path / "tapstick0", start_us=start) as board,
+        TapReader(board.path, events, status=status, ping_interval=0.05, reconnect_interval=0.05),
+    ):
         events.wait(lambda e: isinstance(e, LinkEvent) and e.kind == "hello")
         wait_until(lambda: status.snapshot()["link"]["rtt_ms"] is not None, what="a PONG")
-        assert board.now() > start                           # not wrapped yet
+        assert board.now() > start  # not wrapped yet
         first = board.tap(0)
         wait_until(lambda: board.now() < start, what="the board clock wrapping")
         time.sleep(0.05)
         second = board.tap(1)
         t0 = events.wait(lambda e: isinstance(e, TapEvent) and e.stick == 0)
         t1 = events.wait(lambda e: isinstance(e, TapEvent) and e.stick == 1)
-    assert t1.t_us < t0.t_us                                  # the raw clock wrapped ...
-    assert 0.05e6 < diff32(t1.t_us, t0.t_us) < 1.6e6          # ... the difference did not
+    assert t1.t_us < t0.t_us  # the raw clock wrapped ...
+    assert 0.05e6 < diff32(t1.t_us, t0.t_us) < 1.6e6  # ... the difference did not
     assert t0.latency is not None and t1.latency is not None and t1.latency < 0.5
     assert status.snapshot()["lost_taps"] == 0
     assert first.startswith("TAP 0 ") and second.startswith("TAP 1 ")

@@ -1,4 +1,5 @@
 """HardwareStatus (dead switches, stuck buttons, link, thread safety) and the hardware configuration helper."""
+
 from __future__ import annotations
 
 import json
@@ -6,8 +7,17 @@ import threading
 
 import pytest
 
-from hardware.config import (DEFAULT_PINS, DEFAULT_STICKS, HardwareConfigError, StickPlace, default_config,
-                             parse_config, parse_pins, parse_serial, parse_sticks)
+from hardware.config import (
+    DEFAULT_PINS,
+    DEFAULT_STICKS,
+    HardwareConfigError,
+    StickPlace,
+    default_config,
+    parse_config,
+    parse_pins,
+    parse_serial,
+    parse_sticks,
+)
 from hardware.status import HardwareStatus
 
 
@@ -33,10 +43,17 @@ def test_snapshot_is_plain_json_data():
     st.set_link("connected", port="/dev/tapstick0")
     snap = st.snapshot()
     json.dumps(snap)
-    assert snap["recent_taps"][-1] == {"stick": 3, "seat": 1, "hand": "right", "t_us": 1000, "seq": 0,
-                                       "received": 5.0, "latency_ms": 1.2}
+    assert snap["recent_taps"][-1] == {
+        "stick": 3,
+        "seat": 1,
+        "hand": "right",
+        "t_us": 1000,
+        "seq": 0,
+        "received": 5.0,
+        "latency_ms": 1.2,
+    }
     assert snap["sticks"][3]["last_latency_ms"] == 1.2
-    snap["buttons"][0]["a"]["pressed"] = False           # a copy: changing it changes nothing
+    snap["buttons"][0]["a"]["pressed"] = False  # a copy: changing it changes nothing
     assert st.snapshot()["buttons"][0]["a"]["pressed"] is True
 
 
@@ -48,11 +65,11 @@ def test_a_device_unused_for_more_than_n_games_at_its_seat_is_flagged_and_clears
         st.record_button(0, "a", "release")
     snap = st.snapshot()
     assert not any(b["dead"] for seat in snap["buttons"].values() for b in seat.values())
-    st.game_started(seats=[0, 1])                             # 4th game without seat 0 "b" or seat 1 anything
+    st.game_started(seats=[0, 1])  # 4th game without seat 0 "b" or seat 1 anything
     snap = st.snapshot()
     assert snap["buttons"][0]["b"]["dead"] and snap["buttons"][1]["a"]["dead"]
     assert not snap["buttons"][0]["a"]["dead"]
-    assert not snap["buttons"][4]["a"]["dead"]                 # seat 4 did not play: not blamed
+    assert not snap["buttons"][4]["a"]["dead"]  # seat 4 did not play: not blamed
     assert "Seat 0 button b not used in the last 3 games: check the switch" in snap["warnings"]
     st.record_button(0, "b", "press")
     assert not st.snapshot()["buttons"][0]["b"]["dead"]
@@ -148,8 +165,9 @@ def test_concurrent_writers_and_readers_lose_nothing():
 
 # -- configuration ---------------------------------------------------------------------------------------------
 
+
 def test_defaults_round_trip_through_json_and_validate():
-    cfg = json.loads(json.dumps(default_config()))           # keys become strings, as in a config file
+    cfg = json.loads(json.dumps(default_config()))  # keys become strings, as in a config file
     parsed = parse_config(cfg)
     assert parsed["pins"] == DEFAULT_PINS
     assert parsed["sticks"][11] == StickPlace(5, "right")
@@ -157,20 +175,23 @@ def test_defaults_round_trip_through_json_and_validate():
     assert parse_config(None) == parse_config({})
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({"pins": {0: {"a": 1}}}, "not a header GPIO"),
-    ({"pins": {0: {"a": 5}, 1: {"b": 5}}}, "used by both"),
-    ({"pins": {"x": {"a": 5}}}, "seat 'x' is not a number"),
-    ({"pins": {0: {"a": True}}}, "not a BCM number"),
-    ({"sticks": {12: {"seat": 0, "hand": "left"}}}, "outside 0-11"),
-    ({"sticks": {0: {"seat": 0, "hand": "left"}, 1: {"seat": 0, "hand": "left"}}}, "two sticks"),
-    ({"sticks": {0: {"seat": 0, "hand": "middle"}}}, "'left' or 'right'"),
-    ({"serial": {"vid": "zz"}}, "not a hex number"),
-    ({"serial": {"speed": 9600}}, "unknown serial setting"),
-    ({"bounce_time": -1}, "bounce_time"),
-    ({"dead_after_games": 0}, "dead_after_games"),
-    ({"colour": "red"}, "unknown hardware setting"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"pins": {0: {"a": 1}}}, "not a header GPIO"),
+        ({"pins": {0: {"a": 5}, 1: {"b": 5}}}, "used by both"),
+        ({"pins": {"x": {"a": 5}}}, "seat 'x' is not a number"),
+        ({"pins": {0: {"a": True}}}, "not a BCM number"),
+        ({"sticks": {12: {"seat": 0, "hand": "left"}}}, "outside 0-11"),
+        ({"sticks": {0: {"seat": 0, "hand": "left"}, 1: {"seat": 0, "hand": "left"}}}, "two sticks"),
+        ({"sticks": {0: {"seat": 0, "hand": "middle"}}}, "'left' or 'right'"),
+        ({"serial": {"vid": "zz"}}, "not a hex number"),
+        ({"serial": {"speed": 9600}}, "unknown serial setting"),
+        ({"bounce_time": -1}, "bounce_time"),
+        ({"dead_after_games": 0}, "dead_after_games"),
+        ({"colour": "red"}, "unknown hardware setting"),
+    ],
+)
 def test_bad_configuration_says_what_is_wrong(bad, message):
     with pytest.raises(HardwareConfigError, match=message):
         parse_config(bad)
@@ -184,6 +205,7 @@ def test_udev_rule_matches_the_default_usb_ids():
     from pathlib import Path
 
     from hardware.config import DEFAULT_USB_PID, DEFAULT_USB_VID
+
     rule = Path(__file__).resolve().parents[1] / "hardware" / "udev" / "99-tapstick.rules"
     lines = [ln for ln in rule.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     assert len(lines) == 1
@@ -195,8 +217,11 @@ def test_udev_rule_matches_the_default_usb_ids():
 def test_the_hardware_package_never_imports_kivy():
     import subprocess
     import sys
-    code = ("import sys, hardware, hardware.buttons, hardware.taps, hardware.status, hardware.config, "
-            "hardware.simboard, hardware.firmware.tapcore\n"
-            "bad = sorted(m for m in sys.modules if m == 'kivy' or m.startswith('kivy.'))\n"
-            "assert not bad, bad\n")
+
+    code = (
+        "import sys, hardware, hardware.buttons, hardware.taps, hardware.status, hardware.config, "
+        "hardware.simboard, hardware.firmware.tapcore\n"
+        "bad = sorted(m for m in sys.modules if m == 'kivy' or m.startswith('kivy.'))\n"
+        "assert not bad, bad\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

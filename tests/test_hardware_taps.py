@@ -1,24 +1,33 @@
 """Tap stick reader over a real pseudo-terminal: protocol, bad input, lost taps, unplug/replug, races, threads."""
+
 from __future__ import annotations
 
-import os
-import threading
 import time
-from pathlib import Path
 
 import pytest
 import serial.tools.list_ports
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hardware_testutil import Collector, no_new_threads, thread_idents, wait_until
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from serial.tools.list_ports_common import ListPortInfo
 
 from hardware.config import StickPlace
 from hardware.simboard import SimulatedBoard
 from hardware.status import HardwareStatus
-from hardware.taps import (MAX_LINE, LinkEvent, TapEvent, TapRace, TapReader, board_before, diff32, order_taps,
-                           race_winner, race_winners)
-from hardware_testutil import Collector, no_new_threads, thread_idents, wait_until
+from hardware.taps import (
+    MAX_LINE,
+    LinkEvent,
+    TapEvent,
+    TapRace,
+    TapReader,
+    board_before,
+    diff32,
+    order_taps,
+    race_winner,
+    race_winners,
+)
 
-FAST = dict(ping_interval=0.1, reconnect_interval=0.05)
+FAST = {"ping_interval": 0.1, "reconnect_interval": 0.05}
 
 
 def is_link(kind):
@@ -87,14 +96,14 @@ def test_unmapped_stick_has_no_seat(board):
 
 def test_garbage_partial_crlf_overlong_and_unknown_lines_are_survived(rig):
     board, reader, events, status = rig
-    board.send_raw(b"\x00\xff\xfe garbage\n")                 # binary garbage
-    board.send_raw(b"TAP 1 100 ")                               # a line in two parts
+    board.send_raw(b"\x00\xff\xfe garbage\n")  # binary garbage
+    board.send_raw(b"TAP 1 100 ")  # a line in two parts
     time.sleep(0.02)
-    board.send_raw(b"0\r\n")                                    # ... finished, with CRLF
-    board.send_raw(b"X" * (MAX_LINE * 3))                       # over-long, no newline yet
-    board.send_raw(b"TAP 2 5 99\n")                             # its tail: dropped with it
-    board.send_raw(b"Y" * (MAX_LINE + 5) + b"\n")               # over-long in one chunk
-    board.send_raw(b"LOG hello there\n")                        # unknown message
+    board.send_raw(b"0\r\n")  # ... finished, with CRLF
+    board.send_raw(b"X" * (MAX_LINE * 3))  # over-long, no newline yet
+    board.send_raw(b"TAP 2 5 99\n")  # its tail: dropped with it
+    board.send_raw(b"Y" * (MAX_LINE + 5) + b"\n")  # over-long in one chunk
+    board.send_raw(b"LOG hello there\n")  # unknown message
     board.send_raw(b"TAP 12 5 1\nTAP 1 -5 1\nTAP 1 +5 1\nTAP 1 5\nTAP 1 4294967296 1\nTAP 1 \xd9\xa1 1\n")
     board.send_raw(b"TAP 4 200 1\n")
     events.wait(is_tap(stick=4))
@@ -133,8 +142,11 @@ def fuzz_rig(tmp_path_factory):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(chunks=st.lists(st.one_of(st.binary(max_size=300), st.tuples(st.integers(0, 11), st.integers(0, 2**32 - 1))),
-                       max_size=12))
+@given(
+    chunks=st.lists(
+        st.one_of(st.binary(max_size=300), st.tuples(st.integers(0, 11), st.integers(0, 2**32 - 1))), max_size=12
+    )
+)
 def test_fuzzed_byte_stream_never_stops_the_reader_and_keeps_valid_taps(fuzz_rig, chunks):
     board, reader, events = fuzz_rig
     events.clear()
@@ -145,7 +157,7 @@ def test_fuzzed_byte_stream_never_stops_the_reader_and_keeps_valid_taps(fuzz_rig
         else:
             stick, t_us = chunk
             line = board.board.tap(stick, t_us)
-            board.send_raw(b"\n" + line.encode())   # a newline first ends whatever garbage came before
+            board.send_raw(b"\n" + line.encode())  # a newline first ends whatever garbage came before
             sent.append((stick, t_us, int(line.split()[3])))
     marker = board.board.tap(11, 4242)
     board.send_raw(b"\n" + marker.encode())
@@ -157,7 +169,7 @@ def test_fuzzed_byte_stream_never_stops_the_reader_and_keeps_valid_taps(fuzz_rig
 
 def test_sequence_gaps_count_lost_taps_across_the_16_bit_wrap(rig):
     board, reader, events, status = rig
-    for seq in (65533, 65534, 65535, 0, 1, 4, 4, 5):        # lost: 2, 3; one duplicate 4
+    for seq in (65533, 65534, 65535, 0, 1, 4, 4, 5):  # lost: 2, 3; one duplicate 4
         board.send_line(f"TAP 0 {seq} {seq}\n")
     events.wait(is_tap(seq=5))
     taps = events.of(TapEvent)
@@ -170,11 +182,11 @@ def test_sequence_gaps_count_lost_taps_across_the_16_bit_wrap(rig):
 def test_hello_and_restart_reset_the_sequence_baseline(rig):
     board, reader, events, status = rig
     board.send_line("TAP 0 1 100\n")
-    board.send_line("HELLO tapstick 1.0.1 12\n")           # the board rebooted: sequence starts over
+    board.send_line("HELLO tapstick 1.0.1 12\n")  # the board rebooted: sequence starts over
     board.send_line("TAP 0 2 0\n")
     board.send_line("TAP 0 3 1\n")
-    board.send_line("TAP 0 4 20000\n")                       # a gap of 19998: counted
-    board.send_line("TAP 0 5 10000\n")                       # backwards: a silent restart, not counted
+    board.send_line("TAP 0 4 20000\n")  # a gap of 19998: counted
+    board.send_line("TAP 0 5 10000\n")  # backwards: a silent restart, not counted
     board.send_line("TAP 0 6 10001\n")
     events.wait(is_tap(t_us=6))
     assert status.snapshot()["lost_taps"] == 19998
@@ -200,10 +212,11 @@ def test_handler_exception_is_counted_and_the_reader_goes_on(board):
 
 # -- link: unplug, replug, absent board, silent board, discovery ---------------------------------------------
 
+
 def test_unplug_then_replug_reconnects_within_two_seconds(board):
     events, status = Collector(), HardwareStatus()
     before = thread_idents()
-    reader = TapReader(board.path, events, status=status)      # production timing: ping 1 s, retry 0.25 s
+    reader = TapReader(board.path, events, status=status)  # production timing: ping 1 s, retry 0.25 s
     reader.start()
     events.wait(is_link("hello"))
     board.tap(0)
@@ -214,7 +227,7 @@ def test_unplug_then_replug_reconnects_within_two_seconds(board):
     assert lost.error
     wait_until(lambda: status.snapshot()["link"]["state"] == "lost", what="status lost")
     assert any("unplugged" in w for w in status.snapshot()["warnings"])
-    time.sleep(0.6)                                            # several failed reopen attempts meanwhile
+    time.sleep(0.6)  # several failed reopen attempts meanwhile
     assert status.snapshot()["link"]["state"] == "lost"
 
     events.clear()
@@ -222,10 +235,10 @@ def test_unplug_then_replug_reconnects_within_two_seconds(board):
     board.plug()
     connected = events.wait(is_link("connected"), timeout=2.5)
     assert connected.received - t_plug < 2.0
-    events.wait(is_link("hello"))                              # answer to the reader's HELLO?
+    events.wait(is_link("hello"))  # answer to the reader's HELLO?
     board.tap(6)
     tap = events.wait(is_tap(stick=6))
-    assert tap.seq == 1 and tap.lost_before == 0               # seq 0 went while unplugged: not a "lost tap"
+    assert tap.seq == 1 and tap.lost_before == 0  # seq 0 went while unplugged: not a "lost tap"
     snap = status.snapshot()
     assert snap["link"]["state"] == "ready" and snap["link"]["connects"] == 2 and snap["lost_taps"] == 0
     reader.stop()
@@ -268,8 +281,11 @@ def _port(device, vid=None, pid=None, serial_number=None):
 
 
 def test_no_port_configured_finds_the_board_by_usb_ids(board, monkeypatch):
-    ports = [_port("/dev/ttyS0"), _port("/dev/ttyACM9", 0x2E8A, 0x0005, "OTHER"),
-             _port(board.slave_path, 0x2E8A, 0x0005, "E66138935F2B2A2C")]
+    ports = [
+        _port("/dev/ttyS0"),
+        _port("/dev/ttyACM9", 0x2E8A, 0x0005, "OTHER"),
+        _port(board.slave_path, 0x2E8A, 0x0005, "E66138935F2B2A2C"),
+    ]
     monkeypatch.setattr(serial.tools.list_ports, "comports", lambda *a, **k: ports)
     # not pinned to a serial number: the first matching device by name (ports listing order varies)
     assert TapReader(None, print).find_port() == min("/dev/ttyACM9", board.slave_path)
@@ -316,6 +332,7 @@ def test_stop_leaves_no_thread_behind_in_any_state(tmp_path):
 
 # -- ordering: the earlier board time wins --------------------------------------------------------------------
 
+
 def _tap(stick, t_us, seq=0, received=0.0):
     return TapEvent(stick, stick // 2, "left", t_us, seq, received)
 
@@ -347,7 +364,9 @@ def test_exact_tie_lists_both_and_first_arrival_breaks_it():
     assert race_winner([]) is None and TapRace().winner() is None
 
 
-@given(base=st.integers(0, 2**32 - 1), offsets=st.lists(st.integers(-2**29, 2**29), min_size=1, max_size=8, unique=True))
+@given(
+    base=st.integers(0, 2**32 - 1), offsets=st.lists(st.integers(-(2**29), 2**29), min_size=1, max_size=8, unique=True)
+)
 def test_order_taps_matches_true_time_order_wherever_the_clock_wraps(base, offsets):
     taps = [_tap(i % 12, (base + off) % 2**32, received=float(-off)) for i, off in enumerate(offsets)]
     expected = [t for _, t in sorted(zip(offsets, taps), key=lambda p: p[0])]
@@ -357,8 +376,8 @@ def test_order_taps_matches_true_time_order_wherever_the_clock_wraps(base, offse
 def test_race_end_to_end_through_the_pty(rig):
     board, reader, events, status = rig
     race = TapRace(window=0.02)
-    board.send_line("TAP 2 90000 0\n")        # the board sent stick 2's line first ...
-    board.send_line("TAP 5 89990 1\n")        # ... but stick 5 was hit 10 us earlier
+    board.send_line("TAP 2 90000 0\n")  # the board sent stick 2's line first ...
+    board.send_line("TAP 5 89990 1\n")  # ... but stick 5 was hit 10 us earlier
     for stick in (2, 5):
         race.add(events.wait(is_tap(stick=stick)))
     wait_until(lambda: race.winner() is not None, what="race decided")

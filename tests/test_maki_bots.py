@@ -1,21 +1,34 @@
 """Maki bots: every level plays whole games legally, the heuristics do what their docstrings promise, and the
 hard bot decides from what its seat can see only (strength is measured by the simulator, see docs/maki.md)."""
+
 from __future__ import annotations
 
 import copy
 import random
 
 import pytest
+from test_maki_rules import arrange, rid  # tests/ is on sys.path (no package), as test.sh runs it
 
 from kiosk.games import GAMES
 from kiosk.games.maki import bots as maki_bots
 from kiosk.games.maki.bots import HardBot, HeuristicBot, SearchState, _Opponents, evaluate
 from kiosk.games.maki.rules import (
-    EMPTY, KIND_INDEX, RECIPES, Chop, Draw, Gain, Place, Return, SecondHelping, Serve, Substitute, Switch, Take,
+    EMPTY,
+    KIND_INDEX,
+    RECIPES,
+    Chop,
+    Draw,
+    Gain,
+    Place,
+    Return,
+    SecondHelping,
+    Serve,
+    Substitute,
+    Switch,
+    Take,
     TakePool,
 )
 from kiosk.sim import play_game
-from test_maki_rules import arrange, rid  # tests/ is on sys.path (no package), as test.sh runs it
 
 SPEC = GAMES["maki"]
 
@@ -47,8 +60,11 @@ def test_easy_places_towards_its_own_recipe():
 
 
 def test_normal_plays_switch_to_serve_and_preps_with_the_pool():
-    s = arrange(tiles={0: "Nori", 1: "Rice", 2: "Cucumber", 3: "Scallion", 7: "Shrimp"},
-                hand=("Dynamite Roll",), held=("Switch",))
+    s = arrange(
+        tiles={0: "Nori", 1: "Rice", 2: "Cucumber", 3: "Scallion", 7: "Shrimp"},
+        hand=("Dynamite Roll",),
+        held=("Switch",),
+    )
     bot = HeuristicBot(0, 1, smart=True)
     s.apply(0, Take("Egg"))
     s.apply(0, Place(20))
@@ -124,6 +140,7 @@ def play_turn(bot: HeuristicBot, state, seat: int = 0) -> list:
 def _normal_share_against_easy(normal) -> float:
     """30 deals, each with ``normal`` (a bot factory) in both seats against easy; normal's win share."""
     import dataclasses
+
     spec = dataclasses.replace(SPEC, bots={**SPEC.bots, "normal": normal})
     wins = 0.0
     games = 0
@@ -183,15 +200,18 @@ def test_normal_does_not_leave_the_opponent_a_one_tile_finish(monkeypatch):
     assert HeuristicBot(0, 1, smart=True).choose(s) == Take("Rice")
 
 
-@pytest.mark.parametrize("card, tiles, steps", [
-    ("Substitute", {0: "Nori", 1: "Salmon", 2: "Tuna"}, [Substitute(2), Take("Avocado")]),
-    ("Chop", {0: "Nori", 1: "Salmon", 2: "Tuna"}, [Chop(2), Take("Avocado"), Place(2)]),
-    ("Second Helping", {0: "Nori"}, [SecondHelping(), Take("Salmon"), Place(1), Take("Avocado"), Place(2)]),
-])
+@pytest.mark.parametrize(
+    "card, tiles, steps",
+    [
+        ("Substitute", {0: "Nori", 1: "Salmon", 2: "Tuna"}, [Substitute(2), Take("Avocado")]),
+        ("Chop", {0: "Nori", 1: "Salmon", 2: "Tuna"}, [Chop(2), Take("Avocado"), Place(2)]),
+        ("Second Helping", {0: "Nori"}, [SecondHelping(), Take("Salmon"), Place(1), Take("Avocado"), Place(2)]),
+    ],
+)
 def test_normal_plays_an_action_card_combination_that_serves(card, tiles, steps):
     s = arrange(tiles=tiles, hand=("Sake-Avo Maki",), held=(card,))
     done = play_turn(HeuristicBot(0, 1, smart=True), s)
-    assert done[:len(steps)] == steps
+    assert done[: len(steps)] == steps
     assert (rid("Sake-Avo Maki"), True) in s.served[0], "served with style (Nori, Salmon, Avocado in order)"
     assert s.held[0] == []
 
@@ -234,12 +254,14 @@ def test_normal_draws_from_the_deck_the_board_can_complete():
     # A nearly full board where Futomaki (unseen, 4 ingredients) is three tiles along row A with its last space
     # open: normal draws a 4 after returning a recipe; easy's table for a full board says 2. With the Egg
     # replaced by a Scallop the line is dead and normal draws a 2 as well.
-    rows = [["Nori", "Egg", "Cucumber", None, None],
-            ["Salmon", "Salmon", "Salmon", "Tuna", None],
-            ["Tuna", "Tuna", "Eel", "Eel", None],
-            ["Mackerel", "Mackerel", "Mackerel", "Yellowtail", None],
-            ["Octopus", "Octopus", "Octopus", "Crab", None],
-            ["Crab", "Crab", "Scallop", None, None]]
+    rows = [
+        ["Nori", "Egg", "Cucumber", None, None],
+        ["Salmon", "Salmon", "Salmon", "Tuna", None],
+        ["Tuna", "Tuna", "Eel", "Eel", None],
+        ["Mackerel", "Mackerel", "Mackerel", "Yellowtail", None],
+        ["Octopus", "Octopus", "Octopus", "Crab", None],
+        ["Crab", "Crab", "Scallop", None, None],
+    ]
     for second, normal_draw in (("Egg", 4), ("Scallop", 2)):
         rows[0][1] = second
         tiles = {r * 5 + c: name for r, row in enumerate(rows) for c, name in enumerate(row) if name}

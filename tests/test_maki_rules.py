@@ -3,6 +3,7 @@
 Positions are built from a real dealt game whose board, hands and cards are then arranged for the example
 (``arrange``), so every check goes through ``apply`` and ``legal_actions`` as a real game does.
 """
+
 from __future__ import annotations
 
 import json
@@ -10,14 +11,37 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kiosk.ai import pick
 from kiosk.engine import RuleError, replay
 from kiosk.games import GAMES
 from kiosk.games.maki.rules import (
-    ACTION_CARDS, ACTION_RULES, CUP, EMPTY, KIND_INDEX, KINDS, PANTRY, RECIPE_BY_NAME, RECIPES, Chop, Discard, Draw,
-    Gain, MakiState, MoveCup, Place, Return, SecondHelping, Serve, Substitute, Switch, Take, TakePool, new_game,
+    ACTION_CARDS,
+    ACTION_RULES,
+    CUP,
+    EMPTY,
+    KIND_INDEX,
+    KINDS,
+    PANTRY,
+    RECIPE_BY_NAME,
+    RECIPES,
+    Chop,
+    Discard,
+    Draw,
+    Gain,
+    MakiState,
+    MoveCup,
+    Place,
+    Return,
+    SecondHelping,
+    Serve,
+    Substitute,
+    Switch,
+    Take,
+    TakePool,
+    new_game,
 )
 
 SPEC = GAMES["maki"]
@@ -27,8 +51,15 @@ def rid(name: str) -> int:
     return RECIPE_BY_NAME[name].id
 
 
-def arrange(players: int = 2, *, tiles: dict[int, str] | None = None, cups: tuple[int, ...] | None = None,
-            hand: tuple[str, ...] = (), held: tuple[str, ...] = (), seed: int = 1) -> MakiState:
+def arrange(
+    players: int = 2,
+    *,
+    tiles: dict[int, str] | None = None,
+    cups: tuple[int, ...] | None = None,
+    hand: tuple[str, ...] = (),
+    held: tuple[str, ...] = (),
+    seed: int = 1,
+) -> MakiState:
     """A fresh game (seat 0 to move) with the board, seat 0's hand and held action cards set as given.
 
     Tiles come out of the Pantry; recipes swap places with the ones seat 0 was dealt (decks stay complete).
@@ -49,11 +80,14 @@ def arrange(players: int = 2, *, tiles: dict[int, str] | None = None, cups: tupl
         for r in want:
             for other in s.hands[1:]:
                 assert r not in other, "pick a seed where the recipe is not in another hand"
-        for length, deck in s.decks.items():
+        for _length, deck in s.decks.items():
             for i, r in enumerate(deck):
                 if r in want:
-                    deck[i] = next(o for o in old if RECIPES[o].length == RECIPES[r].length) \
-                        if any(RECIPES[o].length == RECIPES[r].length for o in old) else r
+                    deck[i] = (
+                        next(o for o in old if RECIPES[o].length == RECIPES[r].length)
+                        if any(RECIPES[o].length == RECIPES[r].length for o in old)
+                        else r
+                    )
         for r in old:
             if r not in want and not any(r in d for d in s.decks.values()):
                 s.decks[RECIPES[r].length].insert(0, r)
@@ -73,8 +107,9 @@ def arrange(players: int = 2, *, tiles: dict[int, str] | None = None, cups: tupl
 def check_conservation(s: MakiState) -> None:
     tiles = Counter(v for v in s.board if v >= 0)
     assert [s.pantry[k] + tiles[k] for k in range(len(KINDS))] == list(PANTRY)
-    ids = [r for d in s.decks.values() for r in d] + [r for h in s.hands for r in h] + \
-        [r for x in s.served for r, _ in x]
+    ids = (
+        [r for d in s.decks.values() for r in d] + [r for h in s.hands for r in h] + [r for x in s.served for r, _ in x]
+    )
     assert sorted(ids) == list(range(len(RECIPES)))
     assert sum(1 for v in s.board if v == CUP) == s.players or s.phase == "cup"
     cards = s.action_deck + s.display + s.discards + [c for h in s.held for c, _ in h]
@@ -179,8 +214,7 @@ def test_a_kind_the_pantry_has_run_out_of_cannot_be_taken():
 def double_serve_position() -> MakiState:
     # Row 0: Salmon Nori [ ]  -> Avocado completes Sake-Avo Maki out of card order (Nori, Salmon, Avocado);
     # column 2: [ ] over Rice -> Avocado on Rice completes Avocado Nigiri.
-    return arrange(tiles={0: "Salmon", 1: "Nori", 7: "Rice"},
-                   hand=("Sake-Avo Maki", "Avocado Nigiri", "Red Dragon"))
+    return arrange(tiles={0: "Salmon", 1: "Nori", 7: "Rice"}, hand=("Sake-Avo Maki", "Avocado Nigiri", "Red Dragon"))
 
 
 def test_rulebook_sake_avo_maki_and_avocado_nigiri_double_serve():
@@ -270,8 +304,11 @@ def test_rulebook_mirugai_gives_an_action_card_of_your_choice():
 
 def test_rulebook_dynamite_roll_switch():
     # Row 0: Nori Rice Cucumber Scallion; Shrimp below the Cucumber. Dynamite Roll is Nori Rice Shrimp Scallion.
-    s = arrange(tiles={0: "Nori", 1: "Rice", 2: "Cucumber", 3: "Scallion", 7: "Shrimp"},
-                hand=("Dynamite Roll",), held=("Switch",))
+    s = arrange(
+        tiles={0: "Nori", 1: "Rice", 2: "Cucumber", 3: "Scallion", 7: "Shrimp"},
+        hand=("Dynamite Roll",),
+        held=("Switch",),
+    )
     s.apply(0, Take("Egg"))
     s.apply(0, Place(20))
     assert Serve(rid("Dynamite Roll")) not in s.legal_actions(0)
@@ -384,8 +421,7 @@ def test_the_action_deck_is_reshuffled_from_the_discards_when_it_runs_out():
 
 
 def test_chop_second_helping_and_substitute():
-    s = arrange(tiles={0: "Tuna", 1: "Rice", 2: "Egg"}, hand=("Tuna Nigiri",),
-                held=("Chop", "Second Helping"))
+    s = arrange(tiles={0: "Tuna", 1: "Rice", 2: "Egg"}, hand=("Tuna Nigiri",), held=("Chop", "Second Helping"))
     s.apply(0, Chop(2))
     assert s.board[2] == EMPTY and s.pantry[KIND_INDEX["Egg"]] == PANTRY[KIND_INDEX["Egg"]]
     s.apply(0, SecondHelping())
@@ -488,7 +524,8 @@ def test_determinize_keeps_what_the_seat_knows():
         assert d.hands[0] == s.hands[0]
         assert d.decks[2][0] == rid("Mirugai"), "seat 0 knows where it put the returned recipe"
         assert [RECIPES[r].back for r in d.hands[1]] == [RECIPES[r].back for r in s.hands[1]]
-        assert {k: RECIPES[v[-1]].back for k, v in d.decks.items()} == \
-            {k: RECIPES[v[-1]].back for k, v in s.decks.items()}
+        assert {k: RECIPES[v[-1]].back for k, v in d.decks.items()} == {
+            k: RECIPES[v[-1]].back for k, v in s.decks.items()
+        }
         check_conservation(d)
     assert len({tuple(s.determinize(0, random.Random(i)).hands[1]) for i in range(8)}) > 1

@@ -1,19 +1,37 @@
 """Makoto: every example of the rulebook, the setup table, and the rules around them."""
+
 from __future__ import annotations
 
 import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.ai import pick
 from kiosk.engine import RuleError, replay
 from kiosk.games import GAMES
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
 from kiosk.games.makoto.rules import (
-    BLIND, ORACLE, ORACLE_STEP, OVER, PLAY, SWORD, BlindDiscard, BlindTake, EndTurn, MakotoState, OracleDiscard,
-    Pass, Play, UseLid, classify, code, deck_for, num, oracle_for,
+    BLIND,
+    ORACLE,
+    ORACLE_STEP,
+    PLAY,
+    SWORD,
+    BlindDiscard,
+    BlindTake,
+    EndTurn,
+    MakotoState,
+    OracleDiscard,
+    Pass,
+    Play,
+    UseLid,
+    classify,
+    code,
+    deck_for,
+    num,
+    oracle_for,
 )
 
 SPEC = GAMES["makoto"]
@@ -31,8 +49,9 @@ def S(n: int) -> int:
     return code(n, SWORD)
 
 
-def position(players: int, hands: dict[int, list[int]], blind: list[int] = (), turn: int = 0,
-             filler: int = 13) -> MakotoState:
+def position(
+    players: int, hands: dict[int, list[int]], blind: list[int] = (), turn: int = 0, filler: int = 13
+) -> MakotoState:
     """A game with chosen hands (other seats get a few ``filler`` cards) and Blind."""
     state = MakotoState(players, seed=1)
     state.hands = [sorted(hands.get(s, R(filler, filler))) for s in range(players)]
@@ -47,10 +66,16 @@ def plays(state: MakotoState, seat: int) -> set[tuple[int, ...]]:
 
 
 # ----------------------------------------------------------------------------------------------- preparation
-@pytest.mark.parametrize("players,deck_size,hand,blind,oracle,aside", [
-    (2, 52, 15, 7, 13, 15), (3, 52, 15, 7, 13, 0), (4, 65, 14, 9, 13, 0), (5, 80, 14, 10, 16, 0),
-    (6, 80, 12, 8, 16, 0),
-])
+@pytest.mark.parametrize(
+    "players,deck_size,hand,blind,oracle,aside",
+    [
+        (2, 52, 15, 7, 13, 15),
+        (3, 52, 15, 7, 13, 0),
+        (4, 65, 14, 9, 13, 0),
+        (5, 80, 14, 10, 16, 0),
+        (6, 80, 12, 8, 16, 0),
+    ],
+)
 def test_setup_table(players, deck_size, hand, blind, oracle, aside):
     state = SPEC.new_game(players, seed=3)
     assert len(deck_for(players)) == deck_size
@@ -84,8 +109,8 @@ def test_combination_types():
     assert classify(R(2), 4) == (0, 1, 2)
     assert classify(R(3, 3, 3), 4) == (0, 3, 3)
     assert classify(R(2, 3, 4), 4) == (1, 3, 4)
-    assert classify(R(2, 2, 2, 2), 2) == (2, 4, 2)          # Kensei: no sword needed at 2-3 players
-    assert classify(R(2, 2, 2, 2), 4) == (0, 4, 2)          # at 4-6 players four Ronin are just a set
+    assert classify(R(2, 2, 2, 2), 2) == (2, 4, 2)  # Kensei: no sword needed at 2-3 players
+    assert classify(R(2, 2, 2, 2), 4) == (0, 4, 2)  # at 4-6 players four Ronin are just a set
     assert classify(R(2, 2, 2) + [S(2)], 4) == (2, 4, 2)
     assert classify(R(2, 3), 4) is None and classify(R(2, 4, 5), 4) is None
 
@@ -105,9 +130,16 @@ def test_simon_leads_a_pair_and_everyone_must_play_a_higher_pair():
 
 def test_kensei_example_round():
     """Silvia 2-3-4-5-6, Patrick 4-5-6-7-8, Stefan Kensei 1-1-1-1 with a sword, Simon Kensei 9-9-9-9; Simon wins."""
-    state = position(4, {
-        SILVIA: R(2, 3, 4, 5, 6, 12), PATRICK: R(4, 5, 6, 7, 8, 12), STEFAN: R(1, 1, 1) + [S(1), 12],
-        SIMON: R(9, 9, 9) + [S(9), 12]}, turn=SILVIA)
+    state = position(
+        4,
+        {
+            SILVIA: R(2, 3, 4, 5, 6, 12),
+            PATRICK: R(4, 5, 6, 7, 8, 12),
+            STEFAN: R(1, 1, 1) + [S(1), 12],
+            SIMON: R(9, 9, 9) + [S(9), 12],
+        },
+        turn=SILVIA,
+    )
     state.apply(SILVIA, Play(tuple(R(2, 3, 4, 5, 6))))
     state.apply(PATRICK, Play(tuple(R(4, 5, 6, 7, 8))))
     kensei = tuple(sorted(R(1, 1, 1) + [S(1)]))
@@ -167,8 +199,11 @@ def test_example_2_run_of_four():
 # ------------------------------------------------------------------------------------------------- the Blind
 def test_blind_example():
     """Blind 13, 11, 2, 1, 1. Simon 3-3-3 takes the 2; Silvia 6-6-6 puts a 1 in; Patrick 13-13-13 takes three 1s."""
-    state = position(4, {SIMON: R(3, 3, 3, 9), SILVIA: R(1, 6, 6, 6, 9), PATRICK: R(1, 13, 13, 13, 9),
-                         STEFAN: R(12, 12)}, blind=R(13, 11, 2, 1, 1))
+    state = position(
+        4,
+        {SIMON: R(3, 3, 3, 9), SILVIA: R(1, 6, 6, 6, 9), PATRICK: R(1, 13, 13, 13, 9), STEFAN: R(12, 12)},
+        blind=R(13, 11, 2, 1, 1),
+    )
     state.apply(SIMON, Play(tuple(R(3, 3, 3))))
     assert state.phase == BLIND and state.to_move() == [SIMON]
     takes = {a.cards for a in state.legal_actions(SIMON) if isinstance(a, BlindTake)}
@@ -395,8 +430,15 @@ def test_cards_are_conserved_and_views_hide_other_hands(players, seed, steps):
             break
         seat = state.to_move()[0]
         state.apply(seat, pick(rng, state.legal_actions(seat)))
-    everywhere = ([c for h in state.hands for c in h] + state.blind + state.set_aside + state.oracle
-                  + state.oracle_discard + state.pile + [c for w in state.won for c in w])
+    everywhere = (
+        [c for h in state.hands for c in h]
+        + state.blind
+        + state.set_aside
+        + state.oracle
+        + state.oracle_discard
+        + state.pile
+        + [c for w in state.won for c in w]
+    )
     assert Counter(everywhere) == total
     spectator = state.view(None)
     assert "hand" not in spectator
@@ -417,6 +459,7 @@ def test_replay_after_a_full_game_matches():
 
 def test_hard_bots_playout_policy_only_makes_legal_moves():
     from kiosk.games.makoto.bots import lowest_play, rollout
+
     for players in (2, 4, 6):
         state = SPEC.new_game(players, seed=players)
         rng = random.Random(players)
@@ -430,7 +473,10 @@ def test_hard_bots_playout_policy_only_makes_legal_moves():
                 if state.current is None:
                     assert num(play.cards[0]) == min(num(c) for c in state.hands[seat])
                 else:
-                    ranks = [classify(a.cards, players)[2] for a in legal_plays
-                             if classify(a.cards, players)[0] == state.current[0]]
+                    ranks = [
+                        classify(a.cards, players)[2]
+                        for a in legal_plays
+                        if classify(a.cards, players)[0] == state.current[0]
+                    ]
                     assert not ranks or classify(play.cards, players)[2] <= min(ranks)
             state.apply(seat, action)

@@ -1,4 +1,5 @@
 """What `pip install .` must deliver: the console script, every game's data files and every layout."""
+
 from __future__ import annotations
 
 import importlib.metadata

@@ -10,6 +10,7 @@ square (compared with ``legal_actions``); tapping it again, or the centre off th
 another seat's zone or during a bot's turn changes nothing; a button tap applies the square's action and the
 board shows it. Headless: every event kind the engines emit reads as words.
 """
+
 from __future__ import annotations
 
 import random
@@ -21,14 +22,29 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_screen_takoyaki import (Finger, build_app, buttons, frames, run_child, run_scenarios,  # noqa: E402
-                                  run_until, screenshot, tick)
+from test_screen_takoyaki import (  # noqa: E402
+    Finger,
+    build_app,
+    buttons,
+    frames,
+    run_child,
+    run_scenarios,
+    run_until,
+    screenshot,
+    tick,
+)
 
 pytestmark = pytest.mark.ui
 
 HERE = Path(__file__).resolve()
-SCENARIOS = ["maki_attract", "maki_human_and_bot", "maki_tap_board", "wasabi_attract", "wasabi_human_and_bot",
-             "wasabi_tap_board"]
+SCENARIOS = [
+    "maki_attract",
+    "maki_human_and_bot",
+    "maki_tap_board",
+    "wasabi_attract",
+    "wasabi_human_and_bot",
+    "wasabi_tap_board",
+]
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +61,15 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 def test_action_labels_name_squares() -> None:
     from kiosk.games.maki.rules import Place, Switch, Take
     from kiosk.games.maki.screen import action_label, short_name
+
     assert action_label(Place(cell=8), 6, 36) == "Place B3"
     assert action_label(Switch(a=0, b=1), 6, 36) == "Switch A1 A2"
     assert action_label(Take(kind="Salmon"), 6, 36) == "Take Salmon"
     from kiosk.games.wasabi.rules import DrawRecipe
+
     assert action_label(DrawRecipe(length=3), 6, 36) == "Draw Recipe 3"
     from kiosk.games.maki.rules import Return, Serve
+
     assert action_label(Serve(recipe=7), 6, 36, {7: "Tuna Maki"}) == "Serve Tuna Maki"
     assert action_label(Return(recipes=(3, 7)), 6, 36, {3: "Ebi", 7: "Tuna Maki"}) == "Return Ebi, Tuna Maki"
     assert action_label(Serve(recipe=7), 6, 36, {7: "Maguro Nigiri"}) == "Serve Maguro N."
@@ -58,25 +77,50 @@ def test_action_labels_name_squares() -> None:
 
 
 def test_action_squares_and_button_order() -> None:
-    from kiosk.games.maki.rules import Chop, Draw, Gain, Place, Return, Serve, SecondHelping, Switch, Take, TakePool
+    from kiosk.games.maki.rules import Chop, Draw, Gain, Place, Return, SecondHelping, Serve, Switch, Take, TakePool
     from kiosk.games.maki.screen import MakiScreen, action_squares
     from kiosk.games.wasabi.rules import EndStep, Pass, PlayChop, PlayStack, PlaySwitch, TakeCard
     from kiosk.games.wasabi.rules import Place as WPlace
     from kiosk.games.wasabi.screen import WasabiScreen
+
     assert action_squares(Place(cell=8), 36) == (8,)
     assert action_squares(Switch(a=0, b=1), 36) == (0, 1)
-    assert action_squares(TakeCard("Chop", -1, ""), 30) == ()           # the Kitchen is no square
+    assert action_squares(TakeCard("Chop", -1, ""), 30) == ()  # the Kitchen is no square
     assert action_squares(TakeCard("Wasabi", 7, ""), 30) == (7,)
     assert action_squares(Take(kind="Rice"), 36) == () and action_squares(Draw(3), 36) == ()
     # Maki: take a tile first; serving before prepping; cards aimed at squares last
     maki = [Return((1,)), Chop(3), TakePool(), Gain("Chop"), Serve(4), Switch(0, 1), SecondHelping(), Take("Rice")]
-    assert MakiScreen.order_actions(maki) == [Take("Rice"), Serve(4), SecondHelping(), Gain("Chop"), TakePool(),
-                                              Return((1,)), Switch(0, 1), Chop(3)]
+    assert MakiScreen.order_actions(maki) == [
+        Take("Rice"),
+        Serve(4),
+        SecondHelping(),
+        Gain("Chop"),
+        TakePool(),
+        Return((1,)),
+        Switch(0, 1),
+        Chop(3),
+    ]
     # Wasabi!: Stack! (no square to tap for it) and placing before the Pass variants; engine order within a class
-    wasabi = [EndStep(), Pass((1,)), Pass((1, 2)), WPlace("Eel", 0), WPlace("Eel", 1), PlayChop(0, False),
-              PlayStack(), PlaySwitch(0, 1)]
-    assert WasabiScreen.order_actions(wasabi) == [EndStep(), PlayStack(), WPlace("Eel", 0), WPlace("Eel", 1),
-                                                  Pass((1,)), Pass((1, 2)), PlaySwitch(0, 1), PlayChop(0, False)]
+    wasabi = [
+        EndStep(),
+        Pass((1,)),
+        Pass((1, 2)),
+        WPlace("Eel", 0),
+        WPlace("Eel", 1),
+        PlayChop(0, False),
+        PlayStack(),
+        PlaySwitch(0, 1),
+    ]
+    assert WasabiScreen.order_actions(wasabi) == [
+        EndStep(),
+        PlayStack(),
+        WPlace("Eel", 0),
+        WPlace("Eel", 1),
+        Pass((1,)),
+        Pass((1, 2)),
+        PlaySwitch(0, 1),
+        PlayChop(0, False),
+    ]
 
 
 def engine_events(key: str, games: int = 3) -> tuple[set[str], list[Any]]:
@@ -85,6 +129,7 @@ def engine_events(key: str, games: int = 3) -> tuple[set[str], list[Any]]:
     ``cannot_complete`` needs a seat out of tokens, which no short game reaches: it is forced by trying the
     completing action on a copy with that seat's free tokens set to zero (a hand-set position)."""
     import importlib
+
     rules = importlib.import_module(f"kiosk.games.{key}.rules")
     spec = importlib.import_module(f"kiosk.games.{key}").SPEC
     kinds = set(re.findall(r'Event\("(\w+)"', Path(rules.__file__).read_text(encoding="utf-8")))
@@ -121,6 +166,7 @@ def engine_events(key: str, games: int = 3) -> tuple[set[str], list[Any]]:
 def test_every_event_reads_as_words(key: str) -> None:
     from kiosk.games.maki.screen import cell_name, fallback_event_text, maki_event_text
     from kiosk.games.wasabi.screen import wasabi_event_text
+
     fmt = maki_event_text if key == "maki" else wasabi_event_text
     names = ["Circle", "Diamond", "Triangle", "Square"]
 
@@ -150,6 +196,7 @@ def test_unknown_event_kind_still_reads_as_words() -> None:
     from kiosk.engine import Event
     from kiosk.games.maki.screen import maki_event_text
     from kiosk.games.wasabi.screen import wasabi_event_text
+
     ev = Event("sauce_spilled", 1, {"on_square": {"row": 2}, "how_much": [1, 2], "kind": "soy_sauce"})
     for fmt in (maki_event_text, wasabi_event_text):
         line = fmt(ev, lambda g: "Diamond", lambda c: f"A{c + 1}")
@@ -182,13 +229,14 @@ def check_board(screen: Any, key: str) -> None:
         elif covered:
             assert "W!" in tile.text
         elif kind:
-            assert tile.text.startswith(kind[:7]) and "[b]" in tile.text, tile.text   # name + category letter
+            assert tile.text.startswith(kind[:7]) and "[b]" in tile.text, tile.text  # name + category letter
         else:
             assert tile.text == ""
 
 
 def texts(widget: Any) -> str:
     from kivy.uix.label import Label
+
     return "\n".join(w.text for w in widget.walk(restrict=True) if isinstance(w, Label))
 
 
@@ -252,7 +300,7 @@ def child_main(tmp: Path, out: Path) -> None:
             assert tray.is_open, "holding the tray opens it"
             assert secret in texts(panel), "the hand shows while held"
             if not shot and steps >= 2 and tiles >= 2:
-                screenshot(f"{key}_board")      # the board with tiles, and this seat's tray held open
+                screenshot(f"{key}_board")  # the board with tiles, and this seat's tray held open
                 shot = True
             assert not screen.panels[ne].ids.tray.is_open
             label = panel.labels[0]
@@ -282,6 +330,7 @@ def child_main(tmp: Path, out: Path) -> None:
         from kivy.uix.label import Label
 
         from kiosk.games.maki.screen import action_squares, cell_name
+
         screen, sw, ne, session, g = start_human_against_bot(key)
         panel, other = screen.panels[sw], screen.panels[ne]
         # the human's first placement step (setup choices and Maki's Take: the seat's first offered button)
@@ -298,7 +347,7 @@ def child_main(tmp: Path, out: Path) -> None:
             tick(2)
         else:
             raise AssertionError("the human never got a tile to place")
-        session.pause()                 # nothing moves while the board is being tapped
+        session.pause()  # nothing moves while the board is being tapped
         tick(2)
         st = session.state
         legal = st.legal_actions(g)
@@ -312,7 +361,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert "Tap an empty square" in panel.prompt, panel.prompt
         assert panel.prompt in texts(panel), "the prompt shows with the tray closed"
         if key == "wasabi":
-            screenshot("wasabi_prompt")     # the acting seat's prompt with its tray closed, the + on the squares
+            screenshot("wasabi_prompt")  # the acting seat's prompt with its tray closed, the + on the squares
         squares = {sq for a in legal for sq in action_squares(a, n)}
         board = screen.board_summary()
         assert {i for i, t in enumerate(screen.tiles) if t.eligible} == squares
@@ -359,7 +408,7 @@ def child_main(tmp: Path, out: Path) -> None:
         screenshot(f"{key}_selected")
         action = screen.offered(g)[0]
         assert target in action_squares(action, n)
-        tile = action.to_json()["tile"] if key == "wasabi" else st.view(None)["pending"]   # Maki: the taken tile
+        tile = action.to_json()["tile"] if key == "wasabi" else st.view(None)["pending"]  # Maki: the taken tile
         before = len(st.journal)
         button = buttons(panel, panel.labels[0])[0]
         Finger(*button.to_window(*button.center)).up()
@@ -395,14 +444,17 @@ def child_main(tmp: Path, out: Path) -> None:
         app._end_game_screen()
         frames(1)
 
-    run_scenarios({
-        "maki_attract": lambda: attract("maki"),
-        "maki_human_and_bot": lambda: human_and_bot("maki"),
-        "maki_tap_board": lambda: tap_board("maki"),
-        "wasabi_attract": lambda: attract("wasabi"),
-        "wasabi_human_and_bot": lambda: human_and_bot("wasabi"),
-        "wasabi_tap_board": lambda: tap_board("wasabi"),
-    }, out)
+    run_scenarios(
+        {
+            "maki_attract": lambda: attract("maki"),
+            "maki_human_and_bot": lambda: human_and_bot("maki"),
+            "maki_tap_board": lambda: tap_board("maki"),
+            "wasabi_attract": lambda: attract("wasabi"),
+            "wasabi_human_and_bot": lambda: human_and_bot("wasabi"),
+            "wasabi_tap_board": lambda: tap_board("wasabi"),
+        },
+        out,
+    )
     app.stop()
 
 

@@ -5,6 +5,7 @@ process with the real :class:`kiosk.app.KioskApp`: Kivy allows one App per proce
 pytest process's. Humans play through the real widgets: a finger holds the seat's private tray open while
 another finger taps cards and buttons; bots play through the session at a fast test pace.
 """
+
 from __future__ import annotations
 
 import sys
@@ -15,14 +16,32 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_screen_takoyaki import (Finger, build_app, buttons, centre_of, frames, run_child,  # noqa: E402
-                                  run_scenarios, run_until, screenshot, seat_event, tap, tick)
+from test_screen_takoyaki import (  # noqa: E402
+    Finger,
+    build_app,
+    buttons,
+    centre_of,
+    frames,
+    run_child,
+    run_scenarios,
+    run_until,
+    screenshot,
+    seat_event,
+    tap,
+    tick,
+)
 
 pytestmark = pytest.mark.ui
 
 HERE = Path(__file__).resolve()
-SCENARIOS = ["screen_four_seats", "hand_never_visible_to_another_seat", "illegal_choices_disabled_and_errors",
-             "undo_within_turn", "match_with_score_sheet_to_high_score", "match_resumes_after_a_crash"]
+SCENARIOS = [
+    "screen_four_seats",
+    "hand_never_visible_to_another_seat",
+    "illegal_choices_disabled_and_errors",
+    "undo_within_turn",
+    "match_with_score_sheet_to_high_score",
+    "match_resumes_after_a_crash",
+]
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +103,7 @@ class Table:
         """One step for a human seat, through touches: choose by the screen's enabled widgets only."""
         from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY, Play
         from kiosk.games.makoto.screen import card_text
+
         panel = self.panel(position)
         st = self.app.session.state
         g = self.g(position)
@@ -94,14 +114,17 @@ class Table:
                 legal = [a for a in st.legal_actions(g) if isinstance(a, Play)]
                 cmds = {t: c for t, c, ok in self.screen.commands_for(panel) if ok}
                 if "Pass" in cmds and (n % 3 == 0 or not legal):
-                    quick_tap(buttons(panel, "Pass + draw \u2600" if "Pass + draw \u2600" in cmds and n % 2 else "Pass")[0])
+                    quick_tap(
+                        buttons(panel, "Pass + draw \u2600" if "Pass + draw \u2600" in cmds and n % 2 else "Pass")[0]
+                    )
                     return
                 # choose the lowest legal play card by card (every card tapped must be enabled)
                 play = min(legal, key=lambda a: (len(a.cards), max(c % 20 for c in a.cards)))
                 want = sorted(play.cards)
                 for c in want:
-                    slot = next(i for i, b in enumerate(panel.cards) if b.code == c and not b.selected
-                                and b.opacity > 0)
+                    slot = next(
+                        i for i, b in enumerate(panel.cards) if b.code == c and not b.selected and b.opacity > 0
+                    )
                     assert not panel.cards[slot].disabled, f"card {c} of a legal play is disabled"
                     quick_tap(panel.cards[slot])
                     tick()
@@ -154,7 +177,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tb.play_turn("south-west", 1)
         run_until(lambda: st.to_move() == [tb.g("north-east")], 5, "the bot to play")
         panel = tb.panel("north-east")
-        hold = tb.hold("north-east")              # the top seat looks at its hand and picks a card
+        hold = tb.hold("north-east")  # the top seat looks at its hand and picks a card
         tick(2)
         enabled = [b for b in panel.cards if b.opacity > 0 and not b.disabled]
         assert enabled, "the seat to move has cards it can play"
@@ -165,6 +188,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tick()
         assert not any(b.text for p in tb.screen.panels.values() for b in p.cards), "all hands hidden again"
         from kivy.lang import Builder
+
         assert sum(f.endswith("makoto.kv") for f in Builder.files) == 1, "makoto.kv is loaded exactly once"
 
     def hand_never_visible_to_another_seat() -> None:
@@ -203,6 +227,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def illegal_choices_disabled_and_errors() -> None:
         from kiosk.games.makoto.rules import Pass, Play
+
         session = tb.start(four)
         st = session.state
         g = tb.g("south-west")
@@ -218,9 +243,13 @@ def child_main(tmp: Path, out: Path) -> None:
         tap(enabled[0])
         tick()
         first = panel.hand[0]
-        for i, b in enumerate(panel.cards[:len(panel.hand)]):
-            ok = any(first in a.cards and panel.hand[i] in a.cards and
-                     (panel.hand[i] != first or list(a.cards).count(first) >= 2) for a in plays)
+        for i, b in enumerate(panel.cards[: len(panel.hand)]):
+            ok = any(
+                first in a.cards
+                and panel.hand[i] in a.cards
+                and (panel.hand[i] != first or list(a.cards).count(first) >= 2)
+                for a in plays
+            )
             if i != 0:
                 assert b.disabled == (not ok), (panel.hand, i, b.disabled)
         assert any(t.startswith("Play a single") for t in panel.labels), panel.labels
@@ -237,6 +266,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def undo_within_turn() -> None:
         from kiosk.games.makoto.rules import BLIND
+
         # find a seed-independent situation: a play that leaves a Blind step (a card lower than the play exists)
         session = tb.start([("south-west", None), ("north-east", None)])
         st = session.state
@@ -304,10 +334,12 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def match_resumes_after_a_crash() -> None:
         import json
+
         from kiosk.storage import SavedGames
+
         bots = [("south-west", "easy"), ("west", "easy"), ("north-east", "easy")]
         root = app.state_dir / "games"
-        before = set((root / "active").glob("*.jsonl"))   # earlier scenarios' games, left unfinished
+        before = set((root / "active").glob("*.jsonl"))  # earlier scenarios' games, left unfinished
         session = tb.start(bots, games=3)
         first = session.state
         run_until(lambda: tb.screen.sheet or app.mode == "results", 40, "the end of the first game")
@@ -319,7 +351,7 @@ def child_main(tmp: Path, out: Path) -> None:
         header = json.loads(active.read_text().splitlines()[0])
         assert header["meta"]["match"]["results"] == [first.scores()] and header["meta"]["series"] == [2, 3]
         assert header["setup"] == {"dealer": 0, "lid_holder": tb.screen.match.lid_holder}
-        tb.screen.next_game()          # (all seats are bots: nobody has the sheet's button)
+        tb.screen.next_game()  # (all seats are bots: nobody has the sheet's button)
         run_until(lambda: len(session.state.journal) > 8, 20, "a few moves of game 2")
         # the power goes: the session stops without ending its journal; the kiosk starts again
         session.close()
@@ -331,8 +363,9 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(1)
         assert app.attract_screen.offer_visible
-        assert app.attract_screen.offer_text.startswith("Resume the Makoto match (game 2 of 3) from "), \
+        assert app.attract_screen.offer_text.startswith("Resume the Makoto match (game 2 of 3) from "), (
             app.attract_screen.offer_text
+        )
         app._on_offer_answer(app.attract_screen, True)
         resumed = app.session
         assert app.mode == "game" and resumed is not session
@@ -349,17 +382,21 @@ def child_main(tmp: Path, out: Path) -> None:
         run_until(lambda: app.mode == "results", 60, "the match's results")
         rows = tb.screen.match.results
         assert len(rows) == 3 and rows[:2] == [first.scores(), second.scores()]
-        assert resumed.state.scores() == [sum(r[s] for r in rows) for s in range(3)], \
+        assert resumed.state.scores() == [sum(r[s] for r in rows) for s in range(3)], (
             "the results score the whole match, the game before the crash included"
+        )
 
-    run_scenarios({
-        "screen_four_seats": screen_four_seats,
-        "hand_never_visible_to_another_seat": hand_never_visible_to_another_seat,
-        "illegal_choices_disabled_and_errors": illegal_choices_disabled_and_errors,
-        "undo_within_turn": undo_within_turn,
-        "match_with_score_sheet_to_high_score": match_with_score_sheet_to_high_score,
-        "match_resumes_after_a_crash": match_resumes_after_a_crash,
-    }, out)
+    run_scenarios(
+        {
+            "screen_four_seats": screen_four_seats,
+            "hand_never_visible_to_another_seat": hand_never_visible_to_another_seat,
+            "illegal_choices_disabled_and_errors": illegal_choices_disabled_and_errors,
+            "undo_within_turn": undo_within_turn,
+            "match_with_score_sheet_to_high_score": match_with_score_sheet_to_high_score,
+            "match_resumes_after_a_crash": match_resumes_after_a_crash,
+        },
+        out,
+    )
     app._end_game_screen()
     app.stop()
 

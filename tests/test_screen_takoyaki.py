@@ -7,6 +7,7 @@ join screen), and drives the real screen with ``UnitTestTouch`` touches dispatch
 ``SeatEvent`` seat-button / tap-stick events through the input hub. Each scenario's result is written to a JSON
 file the pytest side asserts on, one test per scenario. Screenshots go to ``artifacts/``.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,9 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -25,19 +27,35 @@ pytestmark = pytest.mark.ui
 HERE = Path(__file__).resolve()
 ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", HERE.parents[1] / "artifacts"))
 PAD = "TAKOYAKI!\n(claim)"
-SCENARIOS = ["screen_four_seats", "push_turn_by_gestures", "fault_hand_on_grill", "fault_ball_fell_off",
-             "fault_ball_picked_up_past_one_space", "fault_ball_picked_up_over_ball", "wrong_claim_locks_out",
-             "claims_by_pad_button_and_stick", "full_race_humans_and_bots", "time_trial_to_high_score"]
+SCENARIOS = [
+    "screen_four_seats",
+    "push_turn_by_gestures",
+    "fault_hand_on_grill",
+    "fault_ball_fell_off",
+    "fault_ball_picked_up_past_one_space",
+    "fault_ball_picked_up_over_ball",
+    "wrong_claim_locks_out",
+    "claims_by_pad_button_and_stick",
+    "full_race_humans_and_bots",
+    "time_trial_to_high_score",
+]
 
 
 # =============================================================================================== pytest side
 def run_child(script: Path, tmp: Path, timeout: float = 150) -> dict[str, Any]:
     assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
     out = tmp / "results.json"
-    env = dict(os.environ, SDL_AUDIODRIVER="dummy", KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1",
-               KIVY_HOME=str(tmp / "kivy"), KIOSK_ARTIFACTS=str(ARTIFACTS))
-    proc = subprocess.run([sys.executable, str(script), str(tmp), str(out)], env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    env = dict(
+        os.environ,
+        SDL_AUDIODRIVER="dummy",
+        KIVY_NO_ARGS="1",
+        KIVY_NO_FILELOG="1",
+        KIVY_HOME=str(tmp / "kivy"),
+        KIOSK_ARTIFACTS=str(ARTIFACTS),
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script), str(tmp), str(out)], env=env, capture_output=True, text=True, timeout=timeout
+    )
     if not out.exists():
         raise AssertionError(f"child failed (rc {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}")
     return json.loads(out.read_text())
@@ -57,6 +75,7 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 # =============================================================================================== child kit
 def build_app(state: Path, **cfg_overrides: Any) -> Any:
     from kiosk.__main__ import configure_kivy
+
     configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, log_level="warning")
     from kivy.base import runTouchApp
     from kivy.core.window import Window
@@ -66,16 +85,23 @@ def build_app(state: Path, **cfg_overrides: Any) -> Any:
 
     assert type(Window).__module__ == "kivy.core.window.window_sdl2", f"window provider is {type(Window)}"
     cfg = Config().replace(
-        timeouts={"idle_s": 900.0, "still_playing_s": 60.0, "menu_idle_s": 900.0, "initials_s": 30.0,
-                  "results_s": 60.0},
+        timeouts={
+            "idle_s": 900.0,
+            "still_playing_s": 60.0,
+            "menu_idle_s": 900.0,
+            "initials_s": 30.0,
+            "results_s": 60.0,
+        },
         attract={"move_delay_s": 0.05, "game_s": 600.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
-        **cfg_overrides)
-    app = KioskApp(cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock",
-                   handle_signals=False, seed=1)
+        **cfg_overrides,
+    )
+    app = KioskApp(
+        cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock", handle_signals=False, seed=1
+    )
     Window.size = (1920, 1080)
     app._run_prepare()
     runTouchApp(embedded=True)
-    if hasattr(app, "ensure_ready"):     # the shell builds its screens lazily after the first frame
+    if hasattr(app, "ensure_ready"):  # the shell builds its screens lazily after the first frame
         app.ensure_ready()
     frames(3)
     return app
@@ -83,6 +109,7 @@ def build_app(state: Path, **cfg_overrides: Any) -> Any:
 
 def frames(n: int = 1) -> None:
     from kivy.base import EventLoop
+
     for _ in range(n):
         EventLoop.idle()
 
@@ -90,6 +117,7 @@ def frames(n: int = 1) -> None:
 def tick(n: int = 1) -> None:
     """Run Kivy's clock (scheduled callbacks, redraw triggers) without rendering a frame: cheap under Xvfb."""
     from kivy.clock import Clock
+
     for _ in range(n):
         Clock.tick()
 
@@ -123,10 +151,11 @@ class Finger:
 
     def __init__(self, x: float, y: float) -> None:
         from kivy.tests.common import UnitTestTouch
+
         self.t = UnitTestTouch(x, y)
         self.t.touch_down()
 
-    def move(self, x: float, y: float) -> "Finger":
+    def move(self, x: float, y: float) -> Finger:
         self.t.touch_move(x, y)
         return self
 
@@ -146,14 +175,21 @@ def tap(widget: Any) -> None:
 
 def buttons(root: Any, text: str | None = None, enabled: bool = True) -> list[Any]:
     from kivy.uix.button import Button
-    return [w for w in root.walk(restrict=True) if isinstance(w, Button) and (text is None or w.text == text)
-            and (not enabled or (not w.disabled and w.opacity > 0))]
+
+    return [
+        w
+        for w in root.walk(restrict=True)
+        if isinstance(w, Button)
+        and (text is None or w.text == text)
+        and (not enabled or (not w.disabled and w.opacity > 0))
+    ]
 
 
 def screenshot(name: str) -> Path:
     import shutil
 
     from kivy.core.window import Window
+
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     frames(3)
     made = Window.screenshot(name=str(ARTIFACTS / f"{name}.png"))
@@ -164,6 +200,7 @@ def screenshot(name: str) -> Path:
 
 def seat_event(app: Any, seat_index: int, source: str, kind: str, button: str | None = None) -> None:
     from kiosk.inputs import SeatEvent
+
     app.hub.emit(SeatEvent(seat_index, source, kind, button=button))
     frames(1)
 
@@ -177,8 +214,7 @@ def run_scenarios(scenarios: dict[str, Callable[[], None]], out: Path) -> None:
             results[name] = "ok"
         except Exception:
             results[name] = traceback.format_exc()
-        print(f"{name}: {results[name] if results[name] != 'ok' else 'ok'} ({time.monotonic() - t0:.1f} s)",
-              flush=True)
+        print(f"{name}: {results[name] if results[name] != 'ok' else 'ok'} ({time.monotonic() - t0:.1f} s)", flush=True)
         out.write_text(json.dumps(results))
 
 
@@ -231,8 +267,7 @@ class Table:
         tick()
 
     def push(self, position: str, src: int, dst: int) -> None:
-        self.drag(position, [(src, 0, 0), (src, (dst % 4 - src % 4) * 0.3, -(dst // 4 - src // 4) * 0.3),
-                             (dst, 0, 0)])
+        self.drag(position, [(src, 0, 0), (src, (dst % 4 - src % 4) * 0.3, -(dst // 4 - src // 4) * 0.3), (dst, 0, 0)])
 
     def double_tap(self, position: str, s: int) -> None:
         p = self.space_point(position, s)
@@ -247,12 +282,13 @@ class Table:
         """Play the solver's optimal moves for this seat's grill through gestures."""
         from kiosk.games.takoyaki.actions import Push as P
         from kiosk.games.takoyaki.solver import solve
+
         state = self.app.session.state
         g = self.g(position)
         dealt = state.dealt
         for i, move in enumerate(solve(state.grill(g), state.current_order).moves):
             if state.dealt != dealt or self.screen.counting_down or g not in state.to_move():
-                return              # somebody else won the order meanwhile
+                return  # somebody else won the order meanwhile
             before = state.moves()[g]
             if isinstance(move, P):
                 self.push(position, move.src, move.dst)
@@ -260,8 +296,7 @@ class Table:
                 self.swipe(position, move.space)
             else:
                 self.double_tap(position, move.space)
-            assert state.moves()[g] == before + 1, \
-                f"{move} by gesture was not applied ({self.panel(position).message})"
+            assert state.moves()[g] == before + 1, f"{move} by gesture was not applied ({self.panel(position).message})"
             if state.current_order is None or g not in state.to_move():
                 return
 
@@ -273,8 +308,8 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def screen_four_seats() -> None:
         session = tb.start([("south-west", None), ("west", None), ("north-east", "hard"), ("east", "normal")])
-        run_for(2.5)   # the bots cook a few moves
-        tb.double_tap("south-west", 8)            # fried side up: upper-case letter, dark crust ring
+        run_for(2.5)  # the bots cook a few moves
+        tb.double_tap("south-west", 8)  # fried side up: upper-case letter, dark crust ring
         tb.double_tap("west", 0)
         assert session.state.grill_text(tb.g("south-west")).endswith("Bb..")
         # a human drags a ball half a space and holds it: the screenshot shows a ball under a finger
@@ -290,16 +325,23 @@ def child_main(tmp: Path, out: Path) -> None:
             assert p.seat.label.split()[1] in ("Circle", "Heart", "Diamond", "Square")
         assert session.state.current_order is not None
         from kivy.lang import Builder
+
         assert sum(f.endswith("takoyaki.kv") for f in Builder.files) == 1, "takoyaki.kv is loaded exactly once"
 
     def push_turn_by_gestures() -> None:
         session = tb.start([("south-west", None), ("west", None), ("north-east", None), ("east", None)])
         st = session.state
-        for pos in ORDER:             # every side, so every rotation maps touches to the seat's own spaces
+        for pos in ORDER:  # every side, so every rotation maps touches to the seat's own spaces
             g = tb.g(pos)
-            for src, dst, after in ((1, 2, "r.r./gg../bb.."), (5, 1, "rgr./g.../bb.."), (4, 5, "rgr./.g../bb.."),
-                                    (0, 4, ".gr./rg../bb.."), (2, 3, ".g.r/rg../bb.."), (3, 2, ".gr./rg../bb..")):
-                tb.push(pos, src, dst)                  # right, up, right, down, right, left
+            for src, dst, after in (
+                (1, 2, "r.r./gg../bb.."),
+                (5, 1, "rgr./g.../bb.."),
+                (4, 5, "rgr./.g../bb.."),
+                (0, 4, ".gr./rg../bb.."),
+                (2, 3, ".g.r/rg../bb.."),
+                (3, 2, ".gr./rg../bb.."),
+            ):
+                tb.push(pos, src, dst)  # right, up, right, down, right, left
                 assert st.grill_text(g) == after, (pos, src, dst, st.grill_text(g))
             tb.double_tap(pos, 8)
             assert st.grill_text(g) == ".gr./rg../Bb..", (pos, st.grill_text(g))
@@ -323,7 +365,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def fault_hand_on_grill() -> None:
         session, g = _fault_setup()
         grill_before = session.state.grill_text(g)
-        fingers = [Finger(*tb.space_point("south-west", s)) for s in (2, 6, 10)]   # three contacts
+        fingers = [Finger(*tb.space_point("south-west", s)) for s in (2, 6, 10)]  # three contacts
         frames(1)
         for f in fingers:
             f.up()
@@ -340,13 +382,14 @@ def child_main(tmp: Path, out: Path) -> None:
         a.move(*tb.space_point("south-west", 2)), b.move(*tb.space_point("south-west", 10))
         a.up(), b.up()
         frames(1)
-        assert session2.state.out[g2] is None and session2.state.grill_text(g2) == "r.r./gg../b.b.", \
+        assert session2.state.out[g2] is None and session2.state.grill_text(g2) == "r.r./gg../b.b.", (
             session2.state.grill_text(g2)
+        )
 
     def fault_ball_fell_off() -> None:
         session, g = _fault_setup()
         before = session.state.grill_text(g)
-        tb.drag("south-west", [(4, 0, 0), (4, -0.4, 0), (4, -0.8, 0), (4, -1.2, 0)])   # off the left edge
+        tb.drag("south-west", [(4, 0, 0), (4, -0.4, 0), (4, -0.8, 0), (4, -1.2, 0)])  # off the left edge
         assert session.state.out[g] == "ball_fell_off", session.state.out
         assert session.state.grill_text(g) == before, "the ball springs back"
         assert "fell" in tb.panel("south-west").out_text
@@ -357,12 +400,12 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def fault_ball_picked_up_past_one_space() -> None:
         session, g = _fault_setup()
-        tb.drag("south-west", [(1, 0, 0), (2, 0, 0), (3, 0, 0)])    # two spaces in one drag
+        tb.drag("south-west", [(1, 0, 0), (2, 0, 0), (3, 0, 0)])  # two spaces in one drag
         assert session.state.out[g] == "ball_picked_up", session.state.out
 
     def fault_ball_picked_up_over_ball() -> None:
         session, g = _fault_setup()
-        tb.drag("south-west", [(0, 0, 0), (1, 0, 0)])               # onto the other red ball
+        tb.drag("south-west", [(0, 0, 0), (1, 0, 0)])  # onto the other red ball
         assert session.state.out[g] == "ball_picked_up", session.state.out
 
     def wrong_claim_locks_out() -> None:
@@ -376,9 +419,9 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not buttons(panel, PAD), "the pad is disabled while locked out"
         seat = app.table.by_position("south-west").index
         before = len(st.journal)
-        seat_event(app, seat, "button", "press", "a")          # the seat button does nothing while out
+        seat_event(app, seat, "button", "press", "a")  # the seat button does nothing while out
         seat_event(app, seat, "button", "release", "a")
-        tb.push("south-west", 1, 2)                             # nor do gestures
+        tb.push("south-west", 1, 2)  # nor do gestures
         assert len(st.journal) == before and st.out[g] == "wrong_claim"
         # the other seat wins the order: the locked-out seat is back for the next one
         tb.cook("north-east")
@@ -450,22 +493,25 @@ def child_main(tmp: Path, out: Path) -> None:
         assert "Saved" in pad.saved, pad.saved
         board = app.scores.top("takoyaki-trial", 5) or app.scores.top("takoyaki", 5)
         assert board, "the entry is on the board"
-        if app.scores.top("takoyaki-trial", 5):       # the shell's time-trial board: milliseconds, lower is better
+        if app.scores.top("takoyaki-trial", 5):  # the shell's time-trial board: milliseconds, lower is better
             assert board[0].score == int(round(tb.screen.trial_time * 1000)), (board, tb.screen.trial_time)
         screenshot("takoyaki_trial_results")
 
-    run_scenarios({
-        "screen_four_seats": screen_four_seats,
-        "push_turn_by_gestures": push_turn_by_gestures,
-        "fault_hand_on_grill": fault_hand_on_grill,
-        "fault_ball_fell_off": fault_ball_fell_off,
-        "fault_ball_picked_up_past_one_space": fault_ball_picked_up_past_one_space,
-        "fault_ball_picked_up_over_ball": fault_ball_picked_up_over_ball,
-        "wrong_claim_locks_out": wrong_claim_locks_out,
-        "claims_by_pad_button_and_stick": claims_by_pad_button_and_stick,
-        "full_race_humans_and_bots": full_race_humans_and_bots,
-        "time_trial_to_high_score": time_trial_to_high_score,
-    }, out)
+    run_scenarios(
+        {
+            "screen_four_seats": screen_four_seats,
+            "push_turn_by_gestures": push_turn_by_gestures,
+            "fault_hand_on_grill": fault_hand_on_grill,
+            "fault_ball_fell_off": fault_ball_fell_off,
+            "fault_ball_picked_up_past_one_space": fault_ball_picked_up_past_one_space,
+            "fault_ball_picked_up_over_ball": fault_ball_picked_up_over_ball,
+            "wrong_claim_locks_out": wrong_claim_locks_out,
+            "claims_by_pad_button_and_stick": claims_by_pad_button_and_stick,
+            "full_race_humans_and_bots": full_race_humans_and_bots,
+            "time_trial_to_high_score": time_trial_to_high_score,
+        },
+        out,
+    )
     app._end_game_screen()
     app.stop()
 

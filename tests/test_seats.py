@@ -1,10 +1,12 @@
 """The seat model: positions, rotations, regions, input devices, keyboard keys (no window needed)."""
+
 from __future__ import annotations
 
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.config import POSITIONS, Config, load_dict
 from kiosk.seats import EDGE_ROTATION, KEYS, Rect, SeatMap
@@ -26,7 +28,7 @@ def test_default_table_has_six_seats_clockwise() -> None:
 def test_every_seat_faces_its_own_edge() -> None:
     for s in six():
         assert s.rotation == EDGE_ROTATION[s.edge]
-    assert six().by_position("east").rotation == 90     # counter-clockwise: "down" points right
+    assert six().by_position("east").rotation == 90  # counter-clockwise: "down" points right
     assert six().by_position("west").rotation == 270
 
 
@@ -71,9 +73,17 @@ def test_touch_tagging_and_nearest_seat() -> None:
 
 
 def test_input_devices_belong_to_seats() -> None:
-    cfg = load_dict({"serial": {"sticks": {"0": {"seat": "east", "hand": "left"},
-                                           "1": {"seat": "east", "hand": "right"},
-                                           "5": {"seat": "west", "hand": "left"}}}})
+    cfg = load_dict(
+        {
+            "serial": {
+                "sticks": {
+                    "0": {"seat": "east", "hand": "left"},
+                    "1": {"seat": "east", "hand": "right"},
+                    "5": {"seat": "west", "hand": "left"},
+                }
+            }
+        }
+    )
     t = SeatMap.from_config(cfg)
     east = t.by_position("east")
     assert east.sticks == (0, 1) and t.seat_for_stick(5).position == "west" and t.seat_for_stick(9) is None
@@ -99,8 +109,12 @@ def test_symbols_and_names_distinguish_seats_without_colour() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(w=st.integers(640, 3840), h=st.integers(480, 2160), x=st.floats(0, 1, exclude_max=True),
-       y=st.floats(0, 1, exclude_max=True))
+@given(
+    w=st.integers(640, 3840),
+    h=st.integers(480, 2160),
+    x=st.floats(0, 1, exclude_max=True),
+    y=st.floats(0, 1, exclude_max=True),
+)
 def test_every_point_is_one_seat_or_the_centre_or_a_corner(w: int, h: int, x: float, y: float) -> None:
     t = six()
     px, py = x * w, y * h

@@ -15,6 +15,7 @@ start-ups; each child is still a separate process, killed with SIGKILL and reape
 SIGKILL cannot model a power cut (the page cache survives it); durability across power loss rests on the fsync
 of the file and of its folder before a call returns, which is what the code does.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,11 +27,10 @@ import time
 from pathlib import Path
 
 import pytest
+import storage_child
 
 from kiosk.engine import replay
 from kiosk.storage import HighScores, load_journal
-
-import storage_child
 
 KILLS = 200
 CHILD = Path(__file__).with_name("storage_child.py")
@@ -42,8 +42,12 @@ class Zygote:
     complete lines count as acknowledged."""
 
     def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, str(CHILD), "zygote"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(CHILD), "zygote"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.buf = b""
         self.lines: list[str] = []
@@ -125,7 +129,7 @@ def test_scores_survive_sigkill(tmp_path, zygote):
         with HighScores(path, lower_is_better={"crash": False}) as scores:
             assert scores.quarantined is None, f"kill {kill}: the file did not load"
             assert scores.skipped == 0
-            stored = {e.id: (e.name, e.score) for e in scores.top("crash", n=10 ** 9)}
+            stored = {e.id: (e.name, e.score) for e in scores.top("crash", n=10**9)}
         missing = {i: v for i, v in acknowledged.items() if stored.get(i) != v}
         assert not missing, f"kill {kill}: acknowledged entries lost: {missing}"
         assert not list(tmp_path.glob(".scores.json.tmp-*")), "the parent's open should remove stale temp files"
@@ -158,12 +162,15 @@ def test_journal_replays_to_last_acknowledged_action(tmp_path, zygote):
             assert loaded.header is not None and not loaded.damaged
             torn += bool(loaded.ignored_bytes)
             n = loaded.actions
-            assert acked[game_id] <= n <= acked[game_id] + 1, f"kill {kill}: {n} actions on disk, {acked[game_id]} acked"
+            assert acked[game_id] <= n <= acked[game_id] + 1, (
+                f"kill {kill}: {n} actions on disk, {acked[game_id]} acked"
+            )
             h = loaded.header
             state = replay(spec, h["players"], h["seed"], loaded.records)
             expected = storage_child.play_to(spec, h["players"], h["seed"], n)
             assert state.fingerprint() == expected.fingerprint(), f"kill {kill}: replay differs from the game"
     assert sum(acked.values()) > KILLS // 4, "the kills came too early to test anything"
     assert resumed > KILLS // 4, "the interrupted game was rarely resumed"
-    print(f"{key}: {sum(acked.values())} acknowledged actions in {len(acked)} games, {resumed} resumes, "
-          f"{torn} torn tails")
+    print(
+        f"{key}: {sum(acked.values())} acknowledged actions in {len(acked)} games, {resumed} resumes, {torn} torn tails"
+    )

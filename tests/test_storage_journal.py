@@ -3,6 +3,7 @@
 Round trips run on every registered game (the real rules) and on a tiny deterministic test game with chance
 records in the middle of play (tests/storage_child.py).
 """
+
 from __future__ import annotations
 
 import json
@@ -11,14 +12,21 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+import storage_child
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from storage_child import TINY, play_to, players_for, policy_step
 
 from kiosk.engine import replay
-from kiosk.storage import (GameJournal, JournalError, NullJournal, SavedGames, StorageUnavailable,
-                           UnavailableSavedGames, load_journal)
-
-import storage_child
-from storage_child import TINY, play_to, players_for, policy_step
+from kiosk.storage import (
+    GameJournal,
+    JournalError,
+    NullJournal,
+    SavedGames,
+    StorageUnavailable,
+    UnavailableSavedGames,
+    load_journal,
+)
 
 SPECS = storage_child.specs()
 KEYS = sorted(SPECS)
@@ -32,8 +40,9 @@ def saved(tmp_path):
 
 def start_tiny(saved: SavedGames, seed: int = 5, players: int = 3, steps: int = 0):
     state = TINY.new_game(players, seed)
-    journal = saved.start("tinyrace", players, seed, state=state, seats=[{"kind": "human"}] * players,
-                          meta={"table": "front"})
+    journal = saved.start(
+        "tinyrace", players, seed, state=state, seats=[{"kind": "human"}] * players, meta={"table": "front"}
+    )
     for _ in range(steps):
         state.apply(*policy_step(state, seed))
         assert journal.sync(state)
@@ -80,7 +89,9 @@ def test_a_later_game_of_a_makoto_match_resumes_with_its_set_up_and_the_match(tm
     """The second game of a match has another dealer and a box lid: its journal keeps that set-up (replay needs
     it) and the match so far (the screen needs it); before the set-up was kept, such a game did not replay."""
     import random
+
     from kiosk.games.makoto.match import MakotoMatch
+
     spec = SPECS["makoto"]
     match = MakotoMatch(3, 7, games=3)
     first = match.next_game()
@@ -91,10 +102,16 @@ def test_a_later_game_of_a_makoto_match_resumes_with_its_set_up_and_the_match(tm
     match.record(first)
     state = match.next_game()
     assert state.dealer == 0 and state.lid_holder is not None
-    lid = state.lid_holder            # (play may use the lid up)
+    lid = state.lid_holder  # (play may use the lid up)
     with SavedGames(tmp_path / "g", specs=SPECS) as saved:
-        journal = saved.start("makoto", 3, match.game_seed(1), state=state, setup=match.setup(),
-                              meta={"match": match.to_json(), "series": [2, 3]})
+        journal = saved.start(
+            "makoto",
+            3,
+            match.game_seed(1),
+            state=state,
+            setup=match.setup(),
+            meta={"match": match.to_json(), "series": [2, 3]},
+        )
         for _ in range(12):
             seat = state.to_move()[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -116,6 +133,7 @@ def test_a_later_game_of_a_makoto_match_resumes_with_its_set_up_and_the_match(tm
 
 def test_bad_set_up_or_match_records_are_refused_clearly(tmp_path):
     from kiosk.games.makoto.match import MakotoMatch
+
     spec = SPECS["makoto"]
     with pytest.raises(ValueError, match="dealer must be a seat 0 to 2"):
         spec.start(3, 1, {"dealer": 9})
@@ -124,9 +142,13 @@ def test_bad_set_up_or_match_records_are_refused_clearly(tmp_path):
     with pytest.raises(ValueError, match="takes no set-up"):
         SPECS["tinyrace"].start(2, 1, {"dealer": 1})
     assert spec.start(3, 1, None).fingerprint() == spec.new_game(3, 1).fingerprint()
-    for bad in (None, {}, {"players": 3, "seed": 1, "games": 2, "results": [[1, 2, 3], [1, 2, 3]]},
-                {"players": 3, "seed": 1, "games": 3, "results": [[1, 2]]},
-                {"players": 3, "seed": 1, "games": 3, "results": [], "lid_holder": 5}):
+    for bad in (
+        None,
+        {},
+        {"players": 3, "seed": 1, "games": 2, "results": [[1, 2, 3], [1, 2, 3]]},
+        {"players": 3, "seed": 1, "games": 3, "results": [[1, 2]]},
+        {"players": 3, "seed": 1, "games": 3, "results": [], "lid_holder": 5},
+    ):
         with pytest.raises(ValueError, match="not a Makoto match record"):
             MakotoMatch.from_json(bad)
     # a journal whose set-up does not fit is not offered: archived as broken, with the reason
@@ -169,8 +191,18 @@ def test_offer_carries_what_the_dialog_needs(tmp_path):
 
 
 # --------------------------------------------------------------------------------------- torn and damaged
-@pytest.mark.parametrize("tail", [b'{"seat":0,"act', b'{"seat": 1, "action": {"type": "Take"}}', b"\x00" * 300,
-                                  b"\n\n", b'{"seat":0,"action":{"type":"Take"}}garbage\n', b"123\n", b'{"journal": 1}\n'])
+@pytest.mark.parametrize(
+    "tail",
+    [
+        b'{"seat":0,"act',
+        b'{"seat": 1, "action": {"type": "Take"}}',
+        b"\x00" * 300,
+        b"\n\n",
+        b'{"seat":0,"action":{"type":"Take"}}garbage\n',
+        b"123\n",
+        b'{"journal": 1}\n',
+    ],
+)
 def test_a_torn_tail_is_ignored_and_cut_before_the_next_record(saved, tail):
     state, journal = start_tiny(saved, steps=6)
     journal.close()
@@ -363,7 +395,7 @@ def test_a_cut_at_every_byte_loads_the_complete_lines_before_it(saved, tmp_path)
         if complete == 0:
             assert loaded.header is None
             continue
-        assert loaded.records == state.journal[:complete - 1]
+        assert loaded.records == state.journal[: complete - 1]
         assert loaded.good_size == ends[complete - 1] and not loaded.damaged
 
 
@@ -383,7 +415,7 @@ def test_damaged_bytes_never_crash_loading_and_keep_the_lines_before(tiny_journa
     pos = data.draw(st.integers(0, len(raw) - 1))
     junk = data.draw(st.binary(min_size=1, max_size=8))
     copy = tmp_path / "bad.jsonl"
-    copy.write_bytes(raw[:pos] + junk + raw[pos + len(junk):])
+    copy.write_bytes(raw[:pos] + junk + raw[pos + len(junk) :])
     loaded = load_journal(copy)  # never raises
     if pos >= raw.index(b"\n") + 1:  # the header line is intact
         intact = raw[:pos].count(b"\n") - 1  # records whose lines end before the damage

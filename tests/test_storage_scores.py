@@ -4,6 +4,7 @@ Bad input (names, scores, details, game keys), ordering per game, today's board,
 cap, a corrupted file, stale temporary files, an unwritable folder, a write that fails later, a second process,
 threads, and the TinyDB storage itself against TinyDB's MemoryStorage.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,13 +16,20 @@ import unicodedata
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
 import kiosk.scores
-from kiosk.storage import (AtomicJSONStorage, HighScores, ScoreEntry, StorageError, StorageUnavailable,
-                           UnavailableHighScores)
+from kiosk.storage import (
+    AtomicJSONStorage,
+    HighScores,
+    ScoreEntry,
+    StorageError,
+    StorageUnavailable,
+    UnavailableHighScores,
+)
 
 TZ = timezone(timedelta(hours=1))
 
@@ -87,6 +95,7 @@ def test_time_trials_lower_is_better_with_an_override(scores):
 
 def test_ordering_comes_from_the_registry_when_not_overridden(tmp_path):
     from kiosk.games import GAMES
+
     with HighScores(tmp_path / "s.json") as s:
         for key, spec in GAMES.items():
             assert s.lower_is_better(key) is bool(spec.lower_is_better)
@@ -121,6 +130,7 @@ def test_today_board_since_and_rank(scores, clock):
 @pytest.mark.parametrize("game", ["makoto", "takoyaki"])
 def test_boards_since_any_moment_match_a_plain_sort(scores, clock, game):
     import random
+
     rng = random.Random(3)
     entries = []
     for i in range(40):
@@ -197,23 +207,26 @@ def test_size_cap_drops_oldest_but_keeps_the_best(tmp_path, clock):
 
 
 # --------------------------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("name, message", [
-    ("", "at least 1"),
-    ("ABCDEFGHIJKLM", "at most 12"),
-    ("A" * 1000, "at most 12"),
-    ("A\nB", "printable"),
-    ("A\tB", "printable"),
-    ("NUL\x00", "printable"),
-    ("\x1b[31mRED", "printable"),
-    ("ZERO\u200bWIDTH"[:12], "printable"),
-    ("RTL\u202e", "printable"),
-    (" AB", "start or end with a space"),
-    ("AB ", "start or end with a space"),
-    (" ", "start or end with a space"),
-    (None, "must be text"),
-    (123, "must be text"),
-    (b"ABC", "must be text"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("", "at least 1"),
+        ("ABCDEFGHIJKLM", "at most 12"),
+        ("A" * 1000, "at most 12"),
+        ("A\nB", "printable"),
+        ("A\tB", "printable"),
+        ("NUL\x00", "printable"),
+        ("\x1b[31mRED", "printable"),
+        ("ZERO\u200bWIDTH"[:12], "printable"),
+        ("RTL\u202e", "printable"),
+        (" AB", "start or end with a space"),
+        ("AB ", "start or end with a space"),
+        (" ", "start or end with a space"),
+        (None, "must be text"),
+        (123, "must be text"),
+        (b"ABC", "must be text"),
+    ],
+)
 def test_bad_names_are_refused_and_never_stored(scores, name, message):
     before = scores.path.read_bytes() if scores.path.exists() else b""
     with pytest.raises(ValueError, match=message):
@@ -250,7 +263,7 @@ def test_any_text_is_either_a_valid_name_or_a_value_error(scores, text):
         assert valid and entry.name == nfc and scores.count("makoto") == before + 1
 
 
-@pytest.mark.parametrize("score", [1.5, 2.0, "10", True, False, None, 2 ** 53, -(2 ** 53), float("nan")])
+@pytest.mark.parametrize("score", [1.5, 2.0, "10", True, False, None, 2**53, -(2**53), float("nan")])
 def test_scores_must_be_whole_numbers(scores, score):
     with pytest.raises(ValueError, match="score"):
         scores.add("makoto", "ANA", score)
@@ -258,12 +271,17 @@ def test_scores_must_be_whole_numbers(scores, score):
 
 
 def test_negative_and_zero_scores_are_fine(scores):
-    assert [scores.add("makoto", "A", s).score for s in (0, -5, 2 ** 53 - 1)] == [0, -5, 2 ** 53 - 1]
+    assert [scores.add("makoto", "A", s).score for s in (0, -5, 2**53 - 1)] == [0, -5, 2**53 - 1]
 
 
-@pytest.mark.parametrize("details, message", [
-    ({"x": object()}, "JSON"), ({"x": float("inf")}, "JSON"), ({"blob": "x" * 2000}, "1024 bytes"),
-])
+@pytest.mark.parametrize(
+    "details, message",
+    [
+        ({"x": object()}, "JSON"),
+        ({"x": float("inf")}, "JSON"),
+        ({"blob": "x" * 2000}, "1024 bytes"),
+    ],
+)
 def test_details_must_be_small_json(scores, details, message):
     with pytest.raises(ValueError, match=message):
         scores.add("makoto", "ANA", 1, **details)
@@ -309,9 +327,11 @@ def test_an_empty_file_is_an_empty_board(tmp_path):
 
 def test_malformed_entries_are_skipped_not_fatal(tmp_path):
     good = {"seq": 1, "name": "OK", "score": 5, "at": "2026-11-29T14:05:00+01:00"}
-    bad = [{"seq": 2, "name": "X" * 40, "score": 5, "at": "2026-11-29T14:05:00+01:00"},
-           {"seq": 3, "name": "Y", "score": "lots", "at": "2026-11-29T14:05:00+01:00"},
-           {"seq": 4, "name": "Z", "score": 1, "at": "yesterday"}]
+    bad = [
+        {"seq": 2, "name": "X" * 40, "score": 5, "at": "2026-11-29T14:05:00+01:00"},
+        {"seq": 3, "name": "Y", "score": "lots", "at": "2026-11-29T14:05:00+01:00"},
+        {"seq": 4, "name": "Z", "score": 1, "at": "yesterday"},
+    ]
     table = {"1": good, **{str(i + 2): b for i, b in enumerate(bad)}}
     (tmp_path / "s.json").write_text(json.dumps({"scores/makoto/000001": table}))
     with HighScores(tmp_path / "s.json") as s:
@@ -386,8 +406,9 @@ def test_a_write_that_fails_later_raises_and_keeps_the_last_saved_state(tmp_path
         with pytest.raises(StorageError):
             s.record_play("makoto")
         assert s.top("makoto") == [a] and s.play_totals() == {"makoto": 1}
-        assert s._db.table("scores/makoto/000001").all() == [{"seq": 1, "name": "A", "score": 1,
-                                                              "at": a.at.isoformat(timespec="milliseconds")}]
+        assert s._db.table("scores/makoto/000001").all() == [
+            {"seq": 1, "name": "A", "score": 1, "at": a.at.isoformat(timespec="milliseconds")}
+        ]
     finally:
         s.close()
 
@@ -424,13 +445,16 @@ def test_threads_share_one_board_safely(scores):
 
 
 # --------------------------------------------------------------------------------- the TinyDB storage
-OPS = st.lists(st.one_of(
-    st.tuples(st.just("insert"), st.sampled_from(["_default", "a", "b"]), st.integers(-5, 5)),
-    st.tuples(st.just("update"), st.sampled_from(["_default", "a", "b"]), st.integers(-5, 5)),
-    st.tuples(st.just("remove"), st.sampled_from(["_default", "a", "b"]), st.integers(-5, 5)),
-    st.tuples(st.just("drop"), st.sampled_from(["a", "b"]), st.just(0)),
-    st.tuples(st.just("truncate"), st.sampled_from(["_default", "a"]), st.just(0)),
-), max_size=10)
+OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("insert"), st.sampled_from(["_default", "a", "b"]), st.integers(-5, 5)),
+        st.tuples(st.just("update"), st.sampled_from(["_default", "a", "b"]), st.integers(-5, 5)),
+        st.tuples(st.just("remove"), st.sampled_from(["_default", "a", "b"]), st.integers(-5, 5)),
+        st.tuples(st.just("drop"), st.sampled_from(["a", "b"]), st.just(0)),
+        st.tuples(st.just("truncate"), st.sampled_from(["_default", "a"]), st.just(0)),
+    ),
+    max_size=10,
+)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -467,6 +491,7 @@ def test_storage_file_always_equals_tinydb_memory_storage(tmp_path, ops):
 
 def test_a_broken_game_registry_does_not_take_the_boards_down(tmp_path, monkeypatch, caplog):
     import sys
+
     monkeypatch.setitem(sys.modules, "kiosk.games", None)  # "import kiosk.games" now raises ImportError
     with HighScores(tmp_path / "s.json", lower_is_better={"takoyaki": True}) as s:
         assert s.lower_is_better("makoto") is False and s.lower_is_better("takoyaki") is True

@@ -1,4 +1,5 @@
 """Takoyaki's paced bots: their pace, their cooking, their mistakes, and how they fare in the simulator."""
+
 from __future__ import annotations
 
 import statistics

@@ -1,9 +1,11 @@
 """Hypothesis invariants of Takoyaki: balls are never made or lost, claims are judged exactly, solver paths work."""
+
 from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kiosk.games.takoyaki import Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.grill import SPACES, colour_of, is_fried, matches
@@ -13,8 +15,8 @@ from kiosk.games.takoyaki.solver import apply_moves, exhaustive_distance, lower_
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 grills = st.permutations(range(SPACES)).flatmap(
-    lambda spaces: st.lists(st.booleans(), min_size=6, max_size=6).map(
-        lambda sides: tuple(_place(spaces, sides))))
+    lambda spaces: st.lists(st.booleans(), min_size=6, max_size=6).map(lambda sides: tuple(_place(spaces, sides)))
+)
 orders = st.permutations(range(SPACES)).map(lambda spaces: tuple(_place(spaces, [False] * 6)))
 
 
@@ -57,10 +59,16 @@ def test_pushes_and_turns_never_make_or_lose_a_ball_or_change_colours(seed, play
 
 
 @FAST
-@given(seed=st.integers(0, 10_000), players=st.integers(1, 4), seat_pick=st.integers(0, 3),
-       warmup=st.lists(st.integers(0, 10_000), max_size=30), leave=st.integers(0, 3))
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(1, 4),
+    seat_pick=st.integers(0, 3),
+    warmup=st.lists(st.integers(0, 10_000), max_size=30),
+    leave=st.integers(0, 3),
+)
 def test_a_claim_is_correct_exactly_when_the_grill_matches_the_order_as_the_seat_sees_it(
-        seed, players, seat_pick, warmup, leave):
+    seed, players, seat_pick, warmup, leave
+):
     state = new_game(players, seed)
     for k in warmup:  # scramble some grills and maybe move on a few cards
         movers = state.to_move()
@@ -71,7 +79,7 @@ def test_a_claim_is_correct_exactly_when_the_grill_matches_the_order_as_the_seat
             return
     seat = state.to_move()[seat_pick % len(state.to_move())]
     moves = solve(state.grill(seat), state.current_order).moves
-    for m in moves[:max(0, len(moves) - leave)]:
+    for m in moves[: max(0, len(moves) - leave)]:
         state.apply(seat, m)
     expected = matches(state.grill(seat), state.current_order)
     assert expected == (leave == 0 or not moves)
@@ -111,8 +119,11 @@ def test_the_solver_is_exactly_as_short_as_exhaustive_search_near_the_goal(order
 
 
 @FAST
-@given(seed=st.integers(0, 10_000), players=st.integers(2, 4), kind=st.sampled_from(
-    ["ball_fell_off", "hand_on_grill", "ball_picked_up"]))
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    kind=st.sampled_from(["ball_fell_off", "hand_on_grill", "ball_picked_up"]),
+)
 def test_a_fault_never_changes_a_grill_or_a_score(seed, players, kind):
     state = new_game(players, seed)
     grills, scores = list(state.grills), state.scores()

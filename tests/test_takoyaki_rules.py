@@ -1,4 +1,5 @@
 """Takoyaki rules: every rulebook example and SUPPLEMENT decision, played through the engine's real verbs."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,14 @@ from kiosk.games.takoyaki import SPEC, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.actions import FAULT_KINDS
 from kiosk.games.takoyaki.deck import catalogue
 from kiosk.games.takoyaki.grill import (
-    HEATED, START, colour_of, format_grill, is_fried, matches, parse_grill, parse_order,
+    HEATED,
+    START,
+    colour_of,
+    format_grill,
+    is_fried,
+    matches,
+    parse_grill,
+    parse_order,
 )
 from kiosk.games.takoyaki.rules import ORDERS_TO_WIN, TakoyakiState, new_game
 from kiosk.games.takoyaki.solver import solve
@@ -21,7 +29,7 @@ from kiosk.games.takoyaki.solver import solve
 def cook(state: TakoyakiState, seat: int, leave: int = 0) -> int:
     """Play ``seat``'s optimal path to the current card through ``apply``, stopping ``leave`` moves short."""
     moves = solve(state.grill(seat), state.current_order).moves
-    for m in moves[:len(moves) - leave]:
+    for m in moves[: len(moves) - leave]:
         state.apply(seat, m)
     return len(moves)
 
@@ -91,7 +99,7 @@ def test_everyone_races_at_once():
 
 def test_a_correct_claim_takes_the_card_and_the_next_card_is_revealed_for_everyone():
     state = new_game(3, seed=3)
-    state.apply(1, Claim())                      # seat 1 claims too early: out
+    state.apply(1, Claim())  # seat 1 claims too early: out
     first = state.current
     events = None
     cook(state, 0)
@@ -170,7 +178,7 @@ def test_the_player_who_gains_a_fifth_order_ends_the_game():
 def test_the_time_trial_ends_after_five_orders():
     state = new_game(1, seed=11)
     total = 0
-    for n in range(ORDERS_TO_WIN):
+    for _n in range(ORDERS_TO_WIN):
         total += state.par(0)
         win_card(state, 0)
     assert state.is_over() and state.end_reason == "five_orders"
@@ -209,18 +217,21 @@ def test_when_the_deck_runs_out_most_orders_wins_and_ties_share():
 
 
 # ---------------------------------------------------------------------------------------- cooking rules
-@pytest.mark.parametrize("action,message", [
-    (Push(0, 2), "one space"),            # two spaces along the row: a pick-up, not a push
-    (Push(0, 5), "one space"),            # diagonal
-    (Push(0, 1), "taken"),                # onto a ball
-    (Push(2, 3), "no ball"),              # nothing to push
-    (Push(3, 12), "grill space"),         # off the grill: the screen reports that as a Fault
-    (Push(-1, 0), "grill space"),
-    (Push(True, 2), "grill space"),       # a bool is not a space
-    (Turn(2), "no ball"),
-    (Turn(12), "grill space"),
-    (Fault("sneeze"), "Unknown fault"),
-])
+@pytest.mark.parametrize(
+    "action,message",
+    [
+        (Push(0, 2), "one space"),  # two spaces along the row: a pick-up, not a push
+        (Push(0, 5), "one space"),  # diagonal
+        (Push(0, 1), "taken"),  # onto a ball
+        (Push(2, 3), "no ball"),  # nothing to push
+        (Push(3, 12), "grill space"),  # off the grill: the screen reports that as a Fault
+        (Push(-1, 0), "grill space"),
+        (Push(True, 2), "grill space"),  # a bool is not a space
+        (Turn(2), "no ball"),
+        (Turn(12), "grill space"),
+        (Fault("sneeze"), "Unknown fault"),
+    ],
+)
 def test_illegal_moves_raise_a_readable_rule_error_and_change_nothing(action, message):
     state = new_game(2, seed=16)
     before = state.fingerprint()
@@ -251,14 +262,17 @@ def test_legal_actions_are_pushes_turns_claim_and_faults_in_canonical_order():
 ORDER = parse_order("R.G./.B.R/G..B")
 
 
-@pytest.mark.parametrize("grill,ok", [
-    ("r.G./.b.R/g..B", True),    # unheated raw, heated fried, right colours: completed
-    ("r.g./.b.R/g..B", False),   # a raw ball in the heated area
-    ("R.G./.b.R/g..B", False),   # a fried ball in the unheated area
-    ("r.G./.b.R/b..G", False),   # colours swapped
-    ("r.G./.bR./g..B", False),   # a ball one space off
-    ("r.G./.b.R/gB..", False),
-])
+@pytest.mark.parametrize(
+    "grill,ok",
+    [
+        ("r.G./.b.R/g..B", True),  # unheated raw, heated fried, right colours: completed
+        ("r.g./.b.R/g..B", False),  # a raw ball in the heated area
+        ("R.G./.b.R/g..B", False),  # a fried ball in the unheated area
+        ("r.G./.b.R/b..G", False),  # colours swapped
+        ("r.G./.bR./g..B", False),  # a ball one space off
+        ("r.G./.b.R/gB..", False),
+    ],
+)
 def test_an_order_is_complete_only_with_fried_balls_heated_and_raw_balls_unheated(grill, ok):
     assert matches(parse_grill(grill), ORDER) is ok
 
@@ -284,17 +298,17 @@ def test_the_view_is_public_json_and_shows_par_and_difficulty_but_never_the_deck
     assert order["par"][0] == order["difficulty"] == solve(START, state.current_order).length
     assert order["band"] in ("easy", "medium", "hard")
     text = json.dumps(view)
-    assert not any(card in text for card in state.cards[state.dealt:])
+    assert not any(card in text for card in state.cards[state.dealt :])
 
 
 def test_determinize_reshuffles_only_the_undealt_cards_and_its_journal_agrees():
     state = new_game(3, seed=21)
     win_card(state, 1)
     everyone_faults(state)
-    dealt = state.cards[:state.dealt]
+    dealt = state.cards[: state.dealt]
     samples = [state.determinize(0, random.Random(i)) for i in range(5)]
     for det in samples:
-        assert det.cards[:state.dealt] == dealt
+        assert det.cards[: state.dealt] == dealt
         assert sorted(det.cards) == sorted(state.cards)
         for seat in (None, 0, 1, 2):
             assert det.view(seat) == state.view(seat)
@@ -338,6 +352,7 @@ def test_docstring_examples_run():
     import doctest
 
     from kiosk.games.takoyaki import bots, grill, rules, solver
+
     for module in (grill, rules, solver, bots):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -1,4 +1,5 @@
 """The optimal solver against a table of known distances and against plain breadth-first search."""
+
 from __future__ import annotations
 
 import random
@@ -8,10 +9,21 @@ import pytest
 
 from kiosk.games.takoyaki.deck import BANDS, CARDS_PER_BAND, band_of, catalogue, design_catalogue, random_order
 from kiosk.games.takoyaki.grill import (
-    START, format_order, goal_grill, matches, parse_grill, parse_order,
+    START,
+    format_order,
+    goal_grill,
+    matches,
+    parse_grill,
+    parse_order,
 )
 from kiosk.games.takoyaki.solver import (
-    apply_moves, difficulty, distance, exhaustive_distance, lower_bound, neighbours_of, solve,
+    apply_moves,
+    difficulty,
+    distance,
+    exhaustive_distance,
+    lower_bound,
+    neighbours_of,
+    solve,
 )
 
 #: (grill, order, fewest moves). The first block is worked out by hand; the second was found by searching for
@@ -19,13 +31,13 @@ from kiosk.games.takoyaki.solver import (
 #: (test_known_blocking_distances_agree_with_exhaustive_search re-checks them).
 BY_HAND = [
     ("rr../gg../bb..", "RR../GG../BB..", 0),
-    ("rr../gg../bb..", "RR../GG../B..B", 3),    # push the blue ball two spaces right, turn it fried
-    ("rr../gg../bb..", "RR../GG../B.B.", 2),    # one push onto the heated half, one turn
-    ("Rr../gg../bb..", "RR../GG../BB..", 1),    # a fried ball in the unheated area: turn it back
-    ("rr../gg../bb..", "GG../RR../BB..", 8),    # swap two rows (see test_swapping_two_rows_by_hand)
-    ("rr../gg../bb..", "..RR/..GG/..BB", 18),   # each row: 4 pushes and 2 turns
+    ("rr../gg../bb..", "RR../GG../B..B", 3),  # push the blue ball two spaces right, turn it fried
+    ("rr../gg../bb..", "RR../GG../B.B.", 2),  # one push onto the heated half, one turn
+    ("Rr../gg../bb..", "RR../GG../BB..", 1),  # a fried ball in the unheated area: turn it back
+    ("rr../gg../bb..", "GG../RR../BB..", 8),  # swap two rows (see test_swapping_two_rows_by_hand)
+    ("rr../gg../bb..", "..RR/..GG/..BB", 18),  # each row: 4 pushes and 2 turns
     ("..RR/..GG/..BB", "..RR/..GG/..BB", 0),
-    ("..rr/..gg/..bb", "..RR/..GG/..BB", 6),    # six turns
+    ("..rr/..gg/..bb", "..RR/..GG/..BB", 6),  # six turns
 ]
 BLOCKING = [
     ("Bg.R/.R../.BG.", ".GBR/..R./..BG", 7),
@@ -137,7 +149,7 @@ def test_every_catalogue_card_is_a_valid_reachable_order_with_its_true_difficult
         order = parse_order(c.card)
         assert format_order(order) == c.card
         assert difficulty(order) == c.difficulty >= BANDS["easy"][0]
-    assert Counter(c.band for c in cards) == {name: CARDS_PER_BAND for name in BANDS}
+    assert Counter(c.band for c in cards) == dict.fromkeys(BANDS, CARDS_PER_BAND)
 
 
 def test_the_design_tool_fills_each_band_with_distinct_cards():

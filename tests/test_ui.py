@@ -6,13 +6,15 @@ with simulated touches (``kivy.tests.common.UnitTestTouch``, dispatched through 
 touch) and seat events (keyboard fallback and hardware-style events). Timeouts are configured short so the idle
 flow runs in seconds. Each main screen is saved as a PNG into ``artifacts/`` for a human to look at.
 """
+
 from __future__ import annotations
 
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -29,8 +31,9 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     state = tmp_path_factory.mktemp("kiosk-state")
     from kiosk.__main__ import configure_kivy
+
     configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, log_level="warning")
-    from kivy.base import EventLoop, runTouchApp, stopTouchApp
+    from kivy.base import runTouchApp, stopTouchApp
     from kivy.core.window import Window
 
     from kiosk.app import KioskApp
@@ -39,19 +42,20 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     assert type(Window).__module__ == "kivy.core.window.window_sdl2", f"window provider is {type(Window)}"
     assert os.environ.get("SDL_VIDEODRIVER", "x11") == "x11", "SDL must draw to the X display, not offscreen"
     cfg = Config().replace(
-        timeouts={"idle_s": 2.0, "still_playing_s": 1.5, "menu_idle_s": 120.0, "initials_s": 8.0,
-                  "results_s": 1.0},
+        timeouts={"idle_s": 2.0, "still_playing_s": 1.5, "menu_idle_s": 120.0, "initials_s": 8.0, "results_s": 1.0},
         attract={"move_delay_s": 0.05, "game_s": 3.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
         bots={"move_delay_s": 0.02, "default_level": "random"},
-        operator={"hold_s": 0.6})
-    kiosk = KioskApp(cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock",
-                     handle_signals=False, seed=1)
+        operator={"hold_s": 0.6},
+    )
+    kiosk = KioskApp(
+        cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock", handle_signals=False, seed=1
+    )
     Window.size = (1920, 1080)
     kiosk._run_prepare()
     runTouchApp(embedded=True)
     frames(3)
     assert kiosk.first_frame_at is not None, "the first frame was drawn"
-    kiosk.ensure_ready()     # normally built one piece per frame after the first frame
+    kiosk.ensure_ready()  # normally built one piece per frame after the first frame
     frames(2)
     yield kiosk
     kiosk.stop()
@@ -61,6 +65,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
 # ------------------------------------------------------------------------------------------------ helpers
 def frames(n: int = 2) -> None:
     from kivy.base import EventLoop
+
     for _ in range(n):
         EventLoop.idle()
 
@@ -90,6 +95,7 @@ def window_point(widget: Any, fx: float = 0.5, fy: float = 0.5) -> tuple[float, 
 
 def touch_down(x: float, y: float) -> Any:
     from kivy.tests.common import UnitTestTouch
+
     t = UnitTestTouch(x, y)
     t.touch_down()
     frames(1)
@@ -108,6 +114,7 @@ def tap(widget: Any) -> None:
 
 def screenshot(name: str) -> Path:
     from kivy.core.window import Window
+
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     frames(3)
     made = Window.screenshot(name=str(ARTIFACTS / f"{name}.png"))
@@ -118,6 +125,7 @@ def screenshot(name: str) -> Path:
 
 def key(app: Any, text: str, kind: str = "down") -> None:
     from kivy.core.window import Window
+
     if kind == "down":
         Window.dispatch("on_key_down", ord(text), 0, text, [])
     else:
@@ -133,8 +141,12 @@ def to_attract(app: Any) -> None:
 
 def button_with_text(root: Any, text: str) -> Any:
     from kivy.uix.button import Button
-    found = [w for w in root.walk(restrict=True) if isinstance(w, Button) and w.text == text
-             and not w.disabled and w.opacity > 0]
+
+    found = [
+        w
+        for w in root.walk(restrict=True)
+        if isinstance(w, Button) and w.text == text and not w.disabled and w.opacity > 0
+    ]
     assert found, f"no enabled button {text!r} in {root}"
     return found[0]
 
@@ -142,6 +154,7 @@ def button_with_text(root: Any, text: str) -> Any:
 # ------------------------------------------------------------------------------------------------ tests
 def test_real_window_and_hardening(app: Any) -> None:
     from kivy.core.window import Window
+
     assert Window.size == (1920, 1080)
     # Escape is swallowed, a keyboard close request refused, a system close request (SIGTERM via SDL) allowed
     assert Window.dispatch("on_keyboard", 27, 0, None, []) is True
@@ -149,6 +162,7 @@ def test_real_window_and_hardening(app: Any) -> None:
     assert app._on_request_close(Window) is False
     assert app.open_settings() is False
     from kivy.config import Config
+
     assert Config.get("kivy", "exit_on_escape") == "0"
     assert not Config.options("modules"), "no inspector / keybinding modules"
     assert app.mode == "attract"
@@ -172,16 +186,18 @@ def test_attract_cycles_call_real_bot_games_and_boards(app: Any) -> None:
 def test_touch_leaves_attract_for_picker_within_200ms(app: Any) -> None:
     to_attract(app)
     from kivy.core.window import Window
+
     w, h = Window.size
     seat = app.table.by_position("east")
     x, y = app.table.region(seat, w, h).center
     from kivy.tests.common import UnitTestTouch
+
     t = UnitTestTouch(x, y)
-    t.touch_down()                      # dispatched now, as the window's input provider would
+    t.touch_down()  # dispatched now, as the window's input provider would
     # the picker is the current screen before the next frame is drawn (the frame time itself is measured in
     # benchmarks/bench_ui.py: under Xvfb's software renderer a 1080p frame alone takes ~0.2 s)
     assert app.sm.current == "picker" and app.mode == "menu"
-    assert app.timings["leave_attract_s"] >= 0   # measured; its budget (200 ms) is checked in benchmarks/bench_ui.py
+    assert app.timings["leave_attract_s"] >= 0  # measured; its budget (200 ms) is checked in benchmarks/bench_ui.py
     frames(1)
     touch_up(t)
     assert app.picker.facing == "right", "the picker faces the seat that touched"
@@ -190,7 +206,7 @@ def test_touch_leaves_attract_for_picker_within_200ms(app: Any) -> None:
 
 def test_seat_button_leaves_attract(app: Any) -> None:
     to_attract(app)
-    key(app, "5")                       # north-west seat's button "a" on the keyboard fallback
+    key(app, "5")  # north-west seat's button "a" on the keyboard fallback
     assert app.sm.current == "picker"
     assert app.picker.facing == "top"
     key(app, "5", "up")
@@ -280,8 +296,11 @@ def test_private_tray_hides_hand_until_held_and_human_plays_by_touch(app: Any) -
     screenshot("game_tray_open")
     # ... and press an action with another finger
     before = len(session.state.journal)
-    buttons = [b for b in tray.walk(restrict=True) if getattr(b, "text", "") == panel.labels[0]
-               and hasattr(b, "trigger_action")]
+    buttons = [
+        b
+        for b in tray.walk(restrict=True)
+        if getattr(b, "text", "") == panel.labels[0] and hasattr(b, "trigger_action")
+    ]
     assert buttons, (panel.labels, [getattr(b, "text", None) for b in tray.walk(restrict=True)])
     tap(buttons[0])
     touch_up(hold)
@@ -320,6 +339,7 @@ def test_idle_asks_still_playing_then_saves_and_returns_to_attract(app: Any) -> 
 def _finish_game(app: Any) -> None:
     """The human seats play random legal actions through the session (as their screen would); bots as usual."""
     from kiosk.ai import RandomBot
+
     session = app.session
     session.move_delay = 0.0
     humans = {g: RandomBot(g, 99 + g) for g in session.humans()}
@@ -329,14 +349,16 @@ def _finish_game(app: Any) -> None:
             return
         movers = [g for g in session.state.to_move() if g in humans]
         if movers:
-            app.hub.last_input = time.monotonic()   # the human touched (keeps the idle prompt away)
+            app.hub.last_input = time.monotonic()  # the human touched (keeps the idle prompt away)
             session.apply(movers[0], humans[movers[0]].choose(session.state))
         else:
             frames(1)
-    raise AssertionError(f"game did not end: mode {app.mode}, to_move {session.state.to_move()}, bots "
-                         f"{list(session.bots)}, running {session._running}, pending {session._pending}, "
-                         f"thinking {session._thinking}, prompting {app._prompting}, "
-                         f"actions {len(session.state.journal)}")
+    raise AssertionError(
+        f"game did not end: mode {app.mode}, to_move {session.state.to_move()}, bots "
+        f"{list(session.bots)}, running {session._running}, pending {session._pending}, "
+        f"thinking {session._thinking}, prompting {app._prompting}, "
+        f"actions {len(session.state.journal)}"
+    )
 
 
 def test_full_game_to_results_initials_and_boards(app: Any) -> None:
@@ -360,11 +382,15 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     up = [b for b in first.walk(restrict=True) if getattr(b, "text", "") == "\u25b2"]
     tap(up[0])
     assert pad.letters[0] == "B", pad.letters
-    key(app, "2")       # south-east's button "a": next letter at the cursor
+    key(app, "2")  # south-east's button "a": next letter at the cursor
     key(app, "2", "up")
     assert pad.letters[0] == "C", pad.letters
     letter = [w for w in first.walk(restrict=True) if getattr(w, "text", "") == "C"]
-    assert letter, ("the letter on screen follows", [getattr(w, "text", None) for w in first.walk(restrict=True)], first.pad)
+    assert letter, (
+        "the letter on screen follows",
+        [getattr(w, "text", None) for w in first.walk(restrict=True)],
+        first.pad,
+    )
     screenshot("results_initials")
     tap(button_with_text(pad, "OK"))
     assert not pad.entering and "Saved" in pad.saved
@@ -380,7 +406,7 @@ def test_operator_gesture_pin_and_menu(app: Any) -> None:
     # attract intercepts touches, so the corner hold begins in the picker (any mode works)
     app.leave_attract(0)
     frames(2)
-    hold = touch_down(20, 20)                         # bottom-left corner: no seat there
+    hold = touch_down(20, 20)  # bottom-left corner: no seat there
     run_until(lambda: app.mode == "operator", 3, "the operator PIN pad")
     touch_up(hold)
     op = app.operator
@@ -389,7 +415,7 @@ def test_operator_gesture_pin_and_menu(app: Any) -> None:
         tap(button_with_text(op, d))
     tap(button_with_text(op, "OK"))
     assert op.phase == "pin" and "Wrong" in op.pin_message
-    for d in "2468":                                   # the documented default PIN
+    for d in "2468":  # the documented default PIN
         tap(button_with_text(op, d))
     tap(button_with_text(op, "OK"))
     assert op.phase == "menu"
@@ -402,7 +428,7 @@ def test_operator_gesture_pin_and_menu(app: Any) -> None:
     # reset a board only after confirmation
     while op.board_game != GAME:
         op.next_board()
-    app.scores.add(GAME, "OPR", 10)          # the board has at least one entry to lose
+    app.scores.add(GAME, "OPR", 10)  # the board has at least one entry to lose
     assert app.scores.top(GAME, 5)
     tap(button_with_text(op, "Reset..."))
     assert op.phase == "confirm"
@@ -413,6 +439,7 @@ def test_operator_gesture_pin_and_menu(app: Any) -> None:
     assert app.scores.top(GAME, 5) == []
     # the saved config file has the new volume
     from kiosk import config as kconfig
+
     assert kconfig.load(app.config_path).sound.volume == pytest.approx(volume - 0.1)
     tap(button_with_text(op, "Close menu"))
     assert app.mode == "attract"

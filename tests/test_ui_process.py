@@ -1,5 +1,6 @@
 """The kiosk as a process: ``python -m kiosk`` starts windowed in attract mode, tells systemd it is ready after
 its first frame, pings the watchdog, and stops cleanly (exit 0, STOPPING=1) on SIGTERM and on Ctrl+C."""
+
 from __future__ import annotations
 
 import os
@@ -17,11 +18,19 @@ pytestmark = pytest.mark.ui
 
 def _start(tmp_path: Path, sock_path: Path) -> subprocess.Popen[bytes]:
     assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
-    env = dict(os.environ, NOTIFY_SOCKET=str(sock_path), WATCHDOG_USEC="1500000", SDL_AUDIODRIVER="dummy",
-               KIVY_HOME=str(tmp_path / "kivy"))
-    return subprocess.Popen([sys.executable, "-m", "kiosk", "--state-dir", str(tmp_path / "state"),
-                             "--log-level", "warning"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+    env = dict(
+        os.environ,
+        NOTIFY_SOCKET=str(sock_path),
+        WATCHDOG_USEC="1500000",
+        SDL_AUDIODRIVER="dummy",
+        KIVY_HOME=str(tmp_path / "kivy"),
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "--state-dir", str(tmp_path / "state"), "--log-level", "warning"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
 
 
 def _messages(sock: socket.socket, until: str, timeout: float) -> list[str]:
@@ -31,7 +40,7 @@ def _messages(sock: socket.socket, until: str, timeout: float) -> list[str]:
         sock.settimeout(max(0.05, end - time.monotonic()))
         try:
             got.append(sock.recv(4096).decode())
-        except socket.timeout:
+        except TimeoutError:
             break
         if any(until in m for m in got):
             break

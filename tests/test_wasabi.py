@@ -1,6 +1,7 @@
 """Wasabi!: the rulebook's examples, the action cards, setup, the end of the game, illegal attempts, and the
 engine's invariants. Positions are built on a real game (``new_game``) by moving tiles from the Pantry and
 recipes from their stacks, so every count stays true."""
+
 from __future__ import annotations
 
 import json
@@ -8,15 +9,40 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kiosk.ai import pick
 from kiosk.engine import RuleError, replay
 from kiosk.games import GAMES
 from kiosk.games.wasabi.rules import (
-    CATEGORY, COLUMNS, KINDS, KIND_ID, KITCHEN, PANTRY, POINTS, RECIPE_BY_NAME, RECIPES, STYLE_CUBES, TOKENS,
-    CARD_ID, DrawRecipe, DrawTile, EndStep, GiveTile, Pass, Place, PlayChop, PlaySpicy, PlayStack, PlaySwitch,
-    PlayWasabi, SkipReward, TakeCard, WasabiState, new_game,
+    CARD_ID,
+    CATEGORY,
+    COLUMNS,
+    KIND_ID,
+    KINDS,
+    KITCHEN,
+    PANTRY,
+    POINTS,
+    RECIPE_BY_NAME,
+    RECIPES,
+    STYLE_CUBES,
+    TOKENS,
+    DrawRecipe,
+    DrawTile,
+    EndStep,
+    GiveTile,
+    Pass,
+    Place,
+    PlayChop,
+    PlaySpicy,
+    PlayStack,
+    PlaySwitch,
+    PlayWasabi,
+    SkipReward,
+    TakeCard,
+    WasabiState,
+    new_game,
 )
 
 SPEC = GAMES["wasabi"]
@@ -90,8 +116,7 @@ def done_names(s: WasabiState, seat: int = 0) -> list[str]:
 
 
 def tiles_in_play(s: WasabiState) -> int:
-    return (sum(s.pantry) + sum(len(h) for h in s.hands) + sum(len(x) for x in s.stacks)
-            + (1 if s.chopped >= 0 else 0))
+    return sum(s.pantry) + sum(len(h) for h in s.hands) + sum(len(x) for x in s.stacks) + (1 if s.chopped >= 0 else 0)
 
 
 def random_game(players: int, seed: int, stop_after: int | None = None) -> WasabiState:
@@ -197,8 +222,7 @@ def test_pickle_barrel_with_style_and_tekkamaki_at_once():
     start(s)
     s.apply(0, Place("Maki", sq(s, "D3")))
     # a two-ingredient recipe always reads in order one way or the other; only longer ones pay cubes
-    assert sorted((RECIPES[r].name, style) for r, style in s.done[0]) == [("Pickle Barrel", True),
-                                                                          ("Tekkamaki", True)]
+    assert sorted((RECIPES[r].name, style) for r, style in s.done[0]) == [("Pickle Barrel", True), ("Tekkamaki", True)]
     assert s.cubes[0] == 1 and s.scores()[0] == 3 + 2 + 1
     assert s.free[0][2] == 3 and s.free[0][3] == 2
     assert s.phase == "reward" and s.rewards == 2  # one action card per completed recipe
@@ -270,7 +294,7 @@ def test_a_sequence_already_on_the_board_is_not_your_doing():
 def test_tiles_beyond_the_sequence_are_irrelevant_and_reverse_order_is_style():
     s = blank()
     put(s, "B1", "Egg")
-    put(s, "B2", "Maki")   # Maki, Pickle, Rice read backwards is Pickle Barrel's order
+    put(s, "B2", "Maki")  # Maki, Pickle, Rice read backwards is Pickle Barrel's order
     put(s, "B3", "Pickle")
     put(s, "B5", "Egg")
     give_recipe(s, 0, "Pickle Barrel")
@@ -282,12 +306,19 @@ def test_tiles_beyond_the_sequence_are_irrelevant_and_reverse_order_is_style():
 
 def test_instant_win_with_ten_tokens():
     s = blank(3)
-    for r in [r for r in RECIPES if r.length == 2][:4] + [r for r in RECIPES if r.length == 3][:3] + \
-            [r for r in RECIPES if r.length == 4][:2]:
+    for r in (
+        [r for r in RECIPES if r.length == 2][:4]
+        + [r for r in RECIPES if r.length == 3][:3]
+        + [r for r in RECIPES if r.length == 4][:2]
+    ):
         s.done[0].append((r.id, False))
         s.free[0][r.length] -= 1
     s.cubes[1] = 40  # far more points than seat 0: the instant win ignores points
-    put(s, "A1", "Tuna", )
+    put(
+        s,
+        "A1",
+        "Tuna",
+    )
     put(s, "A2", "Salmon")
     put(s, "A3", "Shrimp")
     put(s, "A4", "Egg")
@@ -301,9 +332,9 @@ def test_instant_win_with_ten_tokens():
 
 def test_ties_go_to_more_cubes_then_a_draw():
     s = blank()
-    s.done[0].append((RECIPE_BY_NAME["Dragon Roll"].id, False))       # 5 points
-    s.done[1].append((RECIPE_BY_NAME["Pickle Barrel"].id, True))      # 3 points
-    s.cubes[1] = 2                                                     # + 2 cubes = 5
+    s.done[0].append((RECIPE_BY_NAME["Dragon Roll"].id, False))  # 5 points
+    s.done[1].append((RECIPE_BY_NAME["Pickle Barrel"].id, True))  # 3 points
+    s.cubes[1] = 2  # + 2 cubes = 5
     s.phase = "over"
     assert s.scores() == [5, 5] and s.winners() == [1]
     s.cubes[0] = 2
@@ -392,7 +423,7 @@ def test_switch_swaps_squares_and_can_complete_a_recipe():
 def test_chop_reveals_a_hidden_tile_and_completes():
     s = blank()
     put(s, "A1", "Tuna")
-    put(s, "A2", "Maki", "Egg")     # a stack: Maki hidden under Egg
+    put(s, "A2", "Maki", "Egg")  # a stack: Maki hidden under Egg
     give_recipe(s, 0, "Tekkamaki")
     give_hand(s, 0, "Rice", "Crab", "Squid")
     hold(s, 0, "Chop")
@@ -563,8 +594,11 @@ def test_determinize_keeps_pantry_availability_and_own_knowledge():
         assert d.view(seat) == s.view(seat)
         assert [bool(c) for c in d.pantry] == [bool(c) for c in s.pantry]
         assert tiles_in_play(d) == 72
-        ids = [r for x in d.screens for r in x] + [r for x in d.done for r, _ in x] + \
-            [r for n in (2, 3, 4, 5) for r in d.rstacks[n]]
+        ids = (
+            [r for x in d.screens for r in x]
+            + [r for x in d.done for r, _ in x]
+            + [r for n in (2, 3, 4, 5) for r in d.rstacks[n]]
+        )
         assert sorted(ids) == list(range(52))
         assert d.screens[seat] == s.screens[seat] and d.hands[seat] == s.hands[seat]
         for o in range(4):
@@ -584,8 +618,11 @@ def test_invariants_along_any_random_game(players, seed, steps):
         assert legal == s.clone().legal_actions(seat)
         s.apply(seat, pick(rng, legal))
         assert tiles_in_play(s) == 72
-        recipes = [r for x in s.screens for r in x] + [r for x in s.done for r, _ in x] + \
-            [r for n in (2, 3, 4, 5) for r in s.rstacks[n]]
+        recipes = (
+            [r for x in s.screens for r in x]
+            + [r for x in s.done for r, _ in x]
+            + [r for n in (2, 3, 4, 5) for r in s.rstacks[n]]
+        )
         assert sorted(recipes) == list(range(52))
         for seat_ in range(players):
             assert len(s.cards[seat_]) <= 2
@@ -612,8 +649,16 @@ def test_every_legal_action_applies_and_illegal_ones_change_nothing():
     for a in s.legal_actions(seat):
         s.clone().apply(seat, a)
     before = s.fingerprint()
-    for bad in (Place("Rice", 999), Place("Nothing", 0), GiveTile("Tuna"), DrawTile("Rice"), Pass((999,)),
-                PlaySwitch(0, 2), PlayWasabi(-5), TakeCard("Joker", -1, "")):
+    for bad in (
+        Place("Rice", 999),
+        Place("Nothing", 0),
+        GiveTile("Tuna"),
+        DrawTile("Rice"),
+        Pass((999,)),
+        PlaySwitch(0, 2),
+        PlayWasabi(-5),
+        TakeCard("Joker", -1, ""),
+    ):
         if bad in s.legal_actions(seat):
             continue
         with pytest.raises(RuleError):
@@ -626,6 +671,7 @@ def test_every_legal_action_applies_and_illegal_ones_change_nothing():
 # --------------------------------------------------------------------------------------------- bots
 def test_normal_beats_random_and_bots_never_cheat():
     from kiosk.sim import simulate
+
     rep = simulate(SPEC, 2, ["normal", "random"], games=6, seed=3)
     assert rep["illegal_actions"] == 0 and rep["wins"][0] >= 4
     rep = simulate(SPEC, 3, ["easy", "normal", "random"], games=2, seed=3)
@@ -634,6 +680,7 @@ def test_normal_beats_random_and_bots_never_cheat():
 
 def test_hard_bot_picks_a_legal_completing_move():
     from kiosk.games.wasabi.bots import HardBot
+
     s = blank()
     put(s, "C1", "Maki")
     put(s, "C3", "Tuna")
@@ -688,8 +735,13 @@ def test_determinize_keeps_the_board_and_hidden_stack_tiles():
 def test_bot_policies_read_only_what_the_seat_may_know():
     """The heuristics' choices are the same on the real state and on any determinization for that seat."""
     from kiosk.games.wasabi.bots import (
-        NormalBot, best_tile_choice, expected_length_choice, greedy, rank_play,
+        NormalBot,
+        best_tile_choice,
+        expected_length_choice,
+        greedy,
+        rank_play,
     )
+
     checked = 0
     for seed in range(3):
         s = new_game(3, seed)

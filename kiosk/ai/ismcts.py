@@ -14,12 +14,13 @@ state. Games plug in only what they need:
   with that many virtual visits worth ``prior_best`` (the first action) or ``prior_rest`` (the others), so a
   small budget falls back on the heuristic's choice and a large one can overrule it.
 """
+
 from __future__ import annotations
 
 import math
 import random
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from kiosk.ai.random_bot import pick
 from kiosk.engine import Action, State
@@ -54,10 +55,10 @@ def random_rollout(state: State, rng: random.Random) -> tuple[int, Action]:
 class _Node:
     __slots__ = ("parent", "action", "seat", "children", "visits", "avail", "reward")
 
-    def __init__(self, parent: "_Node | None", action: Action | None, seat: int) -> None:
+    def __init__(self, parent: _Node | None, action: Action | None, seat: int) -> None:
         self.parent = parent
         self.action = action
-        self.seat = seat          # the seat whose action led here; rewards are from its point of view
+        self.seat = seat  # the seat whose action led here; rewards are from its point of view
         self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.avail = 1
@@ -73,10 +74,23 @@ class ISMCTSBot:
 
     level = "hard"
 
-    def __init__(self, seat: int, seed: int, *, iterations: int = 300, time_limit: float | None = 0.2,
-                 exploration: float = 0.7, rollout: Rollout | None = None, evaluate: Evaluate | None = None,
-                 rollout_depth: int | None = None, max_playout: int = 5000, prune: Prune | None = None,
-                 prior_visits: int = 0, prior_best: float = 0.6, prior_rest: float = 0.4) -> None:
+    def __init__(
+        self,
+        seat: int,
+        seed: int,
+        *,
+        iterations: int = 300,
+        time_limit: float | None = 0.2,
+        exploration: float = 0.7,
+        rollout: Rollout | None = None,
+        evaluate: Evaluate | None = None,
+        rollout_depth: int | None = None,
+        max_playout: int = 5000,
+        prune: Prune | None = None,
+        prior_visits: int = 0,
+        prior_best: float = 0.6,
+        prior_rest: float = 0.4,
+    ) -> None:
         self.seat = seat
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -107,13 +121,15 @@ class ISMCTSBot:
         deadline = time.perf_counter() + self.time_limit if self.time_limit else math.inf
         rng = self.rng
         done = 0
-        for done in range(1, self.iterations + 1):
+        while done < self.iterations:
             self._iterate(root, state.determinize(self.seat, rng), rng)
+            done += 1
             if time.perf_counter() > deadline:
                 break
         self.last_iterations = done
-        best = max((c for c in root.children.values() if c.action in legal),
-                   key=lambda c: (c.visits, c.reward), default=None)
+        best = max(
+            (c for c in root.children.values() if c.action in legal), key=lambda c: (c.visits, c.reward), default=None
+        )
         return best.action if best is not None else pick(rng, legal)
 
     def _iterate(self, root: _Node, d: State, rng: random.Random) -> None:

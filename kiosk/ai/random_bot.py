@@ -1,8 +1,10 @@
 """The uniformly random bot, for empty seats at level "random" and for simulations."""
+
 from __future__ import annotations
 
 import random
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 from kiosk.engine import Action, State
 

@@ -3,6 +3,7 @@
 A game is one folder ``kiosk/games/<key>/`` whose ``__init__.py`` exposes ``SPEC``; it is found here without
 being listed, so a fifth game is one folder (plus its screen's ``.kv`` file).
 """
+
 from __future__ import annotations
 
 import importlib

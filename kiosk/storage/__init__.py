@@ -6,14 +6,35 @@ power cut. User documentation: ``docs/storage.md``.
 * :class:`SavedGames`, :class:`GameJournal`, :class:`UnfinishedGame` -- the per-action journal of the game in
   progress, the "Resume the Makoto game from 14:05?" offers at start, and the archive.
 """
+
 from .atomic import AtomicJSONStorage, StorageError, StorageUnavailable
-from .journal import (GameJournal, JournalError, LoadedJournal, NullJournal, SavedGames, UnavailableSavedGames,
-                      UnfinishedGame, load_journal)
+from .journal import (
+    GameJournal,
+    JournalError,
+    LoadedJournal,
+    NullJournal,
+    SavedGames,
+    UnavailableSavedGames,
+    UnfinishedGame,
+    load_journal,
+)
 from .scores import HighScores, ScoreEntry, UnavailableHighScores, check_name, check_score
 
 __all__ = [
-    "AtomicJSONStorage", "StorageError", "StorageUnavailable",
-    "HighScores", "UnavailableHighScores", "ScoreEntry", "check_name", "check_score",
-    "SavedGames", "UnavailableSavedGames", "GameJournal", "NullJournal", "UnfinishedGame", "LoadedJournal",
-    "JournalError", "load_journal",
+    "AtomicJSONStorage",
+    "StorageError",
+    "StorageUnavailable",
+    "HighScores",
+    "UnavailableHighScores",
+    "ScoreEntry",
+    "check_name",
+    "check_score",
+    "SavedGames",
+    "UnavailableSavedGames",
+    "GameJournal",
+    "NullJournal",
+    "UnfinishedGame",
+    "LoadedJournal",
+    "JournalError",
+    "load_journal",
 ]

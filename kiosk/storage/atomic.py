@@ -20,8 +20,10 @@ Decisions written down:
 * An unusable folder (cannot be created, not writable, read-only card) raises :class:`StorageUnavailable` at
   open time with a message naming the folder and the reason; callers decide to run without storage.
 """
+
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -35,8 +37,16 @@ from typing import Any
 from tinydb.storages import Storage
 
 __all__ = [
-    "StorageError", "StorageUnavailable", "AtomicJSONStorage", "FolderLock",
-    "atomic_write_bytes", "fsync_dir", "remove_stale_temps", "quarantine", "temp_name", "ensure_writable_folder",
+    "StorageError",
+    "StorageUnavailable",
+    "AtomicJSONStorage",
+    "FolderLock",
+    "atomic_write_bytes",
+    "fsync_dir",
+    "remove_stale_temps",
+    "quarantine",
+    "temp_name",
+    "ensure_writable_folder",
 ]
 
 log = logging.getLogger("kiosk.storage")
@@ -98,10 +108,8 @@ def atomic_write_bytes(target: Path, data: bytes, *, dir_fd: int | None = None) 
             os.close(fd)
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     if dir_fd is None:
         fsync_dir(target.parent)
@@ -144,13 +152,10 @@ def ensure_writable_folder(folder: Path, what: str) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(probe)
-            except OSError:
-                pass
     except OSError as exc:
-        raise StorageUnavailable(f"{what} unavailable: cannot write in {folder} "
-                                 f"({exc.strerror or exc})") from exc
+        raise StorageUnavailable(f"{what} unavailable: cannot write in {folder} ({exc.strerror or exc})") from exc
 
 
 class FolderLock:
@@ -181,10 +186,8 @@ class FolderLock:
             self._fd = None
 
     def __del__(self) -> None:  # a forgotten close must not keep the file locked forever
-        try:
+        with contextlib.suppress(Exception):  # interpreter shutdown: the OS closes the descriptor anyway
             self.release()
-        except Exception:  # interpreter shutdown: the OS closes the descriptor anyway
-            pass
 
 
 # ------------------------------------------------------------------------------------------ TinyDB storage

@@ -45,24 +45,34 @@ Decisions written down:
   stops journaling that game (a journal with a gap cannot be replayed); play goes on without crash recovery.
 * One process owns the folder (``flock``); a second one gets :class:`StorageUnavailable`.
 """
+
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import re
 import secrets
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from .atomic import (FolderLock, StorageError, atomic_write_bytes, ensure_writable_folder,
-                     fsync_dir)
+from .atomic import FolderLock, StorageError, atomic_write_bytes, ensure_writable_folder, fsync_dir
 
-__all__ = ["SavedGames", "UnavailableSavedGames", "GameJournal", "NullJournal", "UnfinishedGame",
-           "LoadedJournal", "JournalError", "load_journal"]
+__all__ = [
+    "SavedGames",
+    "UnavailableSavedGames",
+    "GameJournal",
+    "NullJournal",
+    "UnfinishedGame",
+    "LoadedJournal",
+    "JournalError",
+    "load_journal",
+]
 
 log = logging.getLogger("kiosk.storage")
 
@@ -96,10 +106,10 @@ class LoadedJournal:
     header: dict[str, Any] | None
     records: list[dict[str, Any]] = field(default_factory=list)  #: the engine records to replay (rewinds applied)
     end: dict[str, Any] | None = None
-    good_size: int = 0       #: bytes up to the end of the last valid line
-    ignored_bytes: int = 0   #: a torn or damaged tail that was ignored
-    damaged: bool = False    #: a bad line was followed by more lines (something other than a torn last write)
-    problem: str = ""        #: why loading stopped early, if it did
+    good_size: int = 0  #: bytes up to the end of the last valid line
+    ignored_bytes: int = 0  #: a torn or damaged tail that was ignored
+    damaged: bool = False  #: a bad line was followed by more lines (something other than a torn last write)
+    problem: str = ""  #: why loading stopped early, if it did
 
     @property
     def actions(self) -> int:
@@ -156,11 +166,12 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
             problem = f"not a record at byte {pos}"
             break
         elif "rewind" in rec:
-            if not (set(rec) == {"rewind"} and isinstance(rec["rewind"], int)
-                    and 0 <= rec["rewind"] <= len(out.records)):
+            if not (
+                set(rec) == {"rewind"} and isinstance(rec["rewind"], int) and 0 <= rec["rewind"] <= len(out.records)
+            ):
                 problem = f"bad rewind at byte {pos}"
                 break
-            del out.records[rec["rewind"]:]
+            del out.records[rec["rewind"] :]
         elif "end" in rec:
             out.end = rec
             pos = nl + 1
@@ -176,7 +187,7 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
         out.problem = problem
         rest = raw[pos:]
         nl = rest.find(b"\n")
-        out.damaged = nl >= 0 and bool(rest[nl + 1:].strip(b"\0 \n"))
+        out.damaged = nl >= 0 and bool(rest[nl + 1 :].strip(b"\0 \n"))
     return out
 
 
@@ -187,8 +198,9 @@ class GameJournal:
 
     durable = True
 
-    def __init__(self, path: Path, header: dict[str, Any], records: list[dict[str, Any]],
-                 saved: "SavedGames | None") -> None:
+    def __init__(
+        self, path: Path, header: dict[str, Any], records: list[dict[str, Any]], saved: SavedGames | None
+    ) -> None:
         self.path = path
         self.header = header
         self._records = list(records)
@@ -212,8 +224,9 @@ class GameJournal:
         """Append engine records (one write, one fdatasync). Raises :class:`JournalError` if it fails."""
         self._write([dict(r) for r in records], records)
 
-    def _write(self, lines: list[Mapping[str, Any]], new_records: Sequence[Mapping[str, Any]],
-               keep: int | None = None) -> None:
+    def _write(
+        self, lines: list[Mapping[str, Any]], new_records: Sequence[Mapping[str, Any]], keep: int | None = None
+    ) -> None:
         if self._fd is None:
             raise JournalError(f"journal {self.path.name} is closed")
         try:
@@ -224,7 +237,7 @@ class GameJournal:
             try:
                 view = memoryview(blob)
                 while view:
-                    view = view[os.write(self._fd, view):]
+                    view = view[os.write(self._fd, view) :]
                 _fsync_data(self._fd)
             except OSError as exc:
                 raise JournalError(f"could not write journal {self.path}: {exc.strerror or exc}") from exc
@@ -285,8 +298,10 @@ class GameJournal:
             return None
         if self.error is None:
             try:
-                self._write([{"end": kind, "at": _now().isoformat(timespec="seconds"), "reason": reason,
-                              "outcome": outcome}], [])
+                self._write(
+                    [{"end": kind, "at": _now().isoformat(timespec="seconds"), "reason": reason, "outcome": outcome}],
+                    [],
+                )
             except JournalError as exc:
                 log.error("%s", exc)
         self.close()
@@ -305,10 +320,8 @@ class GameJournal:
             self._fd = None
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # interpreter shutdown
             self.close()
-        except Exception:  # interpreter shutdown
-            pass
 
 
 class NullJournal:
@@ -349,7 +362,7 @@ class UnfinishedGame:
     """An interrupted game found at start: everything the "Resume the Makoto game from 14:05?" dialog needs."""
 
     loaded: LoadedJournal = field(repr=False)
-    saved: "SavedGames" = field(repr=False)
+    saved: SavedGames = field(repr=False)
     title: str
     last_activity: datetime
 
@@ -407,9 +420,15 @@ class SavedGames:
     available = True
     reason = ""
 
-    def __init__(self, root: str | os.PathLike[str], *, max_age: timedelta = timedelta(hours=1),
-                 archive_limit_bytes: int = 16 * 2 ** 20, specs: Mapping[str, Any] | None = None,
-                 clock: Callable[[], datetime] | None = None) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        max_age: timedelta = timedelta(hours=1),
+        archive_limit_bytes: int = 16 * 2**20,
+        specs: Mapping[str, Any] | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         self.root = Path(root)
         self.active = self.root / "active"
         self.archive = self.root / "archive"
@@ -423,7 +442,7 @@ class SavedGames:
         self._remove_temps()
 
     @classmethod
-    def open_or_unavailable(cls, root: str | os.PathLike[str], **kwargs: Any) -> "SavedGames | UnavailableSavedGames":
+    def open_or_unavailable(cls, root: str | os.PathLike[str], **kwargs: Any) -> SavedGames | UnavailableSavedGames:
         """Open the folder, or return an :class:`UnavailableSavedGames` (logged): never raises for storage."""
         try:
             return cls(root, **kwargs)
@@ -434,7 +453,7 @@ class SavedGames:
     def close(self) -> None:
         self._lock.release()
 
-    def __enter__(self) -> "SavedGames":
+    def __enter__(self) -> SavedGames:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -444,12 +463,22 @@ class SavedGames:
     def specs(self) -> Mapping[str, Any]:
         if self._specs is None:
             from kiosk.games import GAMES
+
             self._specs = GAMES
         return self._specs
 
     # --- starting a game --------------------------------------------------------------------------------
-    def start(self, game: str, players: int, seed: int, *, state: Any = None, seats: Any = None,
-              meta: Mapping[str, Any] | None = None, setup: Mapping[str, Any] | None = None) -> GameJournal:
+    def start(
+        self,
+        game: str,
+        players: int,
+        seed: int,
+        *,
+        state: Any = None,
+        seats: Any = None,
+        meta: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> GameJournal:
         """Create the journal of a new game. Pass the freshly made ``state`` so records made during set-up (the
         first deal) are written with the header; ``seats`` (who sits where, bot levels) and ``meta`` are any
         JSON the screen wants back on resume; ``setup`` is the engine set-up the game was started with beyond
@@ -458,8 +487,16 @@ class SavedGames:
             raise ValueError(f"Not a game key: {game!r}")
         started = self._clock()
         name = f"{started:%Y%m%d-%H%M%S}-{game}-{secrets.token_hex(3)}"
-        header = {"journal": FORMAT, "id": name, "game": game, "players": int(players), "seed": int(seed),
-                  "seats": seats, "meta": dict(meta or {}), "started": started.isoformat(timespec="seconds")}
+        header = {
+            "journal": FORMAT,
+            "id": name,
+            "game": game,
+            "players": int(players),
+            "seed": int(seed),
+            "seats": seats,
+            "meta": dict(meta or {}),
+            "started": started.isoformat(timespec="seconds"),
+        }
         if setup:
             header["setup"] = dict(setup)
         if _check_header(header):
@@ -515,8 +552,12 @@ class SavedGames:
                 self._archive(path)
                 continue
             if loaded.damaged:
-                log.warning("journal %s is damaged after action %d (%s); the game is offered up to there",
-                            path.name, loaded.actions, loaded.problem)
+                log.warning(
+                    "journal %s is damaged after action %d (%s); the game is offered up to there",
+                    path.name,
+                    loaded.actions,
+                    loaded.problem,
+                )
             last = datetime.fromtimestamp(path.stat().st_mtime).astimezone()
             age = self._clock() - last
             if age > self.max_age:
@@ -541,8 +582,10 @@ class SavedGames:
 
     def archived(self) -> list[Path]:
         """Archived journals, oldest first."""
-        return sorted((p for p in self.archive.iterdir() if p.is_file() and not p.name.startswith(".")),
-                      key=lambda p: (p.stat().st_mtime, p.name))
+        return sorted(
+            (p for p in self.archive.iterdir() if p.is_file() and not p.name.startswith(".")),
+            key=lambda p: (p.stat().st_mtime, p.name),
+        )
 
     def archive_size(self) -> int:
         return sum(p.stat().st_size for p in self.archived())
@@ -565,8 +608,9 @@ class SavedGames:
 
     # --- internals --------------------------------------------------------------------------------------
     def _active_files(self) -> list[Path]:
-        return sorted(p for p in self.active.iterdir()
-                      if p.is_file() and p.suffix == SUFFIX and not p.name.startswith("."))
+        return sorted(
+            p for p in self.active.iterdir() if p.is_file() and p.suffix == SUFFIX and not p.name.startswith(".")
+        )
 
     def _remove_temps(self) -> None:
         for p in self.active.glob(".*.tmp-*"):
@@ -585,6 +629,7 @@ class SavedGames:
 
     def _replay(self, loaded: LoadedJournal) -> Any:
         from kiosk.engine import ChanceMismatch, RuleError, replay
+
         h = loaded.header
         assert h is not None
         spec = self.specs.get(h["game"])
@@ -625,8 +670,16 @@ class UnavailableSavedGames:
     def __init__(self, reason: str) -> None:
         self.reason = reason
 
-    def start(self, game: str, players: int, seed: int, *, state: Any = None, seats: Any = None,
-              meta: Mapping[str, Any] | None = None) -> NullJournal:
+    def start(
+        self,
+        game: str,
+        players: int,
+        seed: int,
+        *,
+        state: Any = None,
+        seats: Any = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> NullJournal:
         return NullJournal({"game": game, "players": players, "seed": seed, "seats": seats, "meta": meta})
 
     def startup(self, verify: bool = True) -> list[UnfinishedGame]:

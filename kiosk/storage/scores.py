@@ -44,6 +44,7 @@ Layout of the file (TinyDB tables): ``scores/<game>/<chunk>`` hold entries ``{"s
 "details"?}`` in chunks of 500, so an ``add`` re-serializes only the newest chunk; ``plays/<year>`` hold
 ``{"game", "day", "count"}``.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -54,10 +55,12 @@ import operator
 import re
 import threading
 import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, time as dtime
+from datetime import date, datetime
+from datetime import time as dtime
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from tinydb import TinyDB
 
@@ -68,7 +71,7 @@ __all__ = ["HighScores", "UnavailableHighScores", "ScoreEntry", "check_name", "c
 log = logging.getLogger("kiosk.storage")
 
 MAX_NAME = 12
-MAX_SCORE = 2 ** 53
+MAX_SCORE = 2**53
 MAX_DETAILS_BYTES = 1024
 CHUNK = 500
 _GAME_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}\Z")
@@ -92,8 +95,14 @@ class ScoreEntry:
         return self.at.date()
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "id": self.id, "name": self.name, "score": self.score,
-                "at": self.at.isoformat(timespec="milliseconds"), "details": dict(self.details)}
+        return {
+            "game": self.game,
+            "id": self.id,
+            "name": self.name,
+            "score": self.score,
+            "at": self.at.isoformat(timespec="milliseconds"),
+            "details": dict(self.details),
+        }
 
 
 def check_name(name: object) -> str:
@@ -176,9 +185,16 @@ class HighScores:
     available = True
     reason = ""
 
-    def __init__(self, path: str | Path, *, lower_is_better: Mapping[str, bool] | None = None,
-                 max_entries: int = 10_000, keep_best: int = 100,
-                 clock: Callable[[], datetime] | None = None, chunk_size: int = CHUNK) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        lower_is_better: Mapping[str, bool] | None = None,
+        max_entries: int = 10_000,
+        keep_best: int = 100,
+        clock: Callable[[], datetime] | None = None,
+        chunk_size: int = CHUNK,
+    ) -> None:
         if max_entries < 1 or keep_best < 0:
             raise ValueError("max_entries must be at least 1 and keep_best at least 0")
         self.path = Path(path)
@@ -203,9 +219,9 @@ class HighScores:
         # In-memory mirror (this process is the only writer): per game, entries sorted best first.
         self._boards: dict[str, list[tuple[tuple, ScoreEntry]]] = {}
         self._by_time: dict[str, list[tuple[float, int, tuple, ScoreEntry]]] = {}  # per game, oldest first
-        self._where: dict[tuple[str, int], tuple[str, int]] = {}   # (game, id) -> (table, doc_id)
-        self._chunks: dict[str, set[int]] = {}                     # game -> chunk numbers in the file
-        self._filled: dict[tuple[str, int], int] = {}              # (game, chunk) -> highest doc id ever used
+        self._where: dict[tuple[str, int], tuple[str, int]] = {}  # (game, id) -> (table, doc_id)
+        self._chunks: dict[str, set[int]] = {}  # game -> chunk numbers in the file
+        self._filled: dict[tuple[str, int], int] = {}  # (game, chunk) -> highest doc id ever used
         self._next_id: dict[str, int] = {}
         self._plays: dict[tuple[str, str], tuple[str, int, int]] = {}  # (game, day) -> (table, doc_id, count)
         self.skipped = 0  #: malformed documents ignored at load (logged)
@@ -213,7 +229,7 @@ class HighScores:
 
     # --- opening ----------------------------------------------------------------------------------------
     @classmethod
-    def open_or_unavailable(cls, path: str | Path, **kwargs: Any) -> "HighScores | UnavailableHighScores":
+    def open_or_unavailable(cls, path: str | Path, **kwargs: Any) -> HighScores | UnavailableHighScores:
         """Open the boards, or return an :class:`UnavailableHighScores` (logged) if storage cannot be used.
 
         This is what the kiosk calls at start: it never raises for a storage problem.
@@ -228,7 +244,7 @@ class HighScores:
         with self._lock:
             self._db.close()
 
-    def __enter__(self) -> "HighScores":
+    def __enter__(self) -> HighScores:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -247,7 +263,7 @@ class HighScores:
                     if entry is None or not doc_id.isdigit():
                         self.skipped += 1
                         seq = doc.get("seq")
-                        if isinstance(seq, int) and not isinstance(seq, bool) and abs(seq) < 2 ** 53:
+                        if isinstance(seq, int) and not isinstance(seq, bool) and abs(seq) < 2**53:
                             self._next_id[game] = max(self._next_id.get(game, 1), seq + 1)  # never reuse an id
                         continue
                     self._mirror_add(entry, name, int(doc_id), sort=False)
@@ -272,8 +288,14 @@ class HighScores:
             details = doc.get("details", {})
             if not isinstance(details, dict):
                 return None
-            return ScoreEntry(check_game(game), check_score(doc["seq"]), check_name(doc["name"]),
-                              check_score(doc["score"]), _as_aware(datetime.fromisoformat(doc["at"])), details)
+            return ScoreEntry(
+                check_game(game),
+                check_score(doc["seq"]),
+                check_name(doc["name"]),
+                check_score(doc["score"]),
+                _as_aware(datetime.fromisoformat(doc["at"])),
+                details,
+            )
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -321,8 +343,12 @@ class HighScores:
             last = max((c for g, c in self._filled if g == game), default=0)
             chunk = last if last in chunks and self._filled[(game, last)] < self.chunk_size else last + 1
             table = f"scores/{game}/{chunk:06d}"
-            doc: dict[str, Any] = {"seq": seq, "name": name, "score": score,
-                                   "at": at.isoformat(timespec="milliseconds")}
+            doc: dict[str, Any] = {
+                "seq": seq,
+                "name": name,
+                "score": score,
+                "at": at.isoformat(timespec="milliseconds"),
+            }
             if details:
                 doc["details"] = details
             doc_id = self._db.table(table).insert(doc)
@@ -371,8 +397,11 @@ class HighScores:
         """Count one played game for ``game`` on the local day of ``when`` (default now); returns that day's count."""
         game = check_game(game)
         with self._lock:
-            day = (when if isinstance(when, date) and not isinstance(when, datetime)
-                   else _as_aware(when or self._clock()).date())
+            day = (
+                when
+                if isinstance(when, date) and not isinstance(when, datetime)
+                else _as_aware(when or self._clock()).date()
+            )
             key = (game, day.isoformat())
             if key in self._plays:
                 table, doc_id, count = self._plays[key]
@@ -470,8 +499,9 @@ class HighScores:
         with self._lock:
             return sorted({g for g, b in self._boards.items() if b} | {g for g, _ in self._plays})
 
-    def play_counts(self, game: str | None = None, since: date | None = None,
-                    until: date | None = None) -> dict[str, dict[str, int]]:
+    def play_counts(
+        self, game: str | None = None, since: date | None = None, until: date | None = None
+    ) -> dict[str, dict[str, int]]:
         """Plays per game and local day: ``{"makoto": {"2026-11-29": 12, ...}, ...}`` (days ascending).
 
         ``since``/``until`` are inclusive dates; ``game`` limits to one game.
@@ -544,8 +574,9 @@ class UnavailableHighScores:
     def games(self) -> list[str]:
         return []
 
-    def play_counts(self, game: str | None = None, since: date | None = None,
-                    until: date | None = None) -> dict[str, dict[str, int]]:
+    def play_counts(
+        self, game: str | None = None, since: date | None = None, until: date | None = None
+    ) -> dict[str, dict[str, int]]:
         return {}
 
     def play_totals(self, since: date | None = None, until: date | None = None) -> dict[str, int]:
@@ -557,7 +588,7 @@ class UnavailableHighScores:
     def close(self) -> None:
         pass
 
-    def __enter__(self) -> "UnavailableHighScores":
+    def __enter__(self) -> UnavailableHighScores:
         return self
 
     def __exit__(self, *exc: object) -> None:

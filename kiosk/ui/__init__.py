@@ -4,6 +4,7 @@
 would duplicate its rules), located through ``Path(layouts.__file__).parent`` so it works from an installed
 wheel. ``layouts/diagnostics.kv`` belongs to the hardware layer and is loaded with the rest when present.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,12 +12,12 @@ from pathlib import Path
 _LOADED: set[str] = set()
 
 #: Load order: shared widget rules first, then one file per screen.
-ORDER = ("common.kv", "overlay.kv", "attract.kv", "picker.kv", "join.kv", "game.kv", "results.kv",
-         "operator.kv")
+ORDER = ("common.kv", "overlay.kv", "attract.kv", "picker.kv", "join.kv", "game.kv", "results.kv", "operator.kv")
 
 
 def layouts_dir() -> Path:
     import layouts
+
     return Path(layouts.__file__).parent
 
 

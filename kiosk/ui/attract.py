@@ -8,9 +8,11 @@ screen shows the two other parts:
 * ``boards``: one game's all-time and today's boards, twice: one copy facing each long side (the short sides
   read them sideways, never upside down). Boards unavailable (no storage) say so.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout

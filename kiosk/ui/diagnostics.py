@@ -20,6 +20,7 @@ Behaviour:
 * The Back button fires ``on_back``; unless a handler returns True, the screen manager goes to
   ``back_screen`` ("operator").
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -198,8 +199,10 @@ class DiagnosticsScreen(Screen):
         self.link_text = "  |  ".join(parts)
         errors = snap["line_errors"]
         bad = sum(v for k, v in errors.items() if k != "callback")
-        self.counters_text = (f"Taps: {snap['taps_total']}   Lost taps: {snap['lost_taps']}   Bad lines: {bad}   "
-                              f"Connections: {link['connects']}   Games: {snap['games']}")
+        self.counters_text = (
+            f"Taps: {snap['taps_total']}   Lost taps: {snap['lost_taps']}   Bad lines: {bad}   "
+            f"Connections: {link['connects']}   Games: {snap['games']}"
+        )
         if errors.get("callback"):
             self.counters_text += f"   Handler errors: {errors['callback']}"
         lines = []
@@ -209,8 +212,13 @@ class DiagnosticsScreen(Screen):
             lines.append(f"stick {tap['stick']:>2}  {where:<14} #{tap['seq']:<5} {latency}")
         self.taps_text = "\n".join(lines) if lines else "No taps yet: tap a stick"
         gpio = snap["gpio_available"]
-        self.gpio_text = ("Seat buttons: GPIO" if gpio else
-                          "Seat buttons: keyboard fallback" if gpio is False else "Seat buttons: not started")
+        self.gpio_text = (
+            "Seat buttons: GPIO"
+            if gpio
+            else "Seat buttons: keyboard fallback"
+            if gpio is False
+            else "Seat buttons: not started"
+        )
         self.warnings_text = "\n".join(snap["warnings"]) if snap["warnings"] else "No warnings"
 
 

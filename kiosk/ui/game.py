@@ -26,15 +26,23 @@ Generic screen
 (what ``view(seat)`` has beyond ``view(None)``) and its legal actions are in that seat's private tray, paged as
 buttons facing the seat; the public view is in the centre, which turns to face the seat whose turn it is.
 """
+
 from __future__ import annotations
 
 import importlib
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
-                             StringProperty)
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine import Action
@@ -102,7 +110,7 @@ class ActionPanel(SeatZone):
 
     ``describe`` names an action on its button (default :func:`describe_action`)."""
 
-    status = StringProperty("")         # "Your turn" / "" / result
+    status = StringProperty("")  # "Your turn" / "" / result
     score = StringProperty("")
     private_text = StringProperty("")
     my_turn = BooleanProperty(False)
@@ -128,7 +136,7 @@ class ActionPanel(SeatZone):
 
     def _fill(self) -> None:
         start = self.page * PAGE_SIZE
-        shown = self.actions[start:start + PAGE_SIZE]
+        shown = self.actions[start : start + PAGE_SIZE]
         self.labels = [self.describe(a) for a in shown] + [""] * (PAGE_SIZE - len(shown))
 
     def turn_page(self, step: int) -> None:
@@ -236,8 +244,9 @@ class GenericGameScreen(BaseGameScreen):
             panel = self.panels[seat.index]
             mine = state.view(g)
             private = {k: v for k, v in mine.items() if public.get(k) != v and k != "seat"}
-            panel.private_text = "\n".join(f"{k}: {format_value(v)}" for k, v in private.items()) \
-                or "Nothing hidden in this game"
+            panel.private_text = (
+                "\n".join(f"{k}: {format_value(v)}" for k, v in private.items()) or "Nothing hidden in this game"
+            )
             panel.ids.tray.always_open = not private and not panel.is_bot
             panel.my_turn = g in movers
             panel.status = ("Your turn" if not panel.is_bot else "Thinking...") if g in movers else ""
@@ -251,13 +260,12 @@ class GenericGameScreen(BaseGameScreen):
             self.turn_text = "Game over" if over else ""
         lines = [f"{k}: {format_value(v)}" for k, v in public.items()]
         if len(lines) > MAX_CENTRE_LINES:
-            lines = lines[:MAX_CENTRE_LINES - 1] + [f"... {len(lines) - MAX_CENTRE_LINES + 1} more"]
+            lines = lines[: MAX_CENTRE_LINES - 1] + [f"... {len(lines) - MAX_CENTRE_LINES + 1} more"]
         self.centre_text = "\n".join(line if len(line) <= 90 else line[:87] + "..." for line in lines)
         if session.last_events:
             parts = []
             for ev in session.last_events[-3:]:
-                who = session.seats[ev.seat].label + " " if ev.seat is not None and ev.seat < len(session.seats) \
-                    else ""
+                who = session.seats[ev.seat].label + " " if ev.seat is not None and ev.seat < len(session.seats) else ""
                 data = format_value(dict(ev.data)) if ev.data else ""
                 parts.append(f"{who}{ev.kind} {data}".strip())
             self.last_text = "\n".join(parts)

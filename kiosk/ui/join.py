@@ -12,12 +12,21 @@ Rules (decisions, written down):
 * A game whose screen class declares ``MATCH_CHOICES`` (games per match; 0 = the rulebook's recommendation)
   gets a "Match" button in the centre that cycles through them; the choice becomes ``session.match_games``.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
-                             OptionProperty, StringProperty)
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config import BOT_LEVELS
@@ -51,14 +60,18 @@ class JoinScreen(Screen):
     match_games = NumericProperty(1)
     match_label = StringProperty("")
 
-    def __init__(self, on_start: Callable[[str, list[tuple[int, str | None]]], None] | None = None,
-                 on_back: Callable[[], None] | None = None, **kw: Any) -> None:
+    def __init__(
+        self,
+        on_start: Callable[[str, list[tuple[int, str | None]]], None] | None = None,
+        on_back: Callable[[], None] | None = None,
+        **kw: Any,
+    ) -> None:
         super().__init__(**kw)
         self.on_start = on_start
         self.on_back = on_back
         self.spec: GameSpec | None = None
         self.pads: dict[int, JoinPad] = {}
-        for seat in (self.table.seats if self.table is not None else []):
+        for seat in self.table.seats if self.table is not None else []:
             pad = JoinPad(table=self.table, seat=seat, screen=self)
             self.pads[seat.index] = pad
             self.ids.seat_layer.add_widget(pad)
@@ -68,12 +81,16 @@ class JoinScreen(Screen):
         self.spec = spec
         self.title = spec.title
         self.default_level = default_level
-        self.need = (f"{spec.min_players} player" if spec.min_players == spec.max_players == 1
-                     else f"{spec.min_players}-{spec.max_players} players")
+        self.need = (
+            f"{spec.min_players} player"
+            if spec.min_players == spec.max_players == 1
+            else f"{spec.min_players}-{spec.max_players} players"
+        )
         for pad in self.pads.values():
             pad.mode = "empty"
             pad.level = default_level
         from kiosk.ui.game import screen_class_for
+
         self.match_choices = list(getattr(screen_class_for(spec.key), "MATCH_CHOICES", ()))
         self.match_games = self.match_choices[0] if self.match_choices else 1
         self._match_text()
@@ -130,14 +147,23 @@ class JoinScreen(Screen):
 
     def _match_text(self) -> None:
         g = self.match_games
-        self.match_label = ("" if not self.match_choices else "Match: one game \u21bb" if g == 1
-                            else "Match: full (everyone deals) \u21bb" if g == 0 else f"Match: {g} games \u21bb")
+        self.match_label = (
+            ""
+            if not self.match_choices
+            else "Match: one game \u21bb"
+            if g == 1
+            else "Match: full (everyone deals) \u21bb"
+            if g == 0
+            else f"Match: {g} games \u21bb"
+        )
 
     def start(self) -> None:
         if not self.can_start or self.spec is None or self.on_start is None:
             return
-        seats = [(p.seat.index, None if p.mode == "human" else p.level)
-                 for p in sorted(self.filled(), key=lambda p: p.seat.index)]
+        seats = [
+            (p.seat.index, None if p.mode == "human" else p.level)
+            for p in sorted(self.filled(), key=lambda p: p.seat.index)
+        ]
         self.on_start(self.spec.key, seats)
 
     def back(self) -> None:

@@ -7,25 +7,36 @@ layer provides one), and sets volume and mute, the attract text, bot levels, idl
 game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is written to
 the config file at once.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
-                             StringProperty)
+from kivy.properties import (
+    BooleanProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config import BOT_LEVELS, check_pin
 
 __all__ = ["OperatorScreen", "ATTRACT_PRESETS"]
 
-ATTRACT_PRESETS = ("Touch to play!", "Free games - touch to play!", "Sushi games for everyone - touch!",
-                   "Happy hour: play a game!")
+ATTRACT_PRESETS = (
+    "Touch to play!",
+    "Free games - touch to play!",
+    "Sushi games for everyone - touch!",
+    "Happy hour: play a game!",
+)
 
 
 class OperatorScreen(Screen):
-    app = ObjectProperty(None)          # the KioskApp (config, scores, hardware, quit)
+    app = ObjectProperty(None)  # the KioskApp (config, scores, hardware, quit)
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
     phase = OptionProperty("pin", options=["pin", "menu", "confirm"])
@@ -161,8 +172,9 @@ class OperatorScreen(Screen):
 
     def ask_reset(self) -> None:
         key = self.board_game
-        self._ask(f"Really delete every {self.board_title} high score?\nThis cannot be undone.",
-                  lambda: self._reset(key))
+        self._ask(
+            f"Really delete every {self.board_title} high score?\nThis cannot be undone.", lambda: self._reset(key)
+        )
 
     def _reset(self, key: str) -> None:
         removed = self.app.reset_board(key)

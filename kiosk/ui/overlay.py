@@ -4,9 +4,11 @@ Shown by the app's idle handler: after ``timeouts.idle_s`` without input during 
 gets a prompt facing it with a "Still here" button, and the centre counts down ``timeouts.still_playing_s``.
 Any input (a touch anywhere, a seat button) answers it. The overlay takes no touches while hidden.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
@@ -30,7 +32,7 @@ class Overlay(FloatLayout):
         super().__init__(**kw)
         self.on_answer = on_answer
         self.zones: list[PromptZone] = []
-        for seat in (self.table.seats if self.table is not None else []):
+        for seat in self.table.seats if self.table is not None else []:
             zone = PromptZone(table=self.table, seat=seat, overlay=self)
             self.zones.append(zone)
             self.ids.prompt_layer.add_widget(zone)
@@ -43,7 +45,7 @@ class Overlay(FloatLayout):
         if not self.prompting:
             return False
         super().on_touch_down(touch)
-        self.answer()      # any touch while asking means someone is still here
+        self.answer()  # any touch while asking means someone is still here
         return True
 
     def on_touch_move(self, touch: Any) -> bool:

@@ -4,12 +4,19 @@ The picker is shared, so it faces one seat at a time: the player who touched the
 (the seat nearest the touch, or the seat whose button was pressed). Every seat zone has a "Turn to me" button
 that turns it to face that seat instead. Games whose engine is not registered yet are listed as coming soon.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
-                             StringProperty)
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
@@ -45,15 +52,19 @@ class PickerScreen(Screen):
     howto_text = StringProperty("")
     cards = ListProperty([])
 
-    def __init__(self, on_pick: Callable[[str, int | None], None] | None = None,
-                 on_back: Callable[[], None] | None = None, **kw: Any) -> None:
+    def __init__(
+        self,
+        on_pick: Callable[[str, int | None], None] | None = None,
+        on_back: Callable[[], None] | None = None,
+        **kw: Any,
+    ) -> None:
         super().__init__(**kw)
         self.on_pick = on_pick
         self.on_back = on_back
-        self.chooser: int | None = None   # table seat index facing the picker
+        self.chooser: int | None = None  # table seat index facing the picker
         self.games: Mapping[str, GameSpec] = {}
         self.card_widgets: dict[str, GameCard] = {}
-        for seat in (self.table.seats if self.table is not None else []):
+        for seat in self.table.seats if self.table is not None else []:
             self.ids.seat_layer.add_widget(TurnZone(table=self.table, seat=seat, screen=self))
 
     def set_games(self, games: Mapping[str, GameSpec], order: tuple[str, ...]) -> None:
@@ -66,9 +77,14 @@ class PickerScreen(Screen):
         for key in keys:
             spec = games.get(key)
             title, lo, hi = (spec.title, spec.min_players, spec.max_players) if spec else KNOWN.get(key, (key, 1, 1))
-            card = GameCard(key=key, title=title, available=spec is not None, screen=self,
-                            players=f"{lo} player" if lo == hi == 1 else f"{lo}-{hi} players",
-                            symbol=GAME_SYMBOLS.get(key, "\u25c6"))
+            card = GameCard(
+                key=key,
+                title=title,
+                available=spec is not None,
+                screen=self,
+                players=f"{lo} player" if lo == hi == 1 else f"{lo}-{hi} players",
+                symbol=GAME_SYMBOLS.get(key, "\u25c6"),
+            )
             self.card_widgets[key] = card
             grid.add_widget(card)
 

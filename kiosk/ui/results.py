@@ -13,14 +13,16 @@ Rules (decisions, written down):
 * A time trial (a session with ``trial_time`` set, seconds: Takoyaki alone) enters its own board
   ``<game>-trial`` with the time in milliseconds, lower is better, shown as seconds.
 """
+
 from __future__ import annotations
 
 import logging
 import string
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty)
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.inputs import SeatEvent
@@ -87,8 +89,9 @@ class ResultsScreen(Screen):
     board_note = StringProperty("")
     summary = StringProperty("")
 
-    def __init__(self, on_done: Callable[[], None] | None = None,
-                 on_again: Callable[[], None] | None = None, **kw: Any) -> None:
+    def __init__(
+        self, on_done: Callable[[], None] | None = None, on_again: Callable[[], None] | None = None, **kw: Any
+    ) -> None:
         super().__init__(**kw)
         self.on_done = on_done
         self.on_again = on_again
@@ -101,7 +104,7 @@ class ResultsScreen(Screen):
         self._tick_ev: Any = None
         self._done_ev: Any = None
         self.pads: dict[int, ResultPad] = {}
-        for seat in (self.table.seats if self.table is not None else []):
+        for seat in self.table.seats if self.table is not None else []:
             pad = ResultPad(table=self.table, seat=seat, screen=self)
             self.pads[seat.index] = pad
             self.ids.seat_layer.add_widget(pad)
@@ -122,7 +125,7 @@ class ResultsScreen(Screen):
         winners = set(state.winners())
         order = sorted(range(state.players), key=lambda g: final[g], reverse=not spec.lower_is_better)
         place = {}
-        for rank, g in enumerate(order, start=1):
+        for _rank, g in enumerate(order, start=1):
             same = [h for h in order if final[h] == final[g]]
             place[g] = min(order.index(h) for h in same) + 1
         self.details = {"players": state.players, "bots": len(session.bots)}
@@ -163,8 +166,10 @@ class ResultsScreen(Screen):
 
     def _qualifies(self, game: str, score: int) -> bool:
         try:
-            return bool(self.scores.qualifies(game, score) or
-                        self.scores.qualifies(game, score, since=self.scores.start_of_today()))
+            return bool(
+                self.scores.qualifies(game, score)
+                or self.scores.qualifies(game, score, since=self.scores.start_of_today())
+            )
         except Exception as exc:
             log.warning("cannot check the board: %s", exc)
             return False

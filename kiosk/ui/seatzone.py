@@ -10,13 +10,20 @@ seat's player holds it (a finger down on the tray) or holds one of the seat's bu
 release. A second finger can then use the buttons inside. Tests and the idle handler close every tray with
 :meth:`PrivateTray.close`.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
-                             StringProperty)
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scatterlayout import ScatterLayout
 from kivy.uix.widget import Widget
@@ -147,12 +154,13 @@ class CentrePanel(Oriented):
     table = ObjectProperty(None, allownone=True)
     facing = OptionProperty("bottom", options=list(EDGE_ROTATION))
     half = BooleanProperty(False)
-    full = BooleanProperty(False)   # the whole screen (operator menu, diagnostics): no seat zones around
+    full = BooleanProperty(False)  # the whole screen (operator menu, diagnostics): no seat zones around
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(parent=self._rebind, table=self._relayout, facing=self._relayout, half=self._relayout,
-                  full=self._relayout)
+        self.bind(
+            parent=self._rebind, table=self._relayout, facing=self._relayout, half=self._relayout, full=self._relayout
+        )
 
     def _rebind(self, *_a: Any) -> None:
         if self.parent is not None:
@@ -195,7 +203,7 @@ class PrivateTray(BoxLayout):
 
     held_by_button = BooleanProperty(False)
     always_open = BooleanProperty(False)
-    locked = BooleanProperty(False)       # a bot's tray, or the table is idle: never opens
+    locked = BooleanProperty(False)  # a bot's tray, or the table is idle: never opens
     is_open = BooleanProperty(False)
     hint = StringProperty("Hold here to see your hand")
     n_touches = NumericProperty(0)
@@ -203,8 +211,7 @@ class PrivateTray(BoxLayout):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._touches: set[int] = set()
-        self.bind(held_by_button=self._update, always_open=self._update, locked=self._update,
-                  n_touches=self._update)
+        self.bind(held_by_button=self._update, always_open=self._update, locked=self._update, n_touches=self._update)
 
     def _update(self, *_a: Any) -> None:
         self.is_open = not self.locked and (self.always_open or self.held_by_button or self.n_touches > 0)

@@ -16,13 +16,15 @@ The journal: with ``journal`` (a ``kiosk.storage.GameJournal``), every applied a
 abandoned one with ``abandon("idle")``, and a crashed one is offered for resuming at the next start. Without a
 journal (storage unavailable, attract mode) the session runs the same.
 """
+
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
@@ -66,9 +68,20 @@ class GameSession(EventDispatcher):
 
     __events__ = ("on_change", "on_error", "on_over")
 
-    def __init__(self, spec: GameSpec, state: State, seats: Sequence[Seat], bots: Mapping[int, Any], *,
-                 seed: int, move_delay: float = 1.0, attract: bool = False, journal: Any = None,
-                 bot_levels: Mapping[int, str] | None = None, **kw: Any) -> None:
+    def __init__(
+        self,
+        spec: GameSpec,
+        state: State,
+        seats: Sequence[Seat],
+        bots: Mapping[int, Any],
+        *,
+        seed: int,
+        move_delay: float = 1.0,
+        attract: bool = False,
+        journal: Any = None,
+        bot_levels: Mapping[int, str] | None = None,
+        **kw: Any,
+    ) -> None:
         super().__init__(**kw)
         self.spec = spec
         self.state = state
@@ -177,8 +190,9 @@ class GameSession(EventDispatcher):
             self._schedule_bots()
         return True
 
-    def next_game(self, state: State, *, seed: int, setup: Mapping[str, Any] | None = None,
-                  meta: Mapping[str, Any] | None = None) -> None:
+    def next_game(
+        self, state: State, *, seed: int, setup: Mapping[str, Any] | None = None, meta: Mapping[str, Any] | None = None
+    ) -> None:
         """The next game of a series (a Makoto match) replaces the finished one in this session.
 
         The finished game's journal ends as finished, with its outcome (archived), and the new game gets a
@@ -210,8 +224,7 @@ class GameSession(EventDispatcher):
             return
         for g in self.state.to_move():
             if g in self.bots and g not in self._pending and g not in self._thinking:
-                self._pending[g] = Clock.schedule_once(partial(self._bot_think, g, self._generation),
-                                                       self.bot_delay(g))
+                self._pending[g] = Clock.schedule_once(partial(self._bot_think, g, self._generation), self.bot_delay(g))
 
     def _bot_think(self, g: int, generation: int, _dt: float) -> None:
         self._pending.pop(g, None)
@@ -226,8 +239,9 @@ class GameSession(EventDispatcher):
             self._bot_answer(g, generation, self.bots[g].choose(self.state), 0)
             return
         self._thinking.add(g)
-        threading.Thread(target=self._bot_worker, args=(g, generation, snapshot), daemon=True,
-                         name=f"bot-{self.spec.key}-{g}").start()
+        threading.Thread(
+            target=self._bot_worker, args=(g, generation, snapshot), daemon=True, name=f"bot-{self.spec.key}-{g}"
+        ).start()
 
     def _bot_worker(self, g: int, generation: int, snapshot: State) -> None:
         try:
@@ -242,7 +256,7 @@ class GameSession(EventDispatcher):
         if not self._running:
             return
         if generation != self._generation or g not in self.state.to_move():
-            self._schedule_bots()   # the game moved on while the bot thought: think again
+            self._schedule_bots()  # the game moved on while the bot thought: think again
             return
         if action is None:
             action = self.state.legal_actions(g)[0]

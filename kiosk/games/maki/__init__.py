@@ -1,5 +1,6 @@
 """Maki: the sushi tile-laying game for 2 to 4 players (rules in ``rules.py``, card data in ``cards.json``,
 bots in ``bots.py``; rules decisions and the balance report in docs/maki.md)."""
+
 from kiosk.engine import GameSpec
 from kiosk.games.maki.bots import BOTS
 from kiosk.games.maki.rules import action_from_json, new_game, stats

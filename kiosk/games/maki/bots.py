@@ -17,18 +17,44 @@ copies, where every hidden card is a sample, so they never peek either.
   lost more games, see docs/maki.md.
 * ``hard``: ISMCTS over :class:`SearchState` copies (pruned steps), leaves scored by :func:`evaluate`.
 """
+
 from __future__ import annotations
 
 import math
 import random
-from typing import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from kiosk.ai import ISMCTSBot, RandomBot, pick
 from kiosk.engine import Action, RuleError, State
 from kiosk.games.maki.rules import (
-    BACK_EFFECTS, CUP, CUPMOVE, DISCARD, EMPTY, GAIN, KINDS, LENGTHS, MAIN, PLACE, RECIPES, REFILL, SUBST, Chop,
-    Discard, Draw, EndTurn, Gain, MakiState, MoveCup, Place, Return, SecondHelping, Serve, Substitute, Switch,
-    Take, TakePool,
+    BACK_EFFECTS,
+    CUP,
+    CUPMOVE,
+    DISCARD,
+    EMPTY,
+    GAIN,
+    KINDS,
+    LENGTHS,
+    MAIN,
+    PLACE,
+    RECIPES,
+    REFILL,
+    SUBST,
+    Chop,
+    Discard,
+    Draw,
+    EndTurn,
+    Gain,
+    MakiState,
+    MoveCup,
+    Place,
+    Return,
+    SecondHelping,
+    Serve,
+    Substitute,
+    Switch,
+    Take,
+    TakePool,
 )
 
 #: How good each action card is to hold (choosing a card after a 2-ingredient serve, or which to discard).
@@ -78,8 +104,9 @@ def recipe_potential(state: MakiState, rid: int) -> float:
     return ((best + 0.5) / (length + 0.5)) ** 2
 
 
-def placement_values(state: MakiState, seat: int, kinds: Sequence[int] | None = None,
-                     style: bool = True, skip: Collection[int] = ()) -> dict[tuple[int, int], float]:
+def placement_values(
+    state: MakiState, seat: int, kinds: Sequence[int] | None = None, style: bool = True, skip: Collection[int] = ()
+) -> dict[tuple[int, int], float]:
     """Value of placing each useful (kind, cell) for ``seat``'s own recipes (those in ``skip`` left out).
 
     Completing a recipe is worth its score (plus style Wasabi when the order fits); a partial step is worth a
@@ -135,14 +162,14 @@ def threats(state: MakiState, seat: int) -> dict[int, float]:
     """
     bit = 1 << seat
     unseen: dict[int, dict[tuple[int, ...], float]] = {L: {} for L in LENGTHS}
-    count = {L: 0 for L in LENGTHS}
+    count = dict.fromkeys(LENGTHS, 0)
     for r in RECIPES:
         if state.known[r.id] & bit:
             continue
         count[r.length] += 1
         keys = unseen[r.length]
         keys[r.key] = keys.get(r.key, 0.0) + r.score
-    held = {L: 0 for L in LENGTHS}
+    held = dict.fromkeys(LENGTHS, 0)
     for other in range(state.players):
         if other != seat:
             for rid in state.hands[other]:
@@ -183,8 +210,13 @@ def threats(state: MakiState, seat: int) -> dict[int, float]:
 def _deck_choice(state: MakiState, seat: int, rng: random.Random | None = None) -> Action:
     """Draw from the deck whose recipe length suits how full the board is, preferring generous backs."""
     empty = sum(1 for v in state.board if v == EMPTY) / len(state.board)
-    prefer = {2: 1.0, 3: 2.0, 4: 1.6, 5: 0.6} if empty > 0.6 else \
-        {2: 1.6, 3: 1.8, 4: 0.9, 5: 0.1} if empty > 0.3 else {2: 2.0, 3: 0.8, 4: 0.1, 5: 0.0}
+    prefer = (
+        {2: 1.0, 3: 2.0, 4: 1.6, 5: 0.6}
+        if empty > 0.6
+        else {2: 1.6, 3: 1.8, 4: 0.9, 5: 0.1}
+        if empty > 0.3
+        else {2: 2.0, 3: 0.8, 4: 0.1, 5: 0.0}
+    )
     best, best_v = None, -math.inf
     for length, deck in state.decks.items():
         if not deck:
@@ -312,8 +344,8 @@ class _Opponents:
 
     def __init__(self, state: MakiState, seat: int) -> None:
         bit = 1 << seat
-        count = {L: 0 for L in LENGTHS}
-        held = {L: 0 for L in LENGTHS}
+        count = dict.fromkeys(LENGTHS, 0)
+        held = dict.fromkeys(LENGTHS, 0)
         # partial[L][tiles (sorted, L-1 kinds)] -> [(the missing kind, score), ...]
         partial: dict[int, dict[tuple[int, ...], list[tuple[int, int]]]] = {L: {} for L in LENGTHS}
         for r in RECIPES:
@@ -324,7 +356,7 @@ class _Opponents:
             for i, x in enumerate(key):
                 if i and key[i - 1] == x:
                     continue
-                rest = key[:i] + key[i + 1:]
+                rest = key[:i] + key[i + 1 :]
                 partial[r.length].setdefault(rest, []).append((x, r.score))
         for other in range(state.players):
             if other != seat:
@@ -430,11 +462,10 @@ def _combo(state: MakiState, seat: int) -> tuple[list[Action], float]:
                     w, h = wrong[0], holes[0]
                     for m1, m2 in ((missing[0], missing[1]), (missing[1], missing[0])):
                         plans.append([Substitute(w), Take(KINDS[m1]), Take(KINDS[m2]), Place(h)])
-            elif len(holes) == 2 and not wrong:
-                if "Second Helping" in cards and owed and has_empty:
-                    h1, h2 = holes
-                    for m1, m2 in ((missing[0], missing[1]), (missing[1], missing[0])):
-                        plans.append([SecondHelping(), Take(KINDS[m1]), Place(h1), Take(KINDS[m2]), Place(h2)])
+            elif len(holes) == 2 and not wrong and "Second Helping" in cards and owed and has_empty:
+                h1, h2 = holes
+                for m1, m2 in ((missing[0], missing[1]), (missing[1], missing[0])):
+                    plans.append([SecondHelping(), Take(KINDS[m1]), Place(h1), Take(KINDS[m2]), Place(h2)])
             for plan in plans:
                 after = list(board)
                 fill = _plan_fill(plan)
@@ -492,8 +523,14 @@ def _normal_deck_choice(state: MakiState, seat: int) -> Action:
 
 def _position(state: MakiState) -> tuple:
     """What a planned step depends on: the turn, its phase, the board and the cards held."""
-    return state.turns, state.phase, state.pending, state.tiles_owed, tuple(state.board), \
-        tuple(tuple(h) for h in state.held)
+    return (
+        state.turns,
+        state.phase,
+        state.pending,
+        state.tiles_owed,
+        tuple(state.board),
+        tuple(tuple(h) for h in state.held),
+    )
 
 
 class _NormalPolicy(_Policy):
@@ -554,9 +591,12 @@ class _NormalPolicy(_Policy):
         plan, value = _combo(state, seat)
         if not plan or value < (N_CARD_MIN_FINAL if state.final_left is not None else N_CARD_MIN):
             return None
-        if any(isinstance(a, Place) for a in plan) and state.must_place():
-            if value + 0.5 < max(_own_values(state, seat).values(), default=0.0):
-                return None
+        if (
+            any(isinstance(a, Place) for a in plan)
+            and state.must_place()
+            and value + 0.5 < max(_own_values(state, seat).values(), default=0.0)
+        ):
+            return None
         return self._start_plan(state, seat, plan)
 
     def _start_plan(self, state: MakiState, seat: int, steps: list[Action]) -> Action:
@@ -807,8 +847,13 @@ class SearchState(MakiState):
 
     def _threat_cells(self, seat: int) -> list[int]:
         bit = 1 << seat
-        key = (seat, tuple(self.board), tuple(self.pantry), tuple(k & bit for k in self.known),
-               tuple(tuple(_LENGTH[r] for r in h) for h in self.hands))
+        key = (
+            seat,
+            tuple(self.board),
+            tuple(self.pantry),
+            tuple(k & bit for k in self.known),
+            tuple(tuple(_LENGTH[r] for r in h) for h in self.hands),
+        )
         hit = _THREAT_CACHE.get(key)
         if hit is None:
             if len(_THREAT_CACHE) > 5000:
@@ -879,11 +924,20 @@ class HardBot(ISMCTSBot):
     At most 170 ms (plus one iteration) and 400 iterations per decision; a step with one candidate is
     answered at once."""
 
-    def __init__(self, seat: int, seed: int, *, iterations: int = 400, time_limit: float | None = 0.17,
-                 **kw: object) -> None:
+    def __init__(
+        self, seat: int, seed: int, *, iterations: int = 400, time_limit: float | None = 0.17, **kw: object
+    ) -> None:
         kw.setdefault("rollout_depth", ROLLOUT_DEPTH)
-        super().__init__(seat, seed, iterations=iterations, time_limit=time_limit, rollout=rollout,
-                         evaluate=evaluate, exploration=EXPLORATION, **kw)  # type: ignore[arg-type]
+        super().__init__(
+            seat,
+            seed,
+            iterations=iterations,
+            time_limit=time_limit,
+            rollout=rollout,
+            evaluate=evaluate,
+            exploration=EXPLORATION,
+            **kw,
+        )  # type: ignore[arg-type]
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, MakiState)
@@ -901,5 +955,8 @@ def _normal(seat: int, seed: int, slip: float | None = None) -> HeuristicBot:
 
 
 BOTS: dict[str, Callable[[int, int], object]] = {
-    "random": RandomBot, "easy": _easy, "normal": _normal, "hard": HardBot,
+    "random": RandomBot,
+    "easy": _easy,
+    "normal": _normal,
+    "hard": HardBot,
 }

@@ -47,6 +47,7 @@ DECISIONS (where the rulebook and supplement are silent):
 * Endgame: when a turn ends with no empty space, every seat (the triggering one included) takes one more
   turn, then the game ends. Ties: more Wasabi wins, then the win is shared.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -90,13 +91,20 @@ class Recipe:
         return tuple(sorted(self.ingredients))
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "ingredients": [KINDS[k] for k in self.ingredients],
-                "score": self.score, "style": self.style, "back": self.back}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "ingredients": [KINDS[k] for k in self.ingredients],
+            "score": self.score,
+            "style": self.style,
+            "back": self.back,
+        }
 
 
 RECIPES: tuple[Recipe, ...] = tuple(
     Recipe(r["id"], r["name"], tuple(KIND_INDEX[k] for k in r["ingredients"]), r["score"], r["style"], r["back"])
-    for r in DATA["recipes"])
+    for r in DATA["recipes"]
+)
 assert [r.id for r in RECIPES] == list(range(len(RECIPES))), "recipe ids must be 0..n-1 in order"
 RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
 LENGTHS: tuple[int, ...] = tuple(sorted({r.length for r in RECIPES}))
@@ -106,8 +114,12 @@ _KEY = tuple(r.key for r in RECIPES)
 
 #: What drawing a card with each back gives when its instruction is obeyed: (Wasabi to the drawer, to the pool).
 BACK_EFFECTS: dict[str, tuple[int, int]] = {"none": (0, 0), "gain1": (1, 1), "pool1": (0, 1), "pool2": (0, 2)}
-BACK_TEXT: dict[str, str] = {"none": "no instructions", "gain1": "gain one Wasabi and add one Wasabi to the pool",
-                             "pool1": "add one Wasabi to the pool", "pool2": "add two Wasabi to the pool"}
+BACK_TEXT: dict[str, str] = {
+    "none": "no instructions",
+    "gain1": "gain one Wasabi and add one Wasabi to the pool",
+    "pool1": "add one Wasabi to the pool",
+    "pool2": "add two Wasabi to the pool",
+}
 
 ACTION_CARDS: dict[str, int] = dict(DATA["actions"])
 #: Each action card's one rule, as the screen shows it.
@@ -129,8 +141,16 @@ START_LENGTHS = (2, 3, 4)
 EMPTY, CUP = -1, -2
 
 # Phases of a turn.
-MAIN, PLACE, CUPMOVE, SUBST, GAIN, DISCARD, REFILL, OVER = \
-    "main", "place", "cup", "substitute", "gain", "discard", "refill", "over"
+MAIN, PLACE, CUPMOVE, SUBST, GAIN, DISCARD, REFILL, OVER = (
+    "main",
+    "place",
+    "cup",
+    "substitute",
+    "gain",
+    "discard",
+    "refill",
+    "over",
+)
 
 
 # ---------------------------------------------------------------------------------------------------- geometry
@@ -161,8 +181,7 @@ def _geometry(cols: int) -> Geometry:
         segs[length] = out
     n = ROWS * cols
     cell_segs = {L: tuple(tuple(s for s in segs[L] if cell in s) for cell in range(n)) for L in segs}
-    adj = [(a, b) for a in range(n) for b in (a + 1, a + cols)
-           if b < n and (b == a + cols or b % cols != 0)]
+    adj = [(a, b) for a in range(n) for b in (a + 1, a + cols) if b < n and (b == a + cols or b % cols != 0)]
     return Geometry(cols, {L: tuple(v) for L, v in segs.items()}, cell_segs, tuple(sorted(adj)))
 
 
@@ -178,24 +197,28 @@ def cell_name(cols: int, cell: int) -> str:
 @dataclass(frozen=True, slots=True)
 class Take(Action):
     """Take a tile of ``kind`` from the Pantry (to place it, or as a Substitute's new tile)."""
+
     kind: str
 
 
 @dataclass(frozen=True, slots=True)
 class Place(Action):
     """Place the taken tile into ``cell`` (an empty space, or a teacup's space: the teacup then moves)."""
+
     cell: int
 
 
 @dataclass(frozen=True, slots=True)
 class MoveCup(Action):
     """Put the teacup lifted by the tile just placed into the empty space ``cell``."""
+
     cell: int
 
 
 @dataclass(frozen=True, slots=True)
 class Switch(Action):
     """Action card: swap the contents of the adjacent spaces ``a`` < ``b``."""
+
     a: int
     b: int
 
@@ -203,6 +226,7 @@ class Switch(Action):
 @dataclass(frozen=True, slots=True)
 class Chop(Action):
     """Action card: remove the tile in ``cell`` (back to the Pantry)."""
+
     cell: int
 
 
@@ -214,18 +238,21 @@ class SecondHelping(Action):
 @dataclass(frozen=True, slots=True)
 class Substitute(Action):
     """Action card: exchange the tile in ``cell``; a ``Take(kind)`` names the new tile."""
+
     cell: int
 
 
 @dataclass(frozen=True, slots=True)
 class Serve(Action):
     """Serve the recipe with this id from your hand."""
+
     recipe: int
 
 
 @dataclass(frozen=True, slots=True)
 class Draw(Action):
     """Draw the top recipe of the deck of this length."""
+
     length: int
 
 
@@ -237,12 +264,14 @@ class EndTurn(Action):
 @dataclass(frozen=True, slots=True)
 class Gain(Action):
     """Take the action card ``card`` from the display (Prep, or the reward of a 2-ingredient recipe)."""
+
     card: str
 
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
     """Discard an action card when holding three."""
+
     card: str
 
 
@@ -254,11 +283,26 @@ class TakePool(Action):
 @dataclass(frozen=True, slots=True)
 class Return(Action):
     """Prep: return these recipes (ids, ascending) to the bottom of their decks, then draw back to three."""
+
     recipes: tuple[int, ...]
 
 
-ACTION_CLASSES = (Take, Place, MoveCup, Switch, Chop, SecondHelping, Substitute, Serve, Draw, EndTurn, Gain,
-                  Discard, TakePool, Return)
+ACTION_CLASSES = (
+    Take,
+    Place,
+    MoveCup,
+    Switch,
+    Chop,
+    SecondHelping,
+    Substitute,
+    Serve,
+    Draw,
+    EndTurn,
+    Gain,
+    Discard,
+    TakePool,
+    Return,
+)
 action_from_json = action_codec(*ACTION_CLASSES)
 _CARD_OF = {Switch: "Switch", Chop: "Chop", SecondHelping: "Second Helping", Substitute: "Substitute"}
 _CARD_ORDER = tuple(ACTION_CARDS)
@@ -273,20 +317,20 @@ class MakiState(State):
     board: list[int]
     start_board: tuple[int, ...]
     pantry: list[int]
-    decks: dict[int, list[int]]          # top of a deck is the END of its list
+    decks: dict[int, list[int]]  # top of a deck is the END of its list
     hands: list[list[int]]
-    known: list[int]                     # per recipe: bitmask of seats that know where it is
+    known: list[int]  # per recipe: bitmask of seats that know where it is
     served: list[list[tuple[int, bool]]]  # per seat: (recipe, with style)
     wasabi: list[int]
     pool: int
-    action_deck: list[str]               # top is the END of the list
+    action_deck: list[str]  # top is the END of the list
     display: list[str]
     discards: list[str]
-    held: list[list[tuple[str, bool]]]   # per seat: (card, gained this turn)
+    held: list[list[tuple[str, bool]]]  # per seat: (card, gained this turn)
     turn: int
     phase: str
     tiles_owed: int
-    pending: int                         # kind taken (PLACE) or cell (SUBST); -1 otherwise
+    pending: int  # kind taken (PLACE) or cell (SUBST); -1 otherwise
     obey_backs: bool
     after_discard: str
     served_now: list[int]
@@ -296,7 +340,7 @@ class MakiState(State):
 
     # --- setup -------------------------------------------------------------------------------------------
     @classmethod
-    def setup(cls, players: int, seed: int) -> "MakiState":
+    def setup(cls, players: int, seed: int) -> MakiState:
         if players not in COLUMNS:
             raise ValueError(f"Maki is for 2 to 4 players, not {players}")
         s = cls(players, seed)
@@ -316,7 +360,7 @@ class MakiState(State):
         for cell in s.shuffle("teacups", list(range(n)))[:players]:
             s.board[cell] = CUP
         s.hands = [[] for _ in range(players)]
-        s.dealt_by_len = {length: 0 for length in LENGTHS}
+        s.dealt_by_len = dict.fromkeys(LENGTHS, 0)
         for seat in range(players):
             for length in START_LENGTHS:
                 s._draw(seat, length, obey=False)
@@ -362,7 +406,7 @@ class MakiState(State):
     def end_reason(self) -> str:
         return "every player took a final turn after the board filled up"
 
-    def clone(self) -> "MakiState":
+    def clone(self) -> MakiState:
         cls = type(self)
         o = cls.__new__(cls)
         self.copy_base_into(o)
@@ -387,7 +431,7 @@ class MakiState(State):
         o.dealt_by_len = dict(self.dealt_by_len)
         return o
 
-    def determinize(self, seat: int, rng: random.Random) -> "MakiState":
+    def determinize(self, seat: int, rng: random.Random) -> MakiState:
         """A copy where everything ``seat`` cannot see is resampled consistently with what it sees.
 
         Hidden: the identity of recipes in other hands and in the decks (unless ``seat`` knows where one is,
@@ -396,7 +440,7 @@ class MakiState(State):
         unknown too).
         """
         d = self.clone()
-        d.rng = random.Random(int(rng.random() * 2 ** 53))
+        d.rng = random.Random(int(rng.random() * 2**53))
         bit = 1 << seat
         known = d.known
         for length in LENGTHS:
@@ -466,7 +510,7 @@ class MakiState(State):
                 contents = tuple(board[c] for c in seg)
                 if tuple(sorted(contents)) != key:
                     continue
-                if contents == ing or contents == rev:
+                if contents in (ing, rev):
                     return True, True
                 found = True
         return found, False
@@ -528,8 +572,9 @@ class MakiState(State):
         board = self.board
         out: list[Action] = []
         if "Switch" in cards:
-            out += [Switch(a, b) for a, b in self.geo.adjacent
-                    if board[a] != board[b] and (board[a] >= 0 or board[b] >= 0)]
+            out += [
+                Switch(a, b) for a, b in self.geo.adjacent if board[a] != board[b] and (board[a] >= 0 or board[b] >= 0)
+            ]
         if "Chop" in cards:
             out += [Chop(c) for c, v in enumerate(board) if v >= 0]
         if "Second Helping" in cards and EMPTY in board:
@@ -649,8 +694,10 @@ class MakiState(State):
         self._use_card(seat, "Switch")
         x, y = self._cell(a.a), self._cell(a.b)
         if (x, y) not in _ADJ_SET[self.cols]:
-            raise RuleError(f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and "
-                            f"{self._name(y)} are not (give the lower space first)")
+            raise RuleError(
+                f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and "
+                f"{self._name(y)} are not (give the lower space first)"
+            )
         bx, by = self.board[x], self.board[y]
         if bx == by or (bx < 0 and by < 0):
             raise RuleError("Switch must move at least one tile to a space holding something different")
@@ -704,8 +751,10 @@ class MakiState(State):
         if not ok:
             if not self.touched():
                 raise RuleError(f"You cannot serve {name}: nothing you did this turn contributed to it")
-            raise RuleError(f"You cannot serve {name}: no straight, gapless line of its ingredients includes a "
-                            f"tile you placed or moved this turn")
+            raise RuleError(
+                f"You cannot serve {name}: no straight, gapless line of its ingredients includes a "
+                f"tile you placed or moved this turn"
+            )
         recipe = RECIPES[rid]
         self.hands[seat].remove(rid)
         self.served[seat].append((rid, style))
@@ -860,31 +909,49 @@ class MakiState(State):
 
         board = [None if v == EMPTY else "teacup" if v == CUP else KINDS[v] for v in self.board]
         return {
-            "rows": ROWS, "cols": self.cols, "board": board,
+            "rows": ROWS,
+            "cols": self.cols,
+            "board": board,
             "contributed": self.touched() if self.phase != OVER else [],
             "pantry": {k: self.pantry[i] for i, k in enumerate(KINDS)},
-            "decks": {str(length): {"count": len(d), "top": _BACK[d[-1]] if d else None}
-                      for length, d in self.decks.items()},
+            "decks": {
+                str(length): {"count": len(d), "top": _BACK[d[-1]] if d else None} for length, d in self.decks.items()
+            },
             "hands": [[card(r) for r in h] for h in self.hands],
             "served": [[{"recipe": r, "name": RECIPES[r].name, "style": st} for r, st in x] for x in self.served],
-            "wasabi": self.wasabi[:], "pool": self.pool,
-            "display": self.display[:], "action_deck": len(self.action_deck), "discards": self.discards[:],
+            "wasabi": self.wasabi[:],
+            "pool": self.pool,
+            "display": self.display[:],
+            "action_deck": len(self.action_deck),
+            "discards": self.discards[:],
             "held": [[{"card": c, "fresh": f} for c, f in h] for h in self.held],
-            "turn": self.turn, "phase": self.phase, "tiles_owed": self.tiles_owed,
+            "turn": self.turn,
+            "phase": self.phase,
+            "tiles_owed": self.tiles_owed,
             "pending": KINDS[self.pending] if self.phase == PLACE else self.pending,
             "served_this_turn": self.served_now[:],
-            "final_turns_left": self.final_left, "scores": self.scores(),
+            "final_turns_left": self.final_left,
+            "scores": self.scores(),
             "winners": self.winners(),
         }
 
 
 _ADJ_SET = {c: frozenset(g.adjacent) for c, g in GEOMETRY.items()}
 _HANDLERS = {
-    Take: MakiState._a_take, Place: MakiState._a_place, MoveCup: MakiState._a_movecup,
-    Switch: MakiState._a_switch, Chop: MakiState._a_chop, SecondHelping: MakiState._a_second,
-    Substitute: MakiState._a_substitute, Serve: MakiState._a_serve, Draw: MakiState._a_draw,
-    EndTurn: MakiState._a_endturn, Gain: MakiState._a_gain, Discard: MakiState._a_discard,
-    TakePool: MakiState._a_pool, Return: MakiState._a_return,
+    Take: MakiState._a_take,
+    Place: MakiState._a_place,
+    MoveCup: MakiState._a_movecup,
+    Switch: MakiState._a_switch,
+    Chop: MakiState._a_chop,
+    SecondHelping: MakiState._a_second,
+    Substitute: MakiState._a_substitute,
+    Serve: MakiState._a_serve,
+    Draw: MakiState._a_draw,
+    EndTurn: MakiState._a_endturn,
+    Gain: MakiState._a_gain,
+    Discard: MakiState._a_discard,
+    TakePool: MakiState._a_pool,
+    Return: MakiState._a_return,
 }
 
 
@@ -897,15 +964,18 @@ def stats(state: State) -> dict[str, float]:
     """Numbers the simulator averages: turns played, and per recipe length the share of dealt recipes served
     (``served_rate_L``) and the share of all served recipes (``served_share_L``)."""
     assert isinstance(state, MakiState)
-    served_by_len = {length: 0 for length in LENGTHS}
+    served_by_len = dict.fromkeys(LENGTHS, 0)
     styled = 0
     for x in state.served:
         for rid, st in x:
             served_by_len[_LEN[rid]] += 1
             styled += st
     total = sum(served_by_len.values())
-    out: dict[str, float] = {"turns": state.turns, "recipes_served": total,
-                             "wasabi_mean": sum(state.wasabi) / state.players}
+    out: dict[str, float] = {
+        "turns": state.turns,
+        "recipes_served": total,
+        "wasabi_mean": sum(state.wasabi) / state.players,
+    }
     for length in LENGTHS:
         dealt = state.dealt_by_len[length]
         out[f"served_rate_{length}"] = served_by_len[length] / dealt if dealt else 0.0

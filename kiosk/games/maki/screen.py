@@ -47,13 +47,15 @@ public-information column. Decisions, written down:
   (:func:`maki_event_text`, ``kiosk.games.wasabi.screen.wasabi_event_text``) with a readable fallback for an
   unknown kind: square names, recipe names and points, never field names.
 """
+
 from __future__ import annotations
 
 import json
 import re
 from collections import deque
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
@@ -61,17 +63,31 @@ from kivy.uix.label import Label
 from kiosk.engine import Action, Event
 from kiosk.ui.game import ActionPanel, GenericGameScreen
 
-__all__ = ["GameScreen", "MakiScreen", "BoardScreen", "BoardTile", "BoardPanel", "short_name", "cell_name",
-           "action_label", "action_squares", "maki_event_text", "fallback_event_text", "SQUARE_FIELDS"]
+__all__ = [
+    "GameScreen",
+    "MakiScreen",
+    "BoardScreen",
+    "BoardTile",
+    "BoardPanel",
+    "short_name",
+    "cell_name",
+    "action_label",
+    "action_squares",
+    "maki_event_text",
+    "fallback_event_text",
+    "SQUARE_FIELDS",
+]
 
 ROW_LETTERS = "ABCDEFGH"
 #: Category -> (letter on the tile, tile colour). Letters, not colours, are the cue; colours only help.
 CATEGORY_SIGN: dict[str, tuple[str, tuple[float, float, float, float]]] = {
-    "base": ("R", (0.95, 0.93, 0.85, 1)), "rice": ("R", (0.95, 0.93, 0.85, 1)),
+    "base": ("R", (0.95, 0.93, 0.85, 1)),
+    "rice": ("R", (0.95, 0.93, 0.85, 1)),
     "maki": ("M", (0.30, 0.42, 0.30, 1)),
     "misc": ("M", (0.80, 0.72, 0.90, 1)),
     "fish": ("F", (0.98, 0.58, 0.45, 1)),
-    "veg": ("V", (0.55, 0.85, 0.45, 1)), "vegetables": ("V", (0.55, 0.85, 0.45, 1)),
+    "veg": ("V", (0.55, 0.85, 0.45, 1)),
+    "vegetables": ("V", (0.55, 0.85, 0.45, 1)),
     "seafood": ("S", (0.50, 0.75, 1.00, 1)),
     "special": ("\u2605", (1.00, 0.85, 0.30, 1)),
 }
@@ -103,8 +119,9 @@ SQUARE_FIELDS = ("cell", "square", "a", "b")
 def action_squares(action: Action, cells: int) -> tuple[int, ...]:
     """The board squares an action names (its :data:`SQUARE_FIELDS` holding a square number in range)."""
     data = action.to_json()
-    return tuple(v for k in SQUARE_FIELDS if isinstance(v := data.get(k), int) and not isinstance(v, bool)
-                 and 0 <= v < cells)
+    return tuple(
+        v for k in SQUARE_FIELDS if isinstance(v := data.get(k), int) and not isinstance(v, bool) and 0 <= v < cells
+    )
 
 
 def action_label(action: Action, cols: int, cells: int, recipes: dict[int, str] | None = None) -> str:
@@ -127,7 +144,7 @@ def action_label(action: Action, cols: int, cells: int, recipes: dict[int, str] 
             parts.append(" ".join(str(x) for x in v) or "none")
         elif v not in (None, "", -1):
             parts.append(str(v))
-    name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)      # DrawRecipe -> Draw Recipe
+    name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)  # DrawRecipe -> Draw Recipe
     return " ".join([name] + [p for p in parts if p])
 
 
@@ -180,6 +197,7 @@ def maki_event_text(ev: Event, who: Callable[[int | None], str], square: Callabl
     ``who(seat)`` names a seat (its shape name), ``square(cell)`` a square (``B3``). Recipe points come from
     the card data (``RECIPES``), which is public once a recipe is served."""
     from kiosk.games.maki.rules import RECIPES
+
     d = dict(ev.data)
     p = who(ev.seat)
     k = ev.kind
@@ -287,13 +305,14 @@ class BoardScreen(GenericGameScreen):
 
     def __init__(self, **kw: Any) -> None:
         from kiosk.ui import load_layouts
-        load_layouts()                      # idempotent: maki.kv / wasabi.kv are loaded once per process
+
+        load_layouts()  # idempotent: maki.kv / wasabi.kv are loaded once per process
         super().__init__(**kw)
         self.tiles: list[BoardTile] = []
         #: The acting seat (game seat of the one human in ``to_move()``), else None.
         self.acting: int | None = None
-        self._legal: list[Action] = []      # the acting seat's legal actions in button order
-        self._squares: list[tuple[int, ...]] = []   # the squares each of those names
+        self._legal: list[Action] = []  # the acting seat's legal actions in button order
+        self._squares: list[tuple[int, ...]] = []  # the squares each of those names
         self.eligible: set[int] = set()
         self._public: dict[str, Any] = {}
         self._history: deque[str] = deque(maxlen=self.HISTORY)
@@ -372,7 +391,7 @@ class BoardScreen(GenericGameScreen):
         self.acting = None
         self._history.clear()
         super().begin(session)
-        for ev in session.last_events:          # a resumed game: its last move, in words
+        for ev in session.last_events:  # a resumed game: its last move, in words
             self._history.append(self._event_line(ev))
         self.last_text = "\n".join(self._history)
 
@@ -396,7 +415,7 @@ class BoardScreen(GenericGameScreen):
     def _event_line(self, ev: Event) -> str:
         try:
             return self.event_text(ev)
-        except Exception:                   # a formatter bug must not stop the game: say it plainly
+        except Exception:  # a formatter bug must not stop the game: say it plainly
             return fallback_event_text(ev, self.seat_name)
 
     # ------------------------------------------------------------------------------------------- tapping
@@ -404,7 +423,7 @@ class BoardScreen(GenericGameScreen):
         """A finger went down on square ``cell``. True when the tap meant something (the touch is used)."""
         panel = self.acting_panel()
         if panel is None or self.attract:
-            return False                    # a bot's turn, attract mode, game over: the board ignores taps
+            return False  # a bot's turn, attract mode, game over: the board ignores taps
         if cell == self.selected:
             self.clear_selection()
         elif cell in self.eligible:
@@ -453,8 +472,7 @@ class BoardScreen(GenericGameScreen):
             panel.prompt = f"{name} selected: choose below (tap {name} again to clear)"
         else:
             shown = self._legal
-            panel.prompt = self.prompt_text(self._public, {type(a).__name__ for a in self._legal},
-                                            bool(self.eligible))
+            panel.prompt = self.prompt_text(self._public, {type(a).__name__ for a in self._legal}, bool(self.eligible))
         panel.set_actions(shown)
 
     # ------------------------------------------------------------------------------------------- drawing
@@ -484,7 +502,7 @@ class BoardScreen(GenericGameScreen):
         rows, cols = self.board_size(public)
         cells = self.board_cells(public)
         self._ensure_tiles(rows, cols)
-        for i, (tile, c) in enumerate(zip(self.tiles, cells)):
+        for _i, (tile, c) in enumerate(zip(self.tiles, cells)):
             text, rgba, dark = self.tile_look(c["kind"], c.get("stack", 0), c.get("covered", False))
             tile.kind = c["kind"]
             tile.stack = c.get("stack", 0)
@@ -546,8 +564,22 @@ class MakiScreen(BoardScreen):
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "pantry")
     #: Take a tile, serve, draw, Second Helping; the board moves; Prep (after serving); cards aimed at squares.
-    ACTION_ORDER = ("Take", "Place", "MoveCup", "Serve", "Draw", "EndTurn", "Discard", "SecondHelping", "Gain",
-                    "TakePool", "Return", "Switch", "Chop", "Substitute")
+    ACTION_ORDER = (
+        "Take",
+        "Place",
+        "MoveCup",
+        "Serve",
+        "Draw",
+        "EndTurn",
+        "Discard",
+        "SecondHelping",
+        "Gain",
+        "TakePool",
+        "Return",
+        "Switch",
+        "Chop",
+        "Substitute",
+    )
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -561,8 +593,10 @@ class MakiScreen(BoardScreen):
         cards = ", or tap a square for an action card" if board_moves else ""
         if "Place" in kinds:
             tile = public.get("pending")
-            return (f"Tap an empty square (or a teacup) to place the {tile if isinstance(tile, str) else 'tile'}, "
-                    "or choose below")
+            return (
+                f"Tap an empty square (or a teacup) to place the {tile if isinstance(tile, str) else 'tile'}, "
+                "or choose below"
+            )
         if "MoveCup" in kinds:
             return "Tap an empty square to move the lifted teacup to, or choose below"
         if "Take" in kinds and public.get("phase") == "substitute":
@@ -585,8 +619,7 @@ class MakiScreen(BoardScreen):
         return int(public["rows"]), int(public["cols"])
 
     def board_cells(self, public: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"kind": v or "", "stack": 1 if v and v != "teacup" else 0, "covered": False}
-                for v in public["board"]]
+        return [{"kind": v or "", "stack": 1 if v and v != "teacup" else 0, "covered": False} for v in public["board"]]
 
     def public_lines(self, public: dict[str, Any]) -> list[str]:
         s = self.session
@@ -600,20 +633,32 @@ class MakiScreen(BoardScreen):
             if step == "place" and isinstance(public.get("pending"), str):
                 step = f"place the {public['pending']}"
             lines.append(f"Turn: {who} ({step})")
-        lines.append("Scores: " + "   ".join(f"{labels[i]} {p} pts, {w} wasabi"
-                                             for i, (p, w) in enumerate(zip(public["scores"], public["wasabi"]))
-                                             if i < len(labels)))
+        lines.append(
+            "Scores: "
+            + "   ".join(
+                f"{labels[i]} {p} pts, {w} wasabi"
+                for i, (p, w) in enumerate(zip(public["scores"], public["wasabi"]))
+                if i < len(labels)
+            )
+        )
         lines.append(f"Wasabi pool: {public['pool']}")
-        lines.append("Action cards on display: " + (", ".join(public["display"]) or "none")
-                     + f"   (deck {public['action_deck']})")
-        held = [f"{labels[i]}: {', '.join(h['card'] for h in hs)}" for i, hs in enumerate(public["held"])
-                if hs and i < len(labels)]
+        lines.append(
+            "Action cards on display: "
+            + (", ".join(public["display"]) or "none")
+            + f"   (deck {public['action_deck']})"
+        )
+        held = [
+            f"{labels[i]}: {', '.join(h['card'] for h in hs)}"
+            for i, hs in enumerate(public["held"])
+            if hs and i < len(labels)
+        ]
         if held:
             lines.append("Held: " + "   ".join(held))
         lines.append("Recipe decks: " + "  ".join(f"{k}-long {d['count']}" for k, d in public["decks"].items()))
         empty = [k for k, n in public["pantry"].items() if n == 0]
-        lines.append(f"Pantry: {sum(public['pantry'].values())} tiles"
-                     + (f" (out: {', '.join(empty)})" if empty else ""))
+        lines.append(
+            f"Pantry: {sum(public['pantry'].values())} tiles" + (f" (out: {', '.join(empty)})" if empty else "")
+        )
         if public.get("final_turns_left") is not None:
             lines.append(f"Board full: {public['final_turns_left']} final turns left")
         return lines

@@ -1,6 +1,8 @@
 """Makoto: the climbing card game for 2 to 6 players (rules in ``rules.py``, bots in ``bots.py``,
 a match of several games with the box-lid rule in ``match.py``)."""
-from typing import Any, Mapping
+
+from collections.abc import Mapping
+from typing import Any
 
 from kiosk.engine import GameSpec
 from kiosk.games.makoto.bots import BOTS
@@ -9,8 +11,10 @@ from kiosk.games.makoto.rules import MakotoState, action_from_json, new_game
 
 def _stats(state: MakotoState) -> dict[str, float]:
     first = state.out[0] if state.out else -1
-    return {"first_out_seat": first, "oracle_reshuffles": sum(1 for r in (state.journal or [])
-                                                               if r.get("chance") == "oracle") - 1}
+    return {
+        "first_out_seat": first,
+        "oracle_reshuffles": sum(1 for r in (state.journal or []) if r.get("chance") == "oracle") - 1,
+    }
 
 
 def _setup_game(players: int, seed: int, setup: Mapping[str, Any]) -> MakotoState:

@@ -2,6 +2,7 @@
 
 Every bot reads only its own hand and public information; ``hard`` searches on ``determinize(seat)`` copies.
 """
+
 from __future__ import annotations
 
 import math
@@ -10,8 +11,22 @@ import random
 from kiosk.ai import ISMCTSBot, RandomBot, pick, win_share
 from kiosk.engine import Action, State
 from kiosk.games.makoto.rules import (
-    BLIND, END_TURN, KENSEI, ORACLE_STEP, PASS, POINTS, REWARDS, BlindDiscard, BlindTake, EndTurn, MakotoState,
-    OracleDiscard, Pass, Play, UseLid, classify, points_of,
+    BLIND,
+    END_TURN,
+    KENSEI,
+    ORACLE_STEP,
+    PASS,
+    POINTS,
+    REWARDS,
+    BlindDiscard,
+    BlindTake,
+    EndTurn,
+    MakotoState,
+    Pass,
+    Play,
+    UseLid,
+    classify,
+    points_of,
 )
 from kiosk.games.makoto.rules import PLAY as PLAY_PHASE
 
@@ -33,7 +48,7 @@ def plays_needed(hand: list[int]) -> int:
         j = i
         while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
             j += 1
-        stretch = nums[i:j + 1]
+        stretch = nums[i : j + 1]
         if len(stretch) >= 3:
             # one run through the stretch, plus the copies left over (grouped by number)
             total += 1 + sum(1 for n in stretch if counts[n] > 1)
@@ -82,8 +97,9 @@ def rank_actions(state: MakotoState, seat: int, legal: list[Action]) -> list[Act
     if state.phase == BLIND:
         ranked = sorted(legal, key=lambda a: (_after(hand, a), 0 if isinstance(a, EndTurn) else 1))
     elif state.phase == ORACLE_STEP:
-        ranked = sorted(legal, key=lambda a: (plays_needed(_minus(hand, [a.card])),
-                                              POINTS.get(a.card % 20, 0) > 0, a.card % 20))
+        ranked = sorted(
+            legal, key=lambda a: (plays_needed(_minus(hand, [a.card])), POINTS.get(a.card % 20, 0) > 0, a.card % 20)
+        )
     else:
         plays = [a for a in legal if isinstance(a, Play)]
         passes = sorted((a for a in legal if isinstance(a, Pass)), key=lambda a: not a.draw)
@@ -212,7 +228,7 @@ def evaluate(state: State) -> list[float]:
     n = state.players
     est = [float(state.reward[s] + points_of(state.won[s])) for s in range(n)]
     still = sorted((plays_needed(state.hands[s]), s) for s in range(n) if s not in state.out)
-    left = list(REWARDS[len(state.out):])
+    left = list(REWARDS[len(state.out) :])
     for place, (_, s) in enumerate(still[:-1]):
         if place < len(left):
             est[s] += left[place]

@@ -8,6 +8,7 @@ DECISIONS: a tie for fewest points gives the lid to the tied player with the low
 first of them in turn order of the new game. An unused lid is not kept: it goes to the next game's lowest scorer.
 The match winner is whoever has the most points over all games; a tie is shared.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -55,16 +56,22 @@ class MakotoMatch:
         if self.is_over():
             raise ValueError("The match is over")
         setup = self.setup()
-        return MakotoState(self.players, self.game_seed(self.index), dealer=setup["dealer"],
-                           lid_holder=setup["lid_holder"])
+        return MakotoState(
+            self.players, self.game_seed(self.index), dealer=setup["dealer"], lid_holder=setup["lid_holder"]
+        )
 
     def to_json(self) -> dict[str, Any]:
         """What a game's journal keeps so a crash mid-match resumes the match, not only its current game."""
-        return {"players": self.players, "seed": self.seed, "games": self.games,
-                "results": [list(r) for r in self.results], "lid_holder": self.lid_holder}
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "games": self.games,
+            "results": [list(r) for r in self.results],
+            "lid_holder": self.lid_holder,
+        }
 
     @classmethod
-    def from_json(cls, data: Any) -> "MakotoMatch":
+    def from_json(cls, data: Any) -> MakotoMatch:
         """The inverse of :meth:`to_json`; ValueError (with the reason) for anything that is not a match."""
         try:
             players, seed, games = int(data["players"]), int(data["seed"]), int(data["games"])
@@ -74,8 +81,9 @@ class MakotoMatch:
             raise ValueError(f"not a Makoto match record: {exc!r}") from exc
         match = cls(players, seed, games=games)
         if len(results) >= match.games or any(len(r) != players for r in results):
-            raise ValueError(f"not a Makoto match record: {len(results)} results for a {match.games}-game match"
-                             f" of {players} players")
+            raise ValueError(
+                f"not a Makoto match record: {len(results)} results for a {match.games}-game match of {players} players"
+            )
         if lid is not None and (not isinstance(lid, int) or not 0 <= lid < players):
             raise ValueError(f"not a Makoto match record: lid holder {lid!r}")
         match.results = results
@@ -109,5 +117,11 @@ class MakotoMatch:
 
     def score_sheet(self) -> dict[str, Any]:
         """The sheet shown between games: one row per game, and the totals."""
-        return {"games": self.games, "played": len(self.results), "rows": [list(r) for r in self.results],
-                "totals": self.totals(), "lid_holder": self.lid_holder, "winners": self.winners()}
+        return {
+            "games": self.games,
+            "played": len(self.results),
+            "rows": [list(r) for r in self.results],
+            "totals": self.totals(),
+            "lid_holder": self.lid_holder,
+            "winners": self.winners(),
+        }

@@ -30,12 +30,14 @@ DECISIONS (where the rulebook is silent):
 * The box lid (a match's catch-up rule) is ``UseLid(card)``, legal for its holder at any moment of the game,
   even out of turn; ``to_move`` still lists only the seat whose turn it is.
 """
+
 from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
 
@@ -73,8 +75,8 @@ def points_of(cards: Iterable[int]) -> int:
 class Setup:
     """One row of the rulebook's setup table."""
 
-    top: int            # highest card number in the deck and the Oracle
-    swords: int         # sword cards in the deck (their numbers 1..swords)
+    top: int  # highest card number in the deck and the Oracle
+    swords: int  # sword cards in the deck (their numbers 1..swords)
     hand: int
     blind: int
 
@@ -236,8 +238,9 @@ PLAY, BLIND, ORACLE_STEP, OVER = "play", "blind", "oracle", "over"
 class MakotoState(State):
     """One game of Makoto. See the module docstring for the decisions taken where the rulebook is silent."""
 
-    def __init__(self, players: int, seed: int, *, dealer: int | None = None, lid_holder: int | None = None,
-                 _empty: bool = False) -> None:
+    def __init__(
+        self, players: int, seed: int, *, dealer: int | None = None, lid_holder: int | None = None, _empty: bool = False
+    ) -> None:
         super().__init__(players, seed)
         if _empty:
             return
@@ -248,10 +251,10 @@ class MakotoState(State):
         deck = self.shuffle("deck", deck_for(players))
         self.hands: list[list[int]] = []
         for s in range(players):
-            self.hands.append(sorted(deck[s * setup.hand:(s + 1) * setup.hand]))
+            self.hands.append(sorted(deck[s * setup.hand : (s + 1) * setup.hand]))
         pos = players * setup.hand
-        self.blind: list[int] = sorted(deck[pos:pos + setup.blind])
-        self.set_aside: list[int] = deck[pos + setup.blind:]
+        self.blind: list[int] = sorted(deck[pos : pos + setup.blind])
+        self.set_aside: list[int] = deck[pos + setup.blind :]
         self.oracle: list[int] = self.shuffle("oracle", oracle_for(players))
         self.oracle_discard: list[int] = []
         self.won: list[list[int]] = [[] for _ in range(players)]
@@ -273,7 +276,7 @@ class MakotoState(State):
         self.end_reason = ""
 
     # --- copying -------------------------------------------------------------------------------------------
-    def clone(self) -> "MakotoState":
+    def clone(self) -> MakotoState:
         o = MakotoState(self.players, self.seed, _empty=True)
         self.copy_base_into(o)
         o.dealer = self.dealer
@@ -301,12 +304,12 @@ class MakotoState(State):
         o.end_reason = self.end_reason
         return o
 
-    def determinize(self, seat: int, rng: random.Random) -> "MakotoState":
+    def determinize(self, seat: int, rng: random.Random) -> MakotoState:
         """Resample every card ``seat`` cannot see: other hands (except cards known to have been taken from the
         Blind), the Oracle deck and the set-aside cards. Golden-backed and black-backed cards are resampled
         separately, so every hidden slot keeps the back everyone can see."""
         d = self.clone()
-        slots: list[tuple[list[int], int]] = []   # (zone, index) of each hidden card
+        slots: list[tuple[list[int], int]] = []  # (zone, index) of each hidden card
         pools: dict[bool, list[int]] = {False: [], True: []}
         for s in range(self.players):
             if s == seat:
@@ -399,14 +402,14 @@ class MakotoState(State):
                 end = start
                 while end + 1 < len(nums) and nums[end + 1] == nums[end] + 1:
                     end += 1
-                stretch = nums[start:end + 1]
+                stretch = nums[start : end + 1]
                 m = len(stretch)
-                for length in (range(3, m + 1) if lengths is None else ((lengths,) if lengths <= m else ())):
+                for length in range(3, m + 1) if lengths is None else ((lengths,) if lengths <= m else ()):
                     for i in range(m - length + 1):
                         top = stretch[i + length - 1]
                         if cur is not None and top <= cur[2]:
                             continue
-                        choices = [tuple(dict.fromkeys(groups[n])) for n in stretch[i:i + length]]
+                        choices = [tuple(dict.fromkeys(groups[n])) for n in stretch[i : i + length]]
                         if all(len(c) == 1 for c in choices):
                             out.append(_play(tuple(c[0] for c in choices)))
                         else:
@@ -496,8 +499,9 @@ class MakotoState(State):
         self.passes = 0
         self.played_low = min(c % 20 for c in cards)
         self.played_count = len(cards)
-        events = [Event("played", seat, {"cards": list(cards), "combination": describe(combo),
-                                          "kensei": combo[0] == KENSEI})]
+        events = [
+            Event("played", seat, {"cards": list(cards), "combination": describe(combo), "kensei": combo[0] == KENSEI})
+        ]
         self.phase = BLIND
         low = self.played_low
         if not any(c % 20 < low for c in rest) and not any(c % 20 < low for c in self.blind):
@@ -664,10 +668,16 @@ class MakotoState(State):
             "golden_backs": [sum(1 for c in h if c // 20 == ORACLE) for h in self.hands],
             "known_in_hand": [sorted(k) for k in self.known],
             "blind": list(self.blind),
-            "current": None if self.current is None else {
-                "type": ("set", "run", "kensei")[self.current[0]], "size": self.current[1],
-                "rank": self.current[2], "cards": list(self.current_cards), "by": self.last_player,
-                "text": describe(self.current)},
+            "current": None
+            if self.current is None
+            else {
+                "type": ("set", "run", "kensei")[self.current[0]],
+                "size": self.current[1],
+                "rank": self.current[2],
+                "cards": list(self.current_cards),
+                "by": self.last_player,
+                "text": describe(self.current),
+            },
             "pile": list(self.pile),
             "passes": self.passes,
             "oracle_deck": len(self.oracle),
@@ -676,7 +686,7 @@ class MakotoState(State):
             "won_cards": [len(w) for w in self.won],
             "won_points": [points_of(w) for w in self.won],
             "rewards": list(self.reward),
-            "rewards_left": [r for r in REWARDS[len(self.out):len(REWARDS)]],
+            "rewards_left": list(REWARDS[len(self.out) : len(REWARDS)]),
             "out": list(self.out),
             "final_turn": self.final_turn,
             "lid_holder": self.lid_holder,

@@ -42,6 +42,7 @@ of a match gets its own journal through ``session.next_game`` (with its set-up a
 journal's meta), so a crash mid-match resumes the match: :meth:`MakotoScreen.begin` restores it from
 ``session.meta["match"]``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -54,8 +55,23 @@ from kivy.uix.button import Button
 
 from kiosk.engine import Action, Outcome
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
-from kiosk.games.makoto.rules import (BLIND, ORACLE, ORACLE_STEP, PLAY, SWORD, BlindDiscard, BlindTake, EndTurn,
-                                      MakotoState, OracleDiscard, Pass, Play, UseLid, classify, describe)
+from kiosk.games.makoto.rules import (
+    BLIND,
+    ORACLE,
+    ORACLE_STEP,
+    PLAY,
+    SWORD,
+    BlindDiscard,
+    BlindTake,
+    EndTurn,
+    MakotoState,
+    OracleDiscard,
+    Pass,
+    Play,
+    UseLid,
+    classify,
+    describe,
+)
 from kiosk.inputs import SeatEvent
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.seatzone import Oriented, SeatZone
@@ -163,9 +179,13 @@ class CentreSlice(Oriented):
         c = self.table.centre(w, h)
         side = min(c.w * 0.2, c.h * 0.5)
         from kiosk.seats import Rect
-        rects = {"left": Rect(c.x, c.y, side, c.h), "right": Rect(c.x + c.w - side, c.y, side, c.h),
-                 "bottom": Rect(c.x + side, c.y, c.w - 2 * side, c.h / 2),
-                 "top": Rect(c.x + side, c.y + c.h / 2, c.w - 2 * side, c.h / 2)}
+
+        rects = {
+            "left": Rect(c.x, c.y, side, c.h),
+            "right": Rect(c.x + c.w - side, c.y, side, c.h),
+            "bottom": Rect(c.x + side, c.y, c.w - 2 * side, c.h / 2),
+            "top": Rect(c.x + side, c.y + c.h / 2, c.w - 2 * side, c.h / 2),
+        }
         self.place(rects[self.edge], self.table.facing_edge_rotation(self.edge))
 
 
@@ -177,8 +197,8 @@ class MakotoPanel(SeatZone):
     info = StringProperty("")
     lid = StringProperty("")
     prompt = StringProperty("")
-    labels = ListProperty([])          # texts of the enabled action buttons (what the seat can do now)
-    sheet = BooleanProperty(False)     # the score sheet is up: show "Next game"
+    labels = ListProperty([])  # texts of the enabled action buttons (what the seat can do now)
+    sheet = BooleanProperty(False)  # the score sheet is up: show "Next game"
     screen = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kw: Any) -> None:
@@ -213,7 +233,7 @@ class MakotoPanel(SeatZone):
             self.selected.discard(slot)
         else:
             if self.screen is not None and self.screen.phase_of(self) != PLAY:
-                self.selected.clear()         # Blind and Oracle steps: one card at a time
+                self.selected.clear()  # Blind and Oracle steps: one card at a time
             self.selected.add(slot)
         self.refresh()
 
@@ -282,7 +302,8 @@ class MakotoScreen(BaseGameScreen):
 
     def __init__(self, **kw: Any) -> None:
         from kiosk.ui import load_layouts
-        load_layouts()                      # idempotent: makoto.kv is loaded once per process
+
+        load_layouts()  # idempotent: makoto.kv is loaded once per process
         super().__init__(**kw)
         self.panels: dict[int, MakotoPanel] = {}
         self.slices: list[CentreSlice] = []
@@ -314,7 +335,7 @@ class MakotoScreen(BaseGameScreen):
         games = 1 if session.attract else (wanted if wanted > 0 else recommended_games(players))
         self.match = MakotoMatch(players, session.seed, games=games)
         saved = (getattr(session, "meta", None) or {}).get("match")
-        if saved is not None and not session.attract:   # resumed after a crash in a later game of a match
+        if saved is not None and not session.attract:  # resumed after a crash in a later game of a match
             try:
                 match = MakotoMatch.from_json(saved)
                 if match.players != players:
@@ -339,7 +360,7 @@ class MakotoScreen(BaseGameScreen):
             panel.ids.tray.locked = panel.is_bot or session.attract
         layer = self.ids.seat_layer
         in_game = {seat.index for seat in session.seats}
-        for index, panel in self.panels.items():   # only the seats in the game are drawn at all
+        for index, panel in self.panels.items():  # only the seats in the game are drawn at all
             if index in in_game and panel.parent is None:
                 layer.add_widget(panel)
             elif index not in in_game and panel.parent is not None:
@@ -380,24 +401,34 @@ class MakotoScreen(BaseGameScreen):
         if session is None:
             return
         state = session.state
-        if isinstance(state, MakotoState) and state.is_over() and self.match is not None \
-                and len(self.match.results) < self.match.games:
+        if (
+            isinstance(state, MakotoState)
+            and state.is_over()
+            and self.match is not None
+            and len(self.match.results) < self.match.games
+        ):
             self.match.record(state)
             self.final_state = state
             self._undo.clear()
             if self.match.games > 1 and not self.match.is_over():
                 # the finished game's journal is archived; the next game's journal carries the match so far
-                session.next_game(self.match.next_game(), seed=self.match.game_seed(self.match.index),
-                                  setup=self.match.setup(),
-                                  meta={"match": self.match.to_json(), "match_games": self.match.games,
-                                        "series": [self.match.index + 1, self.match.games]})
+                session.next_game(
+                    self.match.next_game(),
+                    seed=self.match.game_seed(self.match.index),
+                    setup=self.match.setup(),
+                    meta={
+                        "match": self.match.to_json(),
+                        "match_games": self.match.games,
+                        "series": [self.match.index + 1, self.match.games],
+                    },
+                )
                 session.pause()
                 self.sheet = True
                 for panel in self.panels.values():
                     panel.sheet = panel.in_game and not panel.is_bot
                     panel.ids.tray.close()
             elif self.match.games > 1:
-                session.state = MatchResult(state, self.match)   # the results screen scores the match
+                session.state = MatchResult(state, self.match)  # the results screen scores the match
         self._redraw()
 
     def next_game(self) -> None:
@@ -541,8 +572,12 @@ class MakotoScreen(BaseGameScreen):
                 panel.selected.clear()
                 panel.lid_mode = False
                 self._undo.clear()
-                if snapshot is not None and isinstance(session.state, MakotoState) \
-                        and session.state.phase == BLIND and session.state.turn == g:
+                if (
+                    snapshot is not None
+                    and isinstance(session.state, MakotoState)
+                    and session.state.phase == BLIND
+                    and session.state.turn == g
+                ):
                     self._undo[g] = snapshot
         panel.refresh()
         self._redraw()
@@ -557,7 +592,7 @@ class MakotoScreen(BaseGameScreen):
         session.state = snapshot
         if session.journal is not None and not session.attract:
             try:
-                session.journal.sync(snapshot)      # writes a rewind record
+                session.journal.sync(snapshot)  # writes a rewind record
             except Exception as exc:
                 log.warning("journal rewind failed: %s", exc)
         session.dispatch("on_change", [])
@@ -580,11 +615,12 @@ class MakotoScreen(BaseGameScreen):
             panel.prompt = "Box lid: take any one card from the Blind"
         elif phase == PLAY:
             cur = view["current"]
-            panel.prompt = ("You lead: play any combination" if cur is None
-                            else f"Beat {cur['text']} or pass")
+            panel.prompt = "You lead: play any combination" if cur is None else f"Beat {cur['text']} or pass"
         elif phase == BLIND:
-            panel.prompt = (f"Blind: put in one card lower than {view['played_low']}, "
-                            f"or take up to {view['played_count']} of one lower number")
+            panel.prompt = (
+                f"Blind: put in one card lower than {view['played_low']}, "
+                f"or take up to {view['played_count']} of one lower number"
+            )
         elif phase == ORACLE_STEP:
             panel.prompt = f"You drew {card_text(panel.drawn) if panel.drawn is not None else ''}: discard any one card"
         else:
@@ -612,8 +648,9 @@ class MakotoScreen(BaseGameScreen):
             else:
                 panel.status = ""
             total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None
-            panel.info = (f"{v['hand_sizes'][g]} cards in hand\nWon {v['won_points'][g]} pts"
-                          + (f"   Match {total}" if total is not None else ""))
+            panel.info = f"{v['hand_sizes'][g]} cards in hand\nWon {v['won_points'][g]} pts" + (
+                f"   Match {total}" if total is not None else ""
+            )
             panel.lid = "\u25a3 Holds the box lid" if v["lid_holder"] == g else ""
             self.fill_panel(panel)
             panel._fill()
@@ -623,7 +660,8 @@ class MakotoScreen(BaseGameScreen):
         else:
             on_table = "nothing: the next player leads"
         lines = [
-            f"Turn: {labels[turn]}" + ("   (last turn!)" if v["final_turn"] else "") if turn is not None
+            f"Turn: {labels[turn]}" + ("   (last turn!)" if v["final_turn"] else "")
+            if turn is not None
             else "Game over",
             f"On the table: {on_table}",
             f"Blind: {grouped(v['blind'])}",
@@ -632,8 +670,10 @@ class MakotoScreen(BaseGameScreen):
             "Points: " + "   ".join(f"{labels[g].split()[0]} {v['scores'][g]}" for g in range(st.players)),
         ]
         if self.match is not None and self.match.games > 1:
-            lines.append(f"Match: game {min(len(self.match.results) + (0 if self.sheet else 1), self.match.games)}"
-                         f" of {self.match.games}")
+            lines.append(
+                f"Match: game {min(len(self.match.results) + (0 if self.sheet else 1), self.match.games)}"
+                f" of {self.match.games}"
+            )
         self.centre_text = "\n".join(lines)
         if self.sheet and self.match is not None:
             sheet = self.match.score_sheet()

@@ -10,6 +10,7 @@
 Scores are orders won (higher is better). A time trial's high-score entry is the screen's time for five orders
 (lower is better); see ``docs/takoyaki.md``.
 """
+
 from __future__ import annotations
 
 from functools import partial

@@ -5,6 +5,7 @@ The screen turns gestures into these: a one-space drag of a ball to an empty nei
 twist of a ball is a :class:`Turn`, the seat's claim pad, button or stick tap is :class:`Claim`, and the three
 dropped-out gestures are :class:`Fault` values.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ class Turn(Action):
 
 @dataclass(frozen=True, slots=True)
 class Claim(Action):
-    """"TAKOYAKI!": the seat says its grill meets the current order."""
+    """ "TAKOYAKI!": the seat says its grill meets the current order."""
 
 
 @dataclass(frozen=True, slots=True)

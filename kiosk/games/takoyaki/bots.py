@@ -31,11 +31,12 @@ pace and takes the seats in turn, one action each.
 >>> state.moves()[0] == par
 True
 """
+
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from kiosk.ai.random_bot import pick
 from kiosk.engine import Action, RuleError, State
@@ -106,8 +107,11 @@ class PacedBot:
             moves = [a for a in state.legal_actions(self.seat) if isinstance(a, (Push, Turn))]
             return pick(self.rng, moves)
         plan = self._planned(grill, order)
-        if (pace.premature_claim_rate and len(plan) <= PREMATURE_WITHIN
-                and self.rng.random() < pace.premature_claim_rate):
+        if (
+            pace.premature_claim_rate
+            and len(plan) <= PREMATURE_WITHIN
+            and self.rng.random() < pace.premature_claim_rate
+        ):
             return Claim()
         return plan[0]
 
@@ -133,7 +137,7 @@ class RaceResult:
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-    seconds: float                     # virtual time at the end
+    seconds: float  # virtual time at the end
     won_at: tuple[tuple[int, float], ...]  # (seat, seconds) for every card won, in order
     end_reason: str
 

@@ -15,11 +15,12 @@ Decisions (SUPPLEMENT.md: "the deck is generated and every order must be reachab
 
 Regenerate with ``python -m kiosk.games.takoyaki.deck > kiosk/games/takoyaki/orders.json``.
 """
+
 from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -33,7 +34,7 @@ CARDS_PER_BAND = 12
 
 
 class Card(NamedTuple):
-    card: str        # the order in text form, e.g. "R.G./.B.R/..GB"
+    card: str  # the order in text form, e.g. "R.G./.B.R/..GB"
     difficulty: int  # fewest moves from the start grill
 
     @property
@@ -94,7 +95,7 @@ def catalogue() -> tuple[Card, ...]:
     return cards
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_difficulty(card: str) -> int:
     """The stored difficulty of a catalogue card (the solver's, for a card not in the catalogue)."""
     for c in catalogue():
@@ -108,11 +109,13 @@ def card_difficulty(card: str) -> int:
 def main() -> None:
     cards = design_catalogue()
     rows = ",\n".join("  " + json.dumps({"card": c.card, "difficulty": c.difficulty}) for c in cards)
-    about = ("Takoyaki order cards: the order as its seat sees it (rows far to near, '/' between rows), "
-             "and its difficulty = fewest moves from the start grill rr../gg../bb.. . "
-             "Made by kiosk/games/takoyaki/deck.py; may be edited by hand (tests check every card).")
+    about = (
+        "Takoyaki order cards: the order as its seat sees it (rows far to near, '/' between rows), "
+        "and its difficulty = fewest moves from the start grill rr../gg../bb.. . "
+        "Made by kiosk/games/takoyaki/deck.py; may be edited by hand (tests check every card)."
+    )
     head = {"about": about, "design_seed": DESIGN_SEED}
-    print(f"{json.dumps(head, indent=1)[:-2]},\n \"cards\": [\n{rows}\n ]\n}}")
+    print(f'{json.dumps(head, indent=1)[:-2]},\n "cards": [\n{rows}\n ]\n}}')
 
 
 if __name__ == "__main__":

@@ -24,9 +24,10 @@ Decisions (SUPPLEMENT.md, Takoyaki, "[ours]"):
 >>> matches(parse_grill("rr../gg../..BB"), parse_order("RR../GG../..BB"))
 True
 """
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 ROWS = 3
 COLS = 4
@@ -53,10 +54,12 @@ def row_col(s: int) -> tuple[int, int]:
 HEATED: tuple[bool, ...] = tuple(s % COLS in HEATED_COLUMNS for s in range(SPACES))
 #: Manhattan distance between two spaces (the fewest pushes for a ball on an empty grill).
 DIST: tuple[tuple[int, ...], ...] = tuple(
-    tuple(abs(a // COLS - b // COLS) + abs(a % COLS - b % COLS) for b in range(SPACES)) for a in range(SPACES))
+    tuple(abs(a // COLS - b // COLS) + abs(a % COLS - b % COLS) for b in range(SPACES)) for a in range(SPACES)
+)
 #: Orthogonal neighbours of each space, ascending.
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(b for b in range(SPACES) if DIST[a][b] == 1) for a in range(SPACES))
+    tuple(b for b in range(SPACES) if DIST[a][b] == 1) for a in range(SPACES)
+)
 
 
 def ball(colour: int, fried: bool) -> int:
@@ -111,8 +114,9 @@ def format_grill(grill: Sequence[int]) -> str:
         row = ""
         for c in range(COLS):
             code = grill[space(r, c)]
-            row += "." if code == 0 else (LETTERS[colour_of(code)].upper() if is_fried(code)
-                                          else LETTERS[colour_of(code)])
+            row += (
+                "." if code == 0 else (LETTERS[colour_of(code)].upper() if is_fried(code) else LETTERS[colour_of(code)])
+            )
         out.append(row)
     return "/".join(out)
 

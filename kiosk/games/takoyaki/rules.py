@@ -30,6 +30,7 @@ Rules, with the decisions where the rulebook and SUPPLEMENT.md are silent:
 * **Par**: the view shows each seat its par for the current card (the fewest moves from its grill at the
   reveal, from the optimal solver) and the card's printed difficulty (fewest moves from the start grill).
 """
+
 from __future__ import annotations
 
 import random
@@ -39,7 +40,15 @@ from kiosk.engine import Action, Event, RuleError, State, shuffle_with
 from kiosk.games.takoyaki.actions import FAULT_KINDS, FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.deck import band_of, card_difficulty, catalogue
 from kiosk.games.takoyaki.grill import (
-    NEIGHBOURS, SPACES, START, Grill, Order, flipped, format_grill, matches, parse_order,
+    NEIGHBOURS,
+    SPACES,
+    START,
+    Grill,
+    Order,
+    flipped,
+    format_grill,
+    matches,
+    parse_order,
 )
 
 MIN_PLAYERS = 1
@@ -84,8 +93,8 @@ class TakoyakiState(State):
         super().__init__(players, seed)
         self.grills: list[Grill] = [START] * players
         self.cards: list[str] = self.shuffle(DECK, [c.card for c in catalogue()])
-        self.dealt = 0                       # cards revealed so far (cards[:dealt])
-        self.current: str | None = None      # the card everyone races for
+        self.dealt = 0  # cards revealed so far (cards[:dealt])
+        self.current: str | None = None  # the card everyone races for
         self.out: list[str | None] = [None] * players  # why a seat is out of the current order
         self.won: list[list[str]] = [[] for _ in range(players)]
         self.set_aside: list[str] = []
@@ -168,8 +177,10 @@ class TakoyakiState(State):
             events = [Event("wrong_claim", seat, {"card": card}), Event("out", seat, {"reason": "wrong_claim"})]
         else:
             self.out[seat] = action.kind
-            events = [Event("fault", seat, {"kind": action.kind, "text": FAULT_TEXT[action.kind]}),
-                      Event("out", seat, {"reason": action.kind})]
+            events = [
+                Event("fault", seat, {"kind": action.kind, "text": FAULT_TEXT[action.kind]}),
+                Event("out", seat, {"reason": action.kind}),
+            ]
         if all(r is not None for r in self.out):
             self.set_aside.append(card)
             self.current = None
@@ -198,8 +209,13 @@ class TakoyakiState(State):
         order: dict[str, Any] | None = None
         if card is not None:
             difficulty = card_difficulty(card)
-            order = {"card": card, "number": self.dealt, "difficulty": difficulty, "band": band_of(difficulty),
-                     "par": [self.par(s) for s in range(self.players)]}
+            order = {
+                "card": card,
+                "number": self.dealt,
+                "difficulty": difficulty,
+                "band": band_of(difficulty),
+                "par": [self.par(s) for s in range(self.players)],
+            }
         return {
             "game": "takoyaki",
             "you": seat,
@@ -219,19 +235,20 @@ class TakoyakiState(State):
             "winners": self.winners(),
         }
 
-    def determinize(self, seat: int, rng: random.Random) -> "TakoyakiState":
+    def determinize(self, seat: int, rng: random.Random) -> TakoyakiState:
         """A copy in which the undealt cards are reshuffled (the only hidden information), with the journal's
         record of the deal rewritten to match, and a fresh generator drawn from ``rng``."""
         other = self.clone()
-        rest = shuffle_with(rng, self.cards[self.dealt:])
-        other.cards = self.cards[:self.dealt] + rest
+        rest = shuffle_with(rng, self.cards[self.dealt :])
+        other.cards = self.cards[: self.dealt] + rest
         other.rng = random.Random(rng.random())
         if other.journal is not None:
-            other.journal = [{"chance": DECK, "order": list(other.cards)}
-                             if r.get("chance") == DECK else r for r in other.journal]
+            other.journal = [
+                {"chance": DECK, "order": list(other.cards)} if r.get("chance") == DECK else r for r in other.journal
+            ]
         return other
 
-    def clone(self) -> "TakoyakiState":
+    def clone(self) -> TakoyakiState:
         other = TakoyakiState.__new__(TakoyakiState)
         self.copy_base_into(other)
         other.grills = list(self.grills)
@@ -296,6 +313,10 @@ def stats(state: State) -> dict[str, float]:
     """Numbers the simulator averages: cards dealt, won and set aside, and pushes and turns per won card."""
     assert isinstance(state, TakoyakiState)
     won = sum(len(w) for w in state.won)
-    return {"cards_dealt": state.dealt, "cards_won": won, "cards_set_aside": len(state.set_aside),
-            "moves_per_won_card": sum(state.move_counts) / won if won else 0.0,
-            "deck_ran_out": float(state.end_reason == "deck_ran_out")}
+    return {
+        "cards_dealt": state.dealt,
+        "cards_won": won,
+        "cards_set_aside": len(state.set_aside),
+        "moves_per_won_card": sum(state.move_counts) / won if won else 0.0,
+        "deck_ran_out": float(state.end_reason == "deck_ran_out"),
+    }

@@ -31,6 +31,7 @@ Timing: the screen times every won order from its reveal (``order_times``: ``(ga
 better). Both are also set on the session (``session.order_times``, ``session.trial_time``) for the results
 screen; see docs/screens.md for what the shell still has to do with them.
 """
+
 from __future__ import annotations
 
 import logging
@@ -40,7 +41,7 @@ from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty)
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from kiosk.engine import Action
@@ -59,7 +60,7 @@ __all__ = ["GameScreen", "TakoyakiScreen", "TakoPanel", "GrillWidget", "BallWidg
 LETTER = {1: "R", 2: "G", 3: "B"}
 COLOUR_RGBA = {1: (0.90, 0.25, 0.22, 1), 2: (0.25, 0.72, 0.32, 1), 3: (0.25, 0.45, 0.95, 1)}
 OUT_TEXT = {"wrong_claim": "wrong claim", **FAULT_TEXT}
-PARKED_DELAY = 1e9    # the session's own bot scheduler is parked at this delay while the screen paces bots
+PARKED_DELAY = 1e9  # the session's own bot scheduler is parked at this delay while the screen paces bots
 
 
 class BallWidget(Widget):
@@ -77,8 +78,9 @@ class BallWidget(Widget):
         self.colour = c
         self.fried = is_fried(code)
         base = COLOUR_RGBA[c]
-        self.rgba = list(base) if self.fried else [0.55 + 0.45 * base[0], 0.55 + 0.45 * base[1],
-                                                   0.55 + 0.45 * base[2], 1]
+        self.rgba = (
+            list(base) if self.fried else [0.55 + 0.45 * base[0], 0.55 + 0.45 * base[1], 0.55 + 0.45 * base[2], 1]
+        )
         self.letter = LETTER[c] if self.fried else LETTER[c].lower()
 
 
@@ -92,15 +94,15 @@ class OrderCard(Widget):
 class GrillWidget(Widget):
     """A seat's grill: draws the balls and turns touches into actions (see the module docstring)."""
 
-    SWIPE_CELLS = 0.35      # a swipe travels at least this fraction of a space
-    DOUBLE_TAP_S = 0.45     # two taps on one ball within this time turn it
-    HAND_CONTACTS = 3       # this many fingers on one grill at once is a hand on the grill
+    SWIPE_CELLS = 0.35  # a swipe travels at least this fraction of a space
+    DOUBLE_TAP_S = 0.45  # two taps on one ball within this time turn it
+    HAND_CONTACTS = 3  # this many fingers on one grill at once is a hand on the grill
 
     cells = ListProperty([0] * SPACES)
     locked = BooleanProperty(True)
     panel = ObjectProperty(None, allownone=True)
     cell = NumericProperty(10)
-    gx = NumericProperty(0)     # the grill's own origin (bottom-left) in parent coordinates
+    gx = NumericProperty(0)  # the grill's own origin (bottom-left) in parent coordinates
     gy = NumericProperty(0)
 
     def __init__(self, **kw: Any) -> None:
@@ -158,8 +160,15 @@ class GrillWidget(Widget):
         touch.grab(self)
         s = self.space_at(*touch.pos)
         ball = s is not None and bool(self.cells[s])
-        self._touches[touch.uid] = {"start": s, "ball": ball, "path": [s], "travel": 0.0, "origin": touch.pos,
-                                    "ball_widget": self._at.get(s) if s is not None and ball else None, "dead": self.locked}
+        self._touches[touch.uid] = {
+            "start": s,
+            "ball": ball,
+            "path": [s],
+            "travel": 0.0,
+            "origin": touch.pos,
+            "ball_widget": self._at.get(s) if s is not None and ball else None,
+            "dead": self.locked,
+        }
         if not self.locked and len(self._touches) >= self.HAND_CONTACTS:
             self._fault("hand_on_grill")
         return True
@@ -187,7 +196,7 @@ class GrillWidget(Widget):
                 return True
             if s not in info["path"]:
                 info["path"].append(s)
-            if len(info["path"]) > 2:          # visited two different neighbours: it was lifted over
+            if len(info["path"]) > 2:  # visited two different neighbours: it was lifted over
                 self._fault("ball_picked_up")
         return True
 
@@ -210,13 +219,16 @@ class GrillWidget(Widget):
                 action = Turn(start)
             else:
                 now = time.monotonic()
-                if self._last_tap is not None and self._last_tap[0] == start and \
-                        now - self._last_tap[1] <= self.DOUBLE_TAP_S:
+                if (
+                    self._last_tap is not None
+                    and self._last_tap[0] == start
+                    and now - self._last_tap[1] <= self.DOUBLE_TAP_S
+                ):
                     action = Turn(start)
                     self._last_tap = None
                 else:
                     self._last_tap = (start, now)
-        self._layout()     # spring back (a push redraws from the new state)
+        self._layout()  # spring back (a push redraws from the new state)
         if action is not None and self.panel is not None:
             self.panel.gesture(action)
         return True
@@ -285,7 +297,8 @@ class TakoyakiScreen(BaseGameScreen):
 
     def __init__(self, **kw: Any) -> None:
         from kiosk.ui import load_layouts
-        load_layouts()                      # idempotent: takoyaki.kv is loaded once per process
+
+        load_layouts()  # idempotent: takoyaki.kv is loaded once per process
         super().__init__(**kw)
         self.panels: dict[int, TakoPanel] = {}
         self.order_times: list[tuple[int, float]] = []
@@ -321,13 +334,13 @@ class TakoyakiScreen(BaseGameScreen):
         super().begin(session)
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_over)
         self._saved_delay = session.move_delay
-        session.move_delay = PARKED_DELAY   # this screen paces the bots (each at its own speed)
+        session.move_delay = PARKED_DELAY  # this screen paces the bots (each at its own speed)
         self.order_times = []
         self.trial_time = None
         self.started_at = None
         self.revealed_at = None
-        session.order_times = self.order_times    # type: ignore[attr-defined]
-        session.trial_time = None                 # type: ignore[attr-defined]
+        session.order_times = self.order_times  # type: ignore[attr-defined]
+        session.trial_time = None  # type: ignore[attr-defined]
         for panel in self.panels.values():
             panel.leave_seat()
             panel.message = ""
@@ -382,7 +395,7 @@ class TakoyakiScreen(BaseGameScreen):
         self.revealed_at = now
         if self.started_at is None:
             self.started_at = now
-        self._update_countdown()      # every seat's copy at once: the order is revealed to all together
+        self._update_countdown()  # every seat's copy at once: the order is revealed to all together
         self._draw()
 
     def _update_countdown(self) -> None:
@@ -422,7 +435,7 @@ class TakoyakiScreen(BaseGameScreen):
             return
         try:
             action = session.bots[g].choose(session.state)
-        except Exception as exc:     # a bot bug must not stop the race
+        except Exception as exc:  # a bot bug must not stop the race
             log.warning("takoyaki bot %s failed: %s", g, exc)
             return
         session.apply(g, action)
@@ -433,7 +446,7 @@ class TakoyakiScreen(BaseGameScreen):
         if session is None or session.is_bot(game_seat) or self.attract or self.counting_down:
             return
         if session.state.is_over() or game_seat not in session.state.to_move():
-            return       # out of this order: the sign is already showing, gestures do nothing
+            return  # out of this order: the sign is already showing, gestures do nothing
         session.apply(game_seat, action)
 
     def seat_event(self, event: SeatEvent) -> None:
@@ -459,10 +472,14 @@ class TakoyakiScreen(BaseGameScreen):
                 panel = self._panel(ev.seat)
                 if panel is not None:
                     panel.show_message(f"\u2714 TAKOYAKI! Order won in {_fmt_time(took)}")
-                if session is not None and session.players == 1 and ev.data.get("orders", 0) >= 5 \
-                        and self.started_at is not None:
+                if (
+                    session is not None
+                    and session.players == 1
+                    and ev.data.get("orders", 0) >= 5
+                    and self.started_at is not None
+                ):
                     self.trial_time = round(now - self.started_at, 3)
-                    session.trial_time = self.trial_time   # type: ignore[attr-defined]
+                    session.trial_time = self.trial_time  # type: ignore[attr-defined]
             elif ev.kind == "order_revealed":
                 new_order = True
             elif ev.kind == "order_set_aside":

@@ -23,21 +23,42 @@ from both ends), the reference the tests compare against on small cases.
 >>> sol.length, [str(m) for m in sol.moves]
 (3, ['Push(src=9, dst=10)', 'Push(src=10, dst=11)', 'Turn(space=11)'])
 """
+
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from kiosk.games.takoyaki.actions import Push, Turn
 from kiosk.games.takoyaki.grill import (
-    COLOURS, DIST, HEATED, NEIGHBOURS, SPACES, START, Grill, Order, check_grill, check_order, colour_of,
-    flipped, goal_grill, is_fried,
+    COLOURS,
+    DIST,
+    HEATED,
+    NEIGHBOURS,
+    SPACES,
+    START,
+    Grill,
+    Order,
+    check_grill,
+    check_order,
+    colour_of,
+    flipped,
+    goal_grill,
+    is_fried,
 )
 
-__all__ = ["Solution", "solve", "distance", "lower_bound", "difficulty", "exhaustive_distance", "apply_moves",
-           "neighbours_of"]
+__all__ = [
+    "Solution",
+    "solve",
+    "distance",
+    "lower_bound",
+    "difficulty",
+    "exhaustive_distance",
+    "apply_moves",
+    "neighbours_of",
+]
 
 
 @dataclass(frozen=True)
@@ -97,17 +118,22 @@ def _solve(grill: Grill, order: Order) -> Solution:
     goal = tuple(targets)  # per colour, its two target spaces ascending
 
     # term[k][p * 12 + q]: the heuristic's share of colour k with its first ball on p and its second on q
-    term = [[min(A[i][p] + B[i + 1][q], B[i][p] + A[i + 1][q]) for p in range(SPACES) for q in range(SPACES)]
-            for i in (0, 2, 4)]
+    term = [
+        [min(A[i][p] + B[i + 1][q], B[i][p] + A[i + 1][q]) for p in range(SPACES) for q in range(SPACES)]
+        for i in (0, 2, 4)
+    ]
     first = list(start)
     for k in range(3):
         if same[k] and first[2 * k] > first[2 * k + 1]:
             first[2 * k], first[2 * k + 1] = first[2 * k + 1], first[2 * k]
     root = tuple(first)
     h0 = term[0][root[0] * 12 + root[1]] + term[1][root[2] * 12 + root[3]] + term[2][root[4] * 12 + root[5]]
-    goals = {(a0, a1, b0, b1, c0, c1)
-             for a0, a1 in (goal[0], goal[0][::-1]) for b0, b1 in (goal[1], goal[1][::-1])
-             for c0, c1 in (goal[2], goal[2][::-1])}
+    goals = {
+        (a0, a1, b0, b1, c0, c1)
+        for a0, a1 in (goal[0], goal[0][::-1])
+        for b0, b1 in (goal[1], goal[1][::-1])
+        for c0, c1 in (goal[2], goal[2][::-1])
+    }
     best: dict[tuple[int, ...], int] = {root: 0}
     parent: dict[tuple[int, ...], tuple[tuple[int, ...], int, int] | None] = {root: None}
     heap: list[tuple[int, int, int, tuple[int, ...], int]] = [(h0, 0, 0, root, h0)]

@@ -1,5 +1,6 @@
 """Wasabi!: the sushi-board game for 2 to 4 players (rules in ``rules.py``, card set in ``cards.json``,
 bots in ``bots.py``; rules decisions and the balance report in ``docs/wasabi.md``)."""
+
 from kiosk.engine import GameSpec
 from kiosk.games.wasabi.bots import BOTS
 from kiosk.games.wasabi.rules import CARDS, WasabiState, action_from_json, new_game

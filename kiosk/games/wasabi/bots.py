@@ -16,24 +16,47 @@
 
 All bots read only public state and their own hand and recipes (``hard`` reads only determinized copies).
 """
+
 from __future__ import annotations
 
 import math
 import random
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from kiosk.ai import ISMCTSBot, RandomBot, pick, win_share
 from kiosk.engine import Action, State
 from kiosk.games.wasabi.rules import (
-    CARDS, COVERED, EMPTY, PANTRY, POINTS, RECIPES, STYLE_CUBES, CHOP, SPICY, STACK, SWITCH, WASABI,
-    DrawRecipe, DrawTile, EndStep, KINDS, Pass, Place, PlayChop, PlaySpicy, PlayStack, PlaySwitch,
-    PlayWasabi, SkipReward, TakeCard, WasabiState,
+    CARDS,
+    CHOP,
+    COVERED,
+    EMPTY,
+    KINDS,
+    PANTRY,
+    POINTS,
+    RECIPES,
+    SPICY,
+    STACK,
+    STYLE_CUBES,
+    SWITCH,
+    WASABI,
+    DrawRecipe,
+    DrawTile,
+    EndStep,
+    Pass,
+    Place,
+    PlayChop,
+    PlaySpicy,
+    PlayStack,
+    PlaySwitch,
+    PlayWasabi,
+    SkipReward,
+    TakeCard,
+    WasabiState,
 )
 
 #: Recipe ingredient counts, kind -> number, by recipe id.
-NEEDS: tuple[dict[int, int], ...] = tuple(
-    {k: r.seq.count(k) for k in set(r.seq)} for r in RECIPES)
+NEEDS: tuple[dict[int, int], ...] = tuple({k: r.seq.count(k) for k in set(r.seq)} for r in RECIPES)
 
 #: Recipe ingredient kinds as sets, by recipe id (a quick filter before counting).
 KIND_SETS: tuple[frozenset[int], ...] = tuple(frozenset(r.seq) for r in RECIPES)
@@ -41,7 +64,6 @@ KIND_SETS: tuple[frozenset[int], ...] = tuple(frozenset(r.seq) for r in RECIPES)
 #: Reward preference (best first): the cards that most often complete recipes.
 CARD_PREFERENCE = (SPICY, SWITCH, CHOP, STACK, WASABI)
 COMPLETE_BONUS = 20.0
-
 
 
 def _remaining_need(base_need: dict[int, int], filled_kinds: list[int]) -> dict[int, int] | None:
@@ -54,6 +76,7 @@ def _remaining_need(base_need: dict[int, int], filled_kinds: list[int]) -> dict[
             return None
         need[t] = c - 1
     return need
+
 
 def live_recipes(state: WasabiState, seat: int) -> list[int]:
     """The seat's recipes it still has a free token for."""
@@ -80,7 +103,7 @@ def place_values(state: WasabiState, seat: int, tops: Sequence[int] | None = Non
         if not any(k in hand for k in base_need):
             continue
         kset = KIND_SETS[r]
-        zero_cells: set[int] = set()   # squares of windows still empty: one tile starts the recipe there
+        zero_cells: set[int] = set()  # squares of windows still empty: one tile starts the recipe there
         for w in geo.windows[n]:
             cells = [tops[q] for q in w]
             if COVERED in cells:
@@ -322,8 +345,9 @@ def _neutral_place(state: WasabiState, seat: int, legal: Sequence[Action]) -> Ac
     return best
 
 
-def greedy(state: WasabiState, seat: int, legal: Sequence[Action], *, cheap: bool = False,
-           rng: random.Random | None = None) -> Action:
+def greedy(
+    state: WasabiState, seat: int, legal: Sequence[Action], *, cheap: bool = False, rng: random.Random | None = None
+) -> Action:
     """The ``normal`` policy. ``cheap`` skips the action cards that need a board search (for playouts)."""
     if len(legal) == 1:
         return legal[0]
@@ -341,8 +365,9 @@ def greedy(state: WasabiState, seat: int, legal: Sequence[Action], *, cheap: boo
     return ranked[0][1] if ranked else first
 
 
-def rank_play(state: WasabiState, seat: int, legal: Sequence[Action], *, cheap: bool = False
-              ) -> list[tuple[float, Action]]:
+def rank_play(
+    state: WasabiState, seat: int, legal: Sequence[Action], *, cheap: bool = False
+) -> list[tuple[float, Action]]:
     """Step-1 actions with a heuristic value, best first (not every legal action is listed)."""
     values = place_values(state, seat)
     out: list[tuple[float, Action]] = []
@@ -371,7 +396,7 @@ def rank_play(state: WasabiState, seat: int, legal: Sequence[Action], *, cheap: 
             top = sorted((v for v, a in out if isinstance(a, Place)), reverse=True)
             if len(top) >= 2 and top[1] > 0.5:
                 out.append((top[1] * 0.5, PlaySpicy()))
-        else:       # after the tile: the best next placement
+        else:  # after the tile: the best next placement
             nxt = max(values.values(), default=0.0)
             if nxt > 0.5:
                 out.append((nxt * 0.9, PlaySpicy()))
@@ -502,7 +527,7 @@ class _Search(WasabiState):
         events = WasabiState._apply(self, seat, action)
         gain = self.score_of(seat) - before
         if gain and self.adjust is not None:
-            self.adjust[seat] += gain * (self.DISCOUNT ** self.depth - 1.0)
+            self.adjust[seat] += gain * (self.DISCOUNT**self.depth - 1.0)
         self.depth += 1
         return events
 
@@ -549,10 +574,17 @@ class HardBot(ISMCTSBot):
 
     level = "hard"
 
-    def __init__(self, seat: int, seed: int, *, candidates: int = 6, steps_per_seat: int = 3,
-                 iterations: int = 220, time_limit: float | None = 0.15) -> None:
-        super().__init__(seat, seed, iterations=iterations, time_limit=time_limit, evaluate=evaluate,
-                         exploration=0.5)
+    def __init__(
+        self,
+        seat: int,
+        seed: int,
+        *,
+        candidates: int = 6,
+        steps_per_seat: int = 3,
+        iterations: int = 220,
+        time_limit: float | None = 0.15,
+    ) -> None:
+        super().__init__(seat, seed, iterations=iterations, time_limit=time_limit, evaluate=evaluate, exploration=0.5)
         self.candidates = candidates
         self.steps_per_seat = steps_per_seat
         self.budget = time_limit

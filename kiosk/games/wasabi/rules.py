@@ -30,7 +30,8 @@ Rules decisions (where the rulebook and supplement are silent) [ours]:
 * Style: the sequence reads exactly as the strip, left to right / top to bottom *or* the reverse: players sit
   round the table, so the board has no single reading direction.
 * Completion is automatic and immediate (so "completing without a free token" is never an action to refuse:
-  the sequence simply does not complete and a ``cannot_complete`` event tells the player why): after every tile or card of step 1, each recipe in the player's screen
+  the sequence simply does not complete and a ``cannot_complete`` event tells the player why): after every tile or
+  card of step 1, each recipe in the player's screen
   that matches a sequence which did not stand on those squares at the start of the turn is completed, if a
   token of its length is free (recipes in screen order; with style where any matching sequence has style).
   Uncovering squares by taking a Wasabi! card in step 2 completes nothing (it is not step 1).
@@ -47,13 +48,15 @@ Rules decisions (where the rulebook and supplement are silent) [ours]:
 * If the Pantry cannot refill a hand to three, the player draws what there is. If every player in two full
   rounds passes (no tile placed), the game ends as if the board were full, so no game can stall.
 """
+
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Iterable
+from typing import Any
 
 from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
 
@@ -71,8 +74,9 @@ START_CATEGORIES: tuple[str, ...] = tuple(_DATA["starting_hand_categories"])
 CARDS: tuple[str, ...] = ("Chop", "Spicy", "Stack", "Switch", "Wasabi")
 CARD_ID: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
 CHOP, SPICY, STACK, SWITCH, WASABI = range(5)
-KITCHEN: dict[int, tuple[int, ...]] = {int(n): tuple(d[c] for c in CARDS) for n, d in _DATA["action_cards"].items()
-                                       if not n.startswith("_")}
+KITCHEN: dict[int, tuple[int, ...]] = {
+    int(n): tuple(d[c] for c in CARDS) for n, d in _DATA["action_cards"].items() if not n.startswith("_")
+}
 
 LENGTHS = (2, 3, 4, 5)
 TOKENS: dict[int, int] = {int(k): v["count"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
@@ -89,8 +93,8 @@ SCREEN_SIZE = 3
 class Recipe:
     id: int
     name: str
-    seq: tuple[int, ...]       # kinds in strip order
-    key: tuple[int, ...]       # sorted kinds: what any-order matching compares
+    seq: tuple[int, ...]  # kinds in strip order
+    key: tuple[int, ...]  # sorted kinds: what any-order matching compares
 
     @property
     def length(self) -> int:
@@ -102,13 +106,15 @@ class Recipe:
 
 
 RECIPES: tuple[Recipe, ...] = tuple(
-    Recipe(i, r["name"], tuple(KIND_ID[x] for x in r["ingredients"]),
-           tuple(sorted(KIND_ID[x] for x in r["ingredients"])))
-    for i, r in enumerate(_DATA["recipes"]))
+    Recipe(
+        i, r["name"], tuple(KIND_ID[x] for x in r["ingredients"]), tuple(sorted(KIND_ID[x] for x in r["ingredients"]))
+    )
+    for i, r in enumerate(_DATA["recipes"])
+)
 RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
 
-EMPTY = -1      # tops[] value of an empty uncovered square
-COVERED = -2    # tops[] value of a square under a Wasabi! card
+EMPTY = -1  # tops[] value of an empty uncovered square
+COVERED = -2  # tops[] value of a square under a Wasabi! card
 
 
 class Geometry:
@@ -135,10 +141,13 @@ class Geometry:
             self.windows_at[length] = at
         self.pairs: list[tuple[int, int]] = sorted(
             [(r * cols + c, r * cols + c + 1) for r in range(ROWS) for c in range(cols - 1)]
-            + [(r * cols + c, (r + 1) * cols + c) for r in range(ROWS - 1) for c in range(cols)])
+            + [(r * cols + c, (r + 1) * cols + c) for r in range(ROWS - 1) for c in range(cols)]
+        )
         self.blocks: list[tuple[int, int, int, int]] = [
             (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
-            for r in range(ROWS - 1) for c in range(cols - 1)]
+            for r in range(ROWS - 1)
+            for c in range(cols - 1)
+        ]
         self.block_at: dict[int, tuple[int, int, int, int]] = {b[0]: b for b in self.blocks}
 
     def name(self, sq: int) -> str:
@@ -153,18 +162,21 @@ GEOMETRY: dict[int, Geometry] = {n: Geometry(c) for n, c in COLUMNS.items()}
 @dataclass(frozen=True, slots=True)
 class GiveTile(Action):
     """Setup: choose one starting tile (from the Pantry) for the seat on your left."""
+
     tile: str
 
 
 @dataclass(frozen=True, slots=True)
 class DrawRecipe(Action):
     """Draw the top recipe of the stack of this length (setup, or step 2.3)."""
+
     length: int
 
 
 @dataclass(frozen=True, slots=True)
 class Place(Action):
     """Lay an ingredient tile from your hand (or the tile you chopped) on a square."""
+
     tile: str
     square: int
 
@@ -172,6 +184,7 @@ class Place(Action):
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
     """Skip step 1 and return these recipes (ids) to the bottom of their stacks."""
+
     discard: tuple[int, ...]
 
 
@@ -188,6 +201,7 @@ class PlaySpicy(Action):
 @dataclass(frozen=True, slots=True)
 class PlaySwitch(Action):
     """Switch!: swap the contents of two orthogonally adjacent squares."""
+
     a: int
     b: int
 
@@ -195,6 +209,7 @@ class PlaySwitch(Action):
 @dataclass(frozen=True, slots=True)
 class PlayChop(Action):
     """Chop!: take the top tile off a square; ``keep`` plays it as this turn's tile, else it goes to the Pantry."""
+
     square: int
     keep: bool
 
@@ -202,6 +217,7 @@ class PlayChop(Action):
 @dataclass(frozen=True, slots=True)
 class PlayWasabi(Action):
     """Wasabi!: cover the 2x2 block whose top-left square is ``square`` and take one cube."""
+
     square: int
 
 
@@ -214,6 +230,7 @@ class EndStep(Action):
 class TakeCard(Action):
     """Reward: take ``card`` from the Kitchen (``square`` -1) or the Wasabi! card lying at ``square``;
     ``discard`` names the card returned to the Kitchen when your hand is full ("" otherwise)."""
+
     card: str
     square: int
     discard: str
@@ -227,11 +244,25 @@ class SkipReward(Action):
 @dataclass(frozen=True, slots=True)
 class DrawTile(Action):
     """Refill: take this ingredient from the Pantry."""
+
     tile: str
 
 
-ACTION_CLASSES = (GiveTile, DrawRecipe, Place, Pass, PlayStack, PlaySpicy, PlaySwitch, PlayChop, PlayWasabi,
-                  EndStep, TakeCard, SkipReward, DrawTile)
+ACTION_CLASSES = (
+    GiveTile,
+    DrawRecipe,
+    Place,
+    Pass,
+    PlayStack,
+    PlaySpicy,
+    PlaySwitch,
+    PlayChop,
+    PlayWasabi,
+    EndStep,
+    TakeCard,
+    SkipReward,
+    DrawTile,
+)
 action_from_json = action_codec(*ACTION_CLASSES)
 
 _END_STEP = EndStep()
@@ -259,9 +290,9 @@ class WasabiState(State):
         super().__init__(players, seed)
         geo = GEOMETRY[players]
         self.geo = geo
-        self.stacks: list[tuple[int, ...]] = [()] * geo.size   # bottom -> top
+        self.stacks: list[tuple[int, ...]] = [()] * geo.size  # bottom -> top
         self.tops: list[int] = [EMPTY] * geo.size
-        self.covers: list[int] = []                            # top-left squares of Wasabi! cards on the board
+        self.covers: list[int] = []  # top-left squares of Wasabi! cards on the board
         self.pantry: list[int] = list(PANTRY)
         self.kitchen: list[int] = list(KITCHEN[players])
         self.hands: list[list[int]] = [[] for _ in range(players)]
@@ -270,7 +301,7 @@ class WasabiState(State):
         self.done: list[list[tuple[int, bool]]] = [[] for _ in range(players)]  # (recipe id, with style)
         self.cubes: list[int] = [0] * players
         self.cards: list[list[int]] = [[] for _ in range(players)]
-        self.rstacks: list[list[int]] = [[] for _ in range(6)]   # index = length; position 0 is the top
+        self.rstacks: list[list[int]] = [[] for _ in range(6)]  # index = length; position 0 is the top
         for n in LENGTHS:
             ids = [r.id for r in RECIPES if r.length == n]
             self.rstacks[n] = list(self.shuffle(f"recipes{n}", ids))
@@ -295,7 +326,7 @@ class WasabiState(State):
         self.passes = 0
 
     # --- copying ----------------------------------------------------------------------------------------
-    def clone(self) -> "WasabiState":
+    def clone(self) -> WasabiState:
         o = type(self).__new__(type(self))
         self.copy_base_into(o)
         o.geo = self.geo
@@ -330,7 +361,7 @@ class WasabiState(State):
         o.passes = self.passes
         return o
 
-    def determinize(self, seat: int, rng: random.Random) -> "WasabiState":
+    def determinize(self, seat: int, rng: random.Random) -> WasabiState:
         """A copy where everything ``seat`` cannot see is resampled consistently with its view.
 
         Resampled: the other seats' ingredient hands (sizes kept) together with the Pantry's counts (every kind
@@ -361,7 +392,7 @@ class WasabiState(State):
             d.pantry = pantry
             i = 0
             for s, n in zip(others, sizes):
-                d.hands[s] = sorted(chosen[i:i + n])
+                d.hands[s] = sorted(chosen[i : i + n])
                 i += n
         # recipes
         known = self.known[seat]
@@ -453,17 +484,15 @@ class WasabiState(State):
             for sq, t in enumerate(tops):
                 if t >= 0:
                     yield PlayChop(sq, False)
-                    if self.tiles_played == 0:
-                        # the chopped tile must find an empty square
-                        if len(self.stacks[sq]) == 1 or self.empties() > 0:
-                            yield PlayChop(sq, True)
+                    # the chopped tile must find an empty square
+                    if self.tiles_played == 0 and (len(self.stacks[sq]) == 1 or self.empties() > 0):
+                        yield PlayChop(sq, True)
         elif card == WASABI:
             need = self.tiles_left
             empties = self.empties()
             for b in self.geo.blocks:
-                if all(tops[q] != COVERED for q in b):
-                    if empties - sum(1 for q in b if tops[q] == EMPTY) >= need:
-                        yield PlayWasabi(b[0])
+                if all(tops[q] != COVERED for q in b) and empties - sum(1 for q in b if tops[q] == EMPTY) >= need:
+                    yield PlayWasabi(b[0])
 
     # --- legal actions ----------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
@@ -473,8 +502,11 @@ class WasabiState(State):
         ph = self.phase
         if ph == "give":
             cats = {CATEGORY[k] for k in self.giving}
-            return [GiveTile(KINDS[k]) for k in range(len(KINDS))
-                    if self.pantry[k] and CATEGORY[k] in START_CATEGORIES and CATEGORY[k] not in cats]
+            return [
+                GiveTile(KINDS[k])
+                for k in range(len(KINDS))
+                if self.pantry[k] and CATEGORY[k] in START_CATEGORIES and CATEGORY[k] not in cats
+            ]
         if ph in ("setup_recipes", "draw_recipes"):
             return [DrawRecipe(n) for n in LENGTHS if self.rstacks[n]]
         if ph == "draw_tiles":
@@ -506,8 +538,7 @@ class WasabiState(State):
             scr = self.screens[seat]
             if scr:
                 ids = sorted(scr)
-                subsets = [tuple(ids[i] for i in range(len(ids)) if mask >> i & 1)
-                           for mask in range(1, 1 << len(ids))]
+                subsets = [tuple(ids[i] for i in range(len(ids)) if mask >> i & 1) for mask in range(1, 1 << len(ids))]
                 out.extend(Pass(x) for x in sorted(subsets))
             else:
                 out.append(Pass(()))
@@ -813,9 +844,13 @@ class WasabiState(State):
             if self.free[seat][n] <= 0:
                 # no action to refuse: completion is automatic, so the player is told why nothing happened
                 # (only the length, which is public, not the hidden recipe)
-                ev.append(Event("cannot_complete", seat, {"length": n,
-                                                         "message": f"No free {n}-ingredient token: "
-                                                                    f"that recipe cannot be completed"}))
+                ev.append(
+                    Event(
+                        "cannot_complete",
+                        seat,
+                        {"length": n, "message": f"No free {n}-ingredient token: that recipe cannot be completed"},
+                    )
+                )
                 continue
             self.free[seat][n] -= 1
             self.screens[seat].remove(r)
@@ -823,8 +858,9 @@ class WasabiState(State):
             cubes = STYLE_CUBES[n] if style else 0
             self.cubes[seat] += cubes
             self.rewards += 1
-            ev.append(Event("completed", seat, {"recipe": RECIPES[r].name, "length": n, "style": style,
-                                                "cubes": cubes}))
+            ev.append(
+                Event("completed", seat, {"recipe": RECIPES[r].name, "length": n, "style": style, "cubes": cubes})
+            )
             if len(self.done[seat]) == ALL_TOKENS:
                 self.instant_winner = seat
                 self._finish("instant win", ev)
@@ -939,15 +975,23 @@ class WasabiState(State):
                 "cubes": self.cubes[s],
                 "cards": [CARDS[c] for c in self.cards[s]],
                 "free_tokens": {str(n): self.free[s][n] for n in LENGTHS},
-                "completed": [{"recipe": RECIPES[r].name, "ingredients": RECIPES[r].ingredients,
-                               "length": RECIPES[r].length, "style": st} for r, st in self.done[s]],
+                "completed": [
+                    {
+                        "recipe": RECIPES[r].name,
+                        "ingredients": RECIPES[r].ingredients,
+                        "length": RECIPES[r].length,
+                        "style": st,
+                    }
+                    for r, st in self.done[s]
+                ],
                 "hand_size": len(self.hands[s]),
                 "recipe_lengths": [RECIPES[r].length for r in self.screens[s]],
             }
             if s == seat:
                 p["hand"] = [KINDS[k] for k in self.hands[s]]
-                p["recipes"] = [{"id": r, "name": RECIPES[r].name, "ingredients": RECIPES[r].ingredients}
-                                for r in self.screens[s]]
+                p["recipes"] = [
+                    {"id": r, "name": RECIPES[r].name, "ingredients": RECIPES[r].ingredients} for r in self.screens[s]
+                ]
                 p["under_stacks"] = sorted(self.known[s])
             seats.append(p)
         return {
@@ -964,13 +1008,18 @@ class WasabiState(State):
             "kitchen": {CARDS[c]: self.kitchen[c] for c in range(len(CARDS))},
             "recipe_stacks": {str(n): len(self.rstacks[n]) for n in LENGTHS},
             "seats": seats,
-            "turn": {"tiles_left": self.tiles_left, "tiles_played": self.tiles_played,
-                     "card_played": CARDS[self.card_played] if self.card_played >= 0 else None,
-                     "stack": self.stack_on, "chopped": KINDS[self.chopped] if self.chopped >= 0 else None,
-                     "rewards": self.rewards,
-                     # the giver and the receiver know the starting tiles chosen so far; others see how many
-                     "giving": [KINDS[k] for k in self.giving]
-                     if seat in (self.current, (self.current + 1) % self.players) else len(self.giving)},
+            "turn": {
+                "tiles_left": self.tiles_left,
+                "tiles_played": self.tiles_played,
+                "card_played": CARDS[self.card_played] if self.card_played >= 0 else None,
+                "stack": self.stack_on,
+                "chopped": KINDS[self.chopped] if self.chopped >= 0 else None,
+                "rewards": self.rewards,
+                # the giver and the receiver know the starting tiles chosen so far; others see how many
+                "giving": [KINDS[k] for k in self.giving]
+                if seat in (self.current, (self.current + 1) % self.players)
+                else len(self.giving),
+            },
             "turns": self.turns,
             "idle_turns": self.idle_turns,
             "over": self.phase == "over",

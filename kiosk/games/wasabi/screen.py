@@ -16,10 +16,12 @@ Stack! and Spicy! first; placing a tile next; Pass variants after the placements
 aimed at squares last, as tapping a square reaches them), its prompts, and :func:`wasabi_event_text`, the
 last-moves line in words ("Circle placed Eel on A5", "Diamond drew a tile").
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kiosk.engine import Event
 from kiosk.games.maki.screen import BoardScreen, fallback_event_text, game_over_text, load_categories
@@ -36,6 +38,7 @@ def wasabi_event_text(ev: Event, who: Callable[[int | None], str], square: Calla
     ``who(seat)`` names a seat, ``square(sq)`` a square (``B3``). Points of a completed recipe come from the
     token data (``POINTS``, public). Nothing private: ``drew_tile`` says only that a tile was drawn."""
     from kiosk.games.wasabi.rules import POINTS
+
     d = dict(ev.data)
     p = who(ev.seat)
     k = ev.kind
@@ -88,13 +91,27 @@ class WasabiScreen(BoardScreen):
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "categories")
     #: Setup and refill draws, the reward, End Step, Stack!, Spicy!; placing; Pass; cards aimed at squares.
-    ACTION_ORDER = ("GiveTile", "DrawRecipe", "DrawTile", "TakeCard", "SkipReward", "EndStep", "PlayStack",
-                    "PlaySpicy", "Place", "Pass", "PlaySwitch", "PlayChop", "PlayWasabi")
+    ACTION_ORDER = (
+        "GiveTile",
+        "DrawRecipe",
+        "DrawTile",
+        "TakeCard",
+        "SkipReward",
+        "EndStep",
+        "PlayStack",
+        "PlaySpicy",
+        "Place",
+        "Pass",
+        "PlaySwitch",
+        "PlayChop",
+        "PlayWasabi",
+    )
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.legend = ("R rice  M maki  F fish  S seafood  V vegetables  \u2605 special   "
-                       "\u00d7N stacked   W! Wasabi card")
+        self.legend = (
+            "R rice  M maki  F fish  S seafood  V vegetables  \u2605 special   \u00d7N stacked   W! Wasabi card"
+        )
 
     def event_text(self, ev: Event) -> str:
         return wasabi_event_text(ev, self.seat_name, self.square_name)
@@ -113,7 +130,8 @@ class WasabiScreen(BoardScreen):
             return "Refill your hand: take a tile from the Pantry below"
         if "TakeCard" in kinds or "SkipReward" in kinds:
             return "Recipe completed! Take a reward card below" + (
-                ", or tap a Wasabi! card on the board" if board_moves else "")
+                ", or tap a Wasabi! card on the board" if board_moves else ""
+            )
         if "Place" in kinds:
             if t.get("chopped"):
                 return f"Tap an empty square to place the chopped {t['chopped']}, or choose below"
@@ -121,8 +139,9 @@ class WasabiScreen(BoardScreen):
                 return "Tap a square to place your tile (Stack!: on top of a tile too), or choose below"
             return "Tap an empty square to place a tile, or choose below"
         if "EndStep" in kinds:
-            return "Play an action card, or End Step below" + (" (tap a square for Switch!, Chop! or Wasabi!)"
-                                                              if board_moves else "")
+            return "Play an action card, or End Step below" + (
+                " (tap a square for Switch!, Chop! or Wasabi!)" if board_moves else ""
+            )
         if "Pass" in kinds:
             return "Pass below" + cards
         return super().prompt_text(public, kinds, board_moves)
@@ -132,8 +151,10 @@ class WasabiScreen(BoardScreen):
 
     def board_cells(self, public: dict[str, Any]) -> list[dict[str, Any]]:
         covered = set(public["covered"])
-        return [{"kind": st[-1] if st else "", "stack": len(st), "covered": i in covered}
-                for i, st in enumerate(public["board"])]
+        return [
+            {"kind": st[-1] if st else "", "stack": len(st), "covered": i in covered}
+            for i, st in enumerate(public["board"])
+        ]
 
     def public_lines(self, public: dict[str, Any]) -> list[str]:
         s = self.session
@@ -145,7 +166,8 @@ class WasabiScreen(BoardScreen):
             lines.append(f"Game over ({public['end_reason'] or 'finished'})")
         elif cur is not None and cur < len(labels):
             step = {"give": "choosing starting tiles for the next seat", "draw": "drawing recipes"}.get(
-                public["phase"], str(public["phase"]).replace("_", " "))
+                public["phase"], str(public["phase"]).replace("_", " ")
+            )
             lines.append(f"Turn: {labels[cur]} ({step})")
             extra = []
             if t["tiles_left"]:
@@ -160,12 +182,16 @@ class WasabiScreen(BoardScreen):
                 lines.append("   " + ", ".join(extra))
         for i, p in enumerate(public["seats"]):
             if i < len(labels):
-                lines.append(f"{labels[i]}: {p['score']} pts, {p['cubes']} wasabi, {p['hand_size']} tiles, "
-                             f"{len(p['recipe_lengths'])} recipes, {len(p['completed'])} done"
-                             + (f", cards {' '.join(p['cards'])}" if p["cards"] else ""))
+                lines.append(
+                    f"{labels[i]}: {p['score']} pts, {p['cubes']} wasabi, {p['hand_size']} tiles, "
+                    f"{len(p['recipe_lengths'])} recipes, {len(p['completed'])} done"
+                    + (f", cards {' '.join(p['cards'])}" if p["cards"] else "")
+                )
         lines.append("Kitchen: " + "  ".join(f"{k} {n}" for k, n in public["kitchen"].items()))
-        lines.append(f"Pantry: {len(public['pantry_available'])} kinds left   Recipe stacks: "
-                     + "  ".join(f"{k}-long {n}" for k, n in public["recipe_stacks"].items()))
+        lines.append(
+            f"Pantry: {len(public['pantry_available'])} kinds left   Recipe stacks: "
+            + "  ".join(f"{k}-long {n}" for k, n in public["recipe_stacks"].items())
+        )
         return lines
 
     def recipe_names(self, mine: dict[str, Any], g: int) -> dict[int, str]:

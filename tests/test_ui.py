@@ -3,7 +3,8 @@
 One real :class:`kiosk.app.KioskApp` serves the whole module, in the pytest process (the harness is in
 ``conftest.py``): the tests step Kivy's event loop themselves and drive the app through its public flows with
 simulated touches (dispatched through the window like a real touch) and seat events (keyboard fallback and
-hardware-style events). Timeouts are configured short so the idle flow runs in seconds. Each main screen is saved as a PNG into ``artifacts/`` for a human to look at.
+hardware-style events). Timeouts are configured short so the idle flow runs in seconds. Each main screen is
+saved as a PNG into ``artifacts/`` for a human to look at.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 per frame right after it, or at once by :meth:`LazyBuild.ensure_ready` when a player arrives first. This keeps
 start-up within twice a bare Kivy app's (``benchmarks/bench_ui.py``).
 
-The steps, in order: storage (high scores, saved games, resume offers), the sound effects, the picker, the joining screen,
-the results screen, the operator menu, the "Still playing?" overlay, the hardware diagnostics, and every game's
-screen (a game screen that fails to build is logged and its game is played on the generic screen).
+The steps, in order: storage (high scores, saved games, resume offers), the sound effects, the picker, the
+joining screen, the results screen, the operator menu, the "Still playing?" overlay, the hardware diagnostics,
+and every game's screen (a game screen that fails to build is logged and its game is played on the generic
+screen).
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def discover(extra_paths: Iterable[str | Path] = ()) -> dict[str, GameSpec]:
         howto = Path(module.__file__ or "").parent / "howto.json"
         if not spec.howto and howto.exists():
             spec = dataclasses.replace(spec, howto=tuple(load_howto(howto)))
-            module.SPEC = spec  # one spec object, wherever it is looked up
+            vars(module)["SPEC"] = spec  # one spec object, wherever it is looked up
         found[spec.key] = spec
     ordered = [k for k in ORDER if k in found] + sorted(k for k in found if k not in ORDER)
     return {k: found[k] for k in ordered}

@@ -100,7 +100,7 @@ class AttractDirector:
         app = self.app
         title = app.games[key].title
         if not app.scores.available:
-            reason = str(getattr(app.scores, "reason", ""))
+            reason = str(app.scores.reason)
             app.attract_screen.show_boards(title, ["(boards unavailable)"], [], reason[:80])
         else:
             top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)

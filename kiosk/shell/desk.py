@@ -76,7 +76,7 @@ class OperatorRoom:
         hw = self.app.hardware
         lines = ["Hardware:"] + [f"  {n}" for n in hw.notes[-4:]]
         status = hw.status
-        if status is not None and hasattr(status, "snapshot"):  # the hardware layer's optional status
+        if status is not None:  # None without the hardware package
             try:
                 snap = status.snapshot()
                 link = snap.get("link", {})

@@ -84,7 +84,7 @@ class GameLauncher:
             except Exception as exc:
                 log.warning("play count not saved: %s", exc)
         status = app.hardware.status
-        if status is not None and hasattr(status, "game_started"):  # the hardware layer's optional status
+        if status is not None:  # None without the hardware package
             try:
                 status.game_started([i for i, _ in seats])
             except Exception as exc:

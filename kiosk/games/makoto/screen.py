@@ -327,12 +327,12 @@ class MakotoScreen(BaseGameScreen):
         super().begin(session)
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
         players = session.players
-        wanted = getattr(session, "match_games", None)
+        wanted = session.match_games
         if wanted is None:
             wanted = self.match_games
         games = 1 if session.attract else (wanted if wanted > 0 else recommended_games(players))
         self.match = MakotoMatch(players, session.seed, games=games)
-        saved = (getattr(session, "meta", None) or {}).get("match")
+        saved = session.meta.get("match")
         if saved is not None and not session.attract:  # resumed after a crash in a later game of a match
             try:
                 match = MakotoMatch.from_json(saved)

@@ -245,6 +245,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def attract(key: str) -> None:
         screen = app.launcher.screen_for(key)
+        app.director.stop()  # hold the attract cycle on this step (its clock would move on to the next one)
         app.director.start_game(key)
         session = app.director.session
         assert app.sm.current == screen.name and session.attract

@@ -38,5 +38,7 @@ def howto_steps(spec: GameSpec) -> list[HowToStep]:
 
 
 def howto_text(spec: GameSpec) -> str:
-    """All steps as one text (a step's title, then its text)."""
-    return "\n".join(f"{step.title}: {step.text}" for step in howto_steps(spec))
+    """All steps as one Kivy markup text: each step's title in bold, then its text (both escaped)."""
+    from kivy.utils import escape_markup
+
+    return "\n".join(f"[b]{escape_markup(s.title)}:[/b] {escape_markup(s.text)}" for s in howto_steps(spec))

@@ -109,10 +109,11 @@ class LazyBuild:
         app.sm.add_widget(app.results)
 
     def _operator(self) -> None:
-        from kiosk.ui.operator import OperatorScreen
+        from kiosk.ui.operator import OperatorDesk, OperatorScreen
 
         app = self.app
-        app.operator = OperatorScreen(name="operator", table=app.table, desk=app.desk)
+        desk: OperatorDesk = app.desk  # mypy checks here that the operator room implements the protocol
+        app.operator = OperatorScreen(name="operator", table=app.table, desk=desk)
         app.sm.add_widget(app.operator)
 
     def _overlay(self) -> None:

@@ -86,6 +86,12 @@ def _window_rect(w: Any, x: float, y: float, width: float, height: float) -> tup
     return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 
 
+def _is_widget(w: Any) -> bool:
+    from kivy.uix.widget import Widget
+
+    return isinstance(w, Widget)
+
+
 def _is_label(w: Any) -> bool:
     from kivy.uix.label import Label
 
@@ -107,8 +113,8 @@ def _layout(label: Any, wrap: float | None) -> tuple[tuple[float, float], list[s
     core = label._label
     opts = dict(core.options)
     opts.update(text_size=(wrap, None), shorten=False, max_lines=0)
-    text = opts.pop("text", label.text)
-    c = type(core)(text=text, **opts)
+    opts.pop("text", None)  # Kivy keeps the label's text outside the options it renders with
+    c = type(core)(text=label.text, **opts)
     c.refresh()
     lines = ["".join(getattr(word, "text", "") for word in line.words) for line in getattr(c, "_cached_lines", [])]
     return (float(c.content_size[0]), float(c.content_size[1])), lines
@@ -211,7 +217,7 @@ def check_tree(root: Any, window: tuple[float, float] | None = None) -> list[Pro
     inks: list[tuple[Any, tuple[float, float, float, float]]] = []
     target = min_target_px(window)
     for w in walk(root):
-        if w.width <= 0 or w.height <= 0:
+        if not _is_widget(w) or w.width <= 0 or w.height <= 0:  # the Window itself is not a widget
             continue
         wx, wy, ww, wh = _window_rect(w, w.x, w.y, w.width, w.height)
         if wx >= window[0] or wy >= window[1] or wx + ww <= 0 or wy + wh <= 0:

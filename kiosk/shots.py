@@ -31,6 +31,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -216,21 +217,21 @@ class Tour:
         app = self.app
         self.take("attract_call", only, self.attract_call)
         for key in app.games:
-            self.take(f"attract_{key}", only, lambda key=key: self.attract_step("game", key, 4.0))
-        first = next(iter(app.games))
-        self.take("attract_boards", only, lambda: self.attract_step("boards", first, 0.5))
+            self.take(f"attract_{key}", only, partial(self.attract_step, "game", key, 4.0))
+        self.take("attract_boards", only, partial(self.attract_step, "boards", next(iter(app.games)), 0.5))
         self.take("attract_offer", only, self.attract_offer)
-        for edge, position in (("long", LONG), ("short", SHORT)):
-            self.take(f"picker_{edge}", only, lambda position=position: self.picker(position))
-            self.take(f"howto_{edge}", only, lambda position=position: self.howto(position, "makoto"))
-            self.take(f"join_{edge}", only, lambda position=position: self.join(position, "makoto"))
+        edges = (("long", LONG), ("short", SHORT))
+        for edge, position in edges:
+            self.take(f"picker_{edge}", only, partial(self.picker, position))
+            self.take(f"howto_{edge}", only, partial(self.howto, position, "makoto"))
+            self.take(f"join_{edge}", only, partial(self.join, position, "makoto"))
         for key in app.games:
-            for edge, position in (("long", LONG), ("short", SHORT)):
-                self.take(f"{key}_{edge}", only, lambda key=key, position=position: self.game(key, position))
-        for edge, position in (("long", LONG), ("short", SHORT)):
-            self.take(f"results_{edge}", only, lambda position=position: self.results(position))
-        self.take("operator_long", only, lambda: self.operator("bottom"))
-        self.take("operator_short", only, lambda: self.operator("left"))
+            for edge, position in edges:
+                self.take(f"{key}_{edge}", only, partial(self.game, key, position))
+        for edge, position in edges:
+            self.take(f"results_{edge}", only, partial(self.results, position))
+        self.take("operator_long", only, partial(self.operator, "bottom"))
+        self.take("operator_short", only, partial(self.operator, "left"))
         app.go_attract()
         self.frames(2)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +25,12 @@ def main(out: Path, size: str) -> None:
     Config.set("graphics", "resizable", "0")
     from kivy.base import EventLoop, runTouchApp, stopTouchApp
     from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
     from kivy.uix.button import Button
     from kivy.uix.floatlayout import FloatLayout
     from kivy.uix.label import Label
 
-    from kiosk.ui import pictures
+    from kiosk.ui import motion, pictures
     from kiosk.ui.fit import check_tree
     from kiosk.ui.pieces import (
         CardBacks,
@@ -41,6 +43,7 @@ def main(out: Path, size: str) -> None:
         TakoBall,
         TakoOrderCard,
         Tile,
+        TitleBanner,
         Token,
     )
     from kiosk.ui.typescale import px
@@ -181,6 +184,39 @@ def main(out: Path, size: str) -> None:
     shot = out.with_name(f"pieces_{width}x{height}.png")
     os.replace(Window.screenshot(name=str(shot)), shot)  # Kivy numbers its screenshots: give it its name
     frames(2)
+
+    # ------------------------------------------------------------------ the title banner, motion
+    banner = TitleBanner(
+        title="Sushi Table",
+        subtitle="Touch to play",
+        games=["maki", "wasabi", "makoto", "takoyaki"],
+        **at(0, 0, width, 300 * u),
+    )
+    show(banner)
+    r["banner_problems"] = [str(p) for p in check_tree(root, (width, height))]
+    r["banner_sources"] = [b.source.rsplit("/", 1)[-1] for b in banner.badges]
+    shot = out.with_name(f"banner_{width}x{height}.png")
+    os.replace(Window.screenshot(name=str(shot)), shot)
+    pressed: list[int] = []
+    button = Button(text="Tap", font_size=body, **at(20, 20, 200, 100))
+    button.bind(on_press=lambda *_a: pressed.append(1))
+    source = Tile(kind="Salmon", category="fish", **at(width - 200, height - 200, 90, 90))
+    card = TakoOrderCard(cells=[1, 0, 0, 2, 0, 3, 1, 0, 2, 0, 0, 3], **at(400, 20, 200, 160))
+    show(button, source, card)
+    motion.fly(Tile(kind="Salmon", category="fish"), source, button, 0.3)
+    motion.flip_in(card, 0.3)
+    r["ghosts_in_flight"] = motion.active()  # (checked at once: a loaded machine's frame can outlast 400 ms)
+    r["flip_during"] = card.flip
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    touch.touch_up()
+    r["pressed_during_flight"] = len(pressed)
+    r["ghost_on_top"] = type(Window.children[0]).__name__
+    end = time.monotonic() + 5.0  # loose: a loaded CI machine draws slowly (the animations' own length is 0.3 s)
+    while time.monotonic() < end and (motion.active() or card.flip < 1):
+        frames(1)
+    r["ghosts_after"] = motion.active()
+    r["flip_after"] = card.flip
     stopTouchApp()
     out.write_text(json.dumps(r, indent=1))
 

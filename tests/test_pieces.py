@@ -93,7 +93,7 @@ def test_atlas_lives_in_the_state_folder(tmp_path: Path, monkeypatch: pytest.Mon
     assert pictures.cache_dir() == tmp_path / "kivy" / "pictures"
     monkeypatch.delenv("KIVY_HOME")
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    assert pictures.cache_dir() == tmp_path / "state" / "pictures"
+    assert pictures.cache_dir() == tmp_path / "state" / "kivy" / "pictures", "where the kiosk sets KIVY_HOME"
 
 
 def test_every_ingredient_of_both_games_has_a_picture() -> None:
@@ -218,3 +218,13 @@ def test_pieces_are_pictures_with_their_cues(child: dict[str, Any]) -> None:
         assert letter == {1: "R", 2: "G", 3: "B"}[colour] if fried else letter == {1: "r", 2: "g", 3: "b"}[colour]
     assert [f for _, f, _ in child["order_balls"]] == [False, True, False, True, False, True]
     assert child["ball_letters"] == [["r", False], ["R", True], ["g", False], ["B", True]]
+
+
+@pytest.mark.ui
+def test_title_banner_and_motion_that_never_delays_input(child: dict[str, Any]) -> None:
+    assert child["banner_problems"] == []
+    assert child["banner_sources"] == ["game_maki", "game_wasabi", "game_makoto", "game_takoyaki"]
+    assert child["ghosts_in_flight"] == 1 and 0 <= child["flip_during"] < 1, "the tile flies, the card flips"
+    assert child["ghost_on_top"] == "Ghost"
+    assert child["pressed_during_flight"] == 1, "a touch under a flying piece acts at once"
+    assert child["ghosts_after"] == 0 and child["flip_after"] == 1, "animations end within 400 ms and clean up"

@@ -6,8 +6,8 @@ licence text is in the repository's ``licenses/`` folder). Kivy's own text rende
 Pillow renders the glyphs once (the font holds bitmaps at 109 px only: ``embedded_color=True`` at that size)
 into a single atlas in the cache folder, and Kivy loads them as ``atlas://`` images (one texture, one upload).
 
-Where the atlas lives (decision): ``$KIVY_HOME/pictures`` (the kiosk sets ``KIVY_HOME`` inside its state
-folder), else ``<state folder>/pictures``: never inside the installed package, which may be read-only.
+Where the atlas lives (decision): ``$KIVY_HOME/pictures`` (the kiosk sets ``KIVY_HOME`` to ``<state folder>/kivy``;
+without it, that default): never inside the installed package, which may be read-only.
 :func:`ensure_atlas` builds it at first start (about 0.3 s for the whole set on an x86 laptop) and again only
 when the picture table, the cell size or the font file changes (a stamp in the index names all three), so
 ``python -m kiosk.ui.pictures`` run at install time leaves nothing for the first start to do. The atlas is
@@ -130,13 +130,13 @@ def font_path() -> Path:
 
 
 def cache_dir() -> Path:
-    """``$KIVY_HOME/pictures`` (the kiosk's state folder), else the default state folder's ``pictures``."""
+    """``$KIVY_HOME/pictures``; without ``KIVY_HOME``, where the kiosk puts it by default (``<state>/kivy``)."""
     home = os.environ.get("KIVY_HOME")
     if home:
         return Path(home) / "pictures"
     from kiosk.config import default_state_dir
 
-    return default_state_dir() / "pictures"
+    return default_state_dir() / "kivy" / "pictures"
 
 
 def _stamp(font: Path) -> str:

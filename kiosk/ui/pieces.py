@@ -60,6 +60,7 @@ __all__ = [
     "TakoBall",
     "TakoOrderCard",
     "Token",
+    "TitleBanner",
     "card_width",
     "card_number_size",
     "row_layout",
@@ -238,6 +239,7 @@ class MakotoCard(ButtonBehavior, Widget):
     selected = BooleanProperty(False)
     fresh = BooleanProperty(False)
     angle = NumericProperty(0)
+    flip = NumericProperty(1.0)  # drawn scaled by this across (kiosk.ui.motion.flip_in)
     text = StringProperty("")
     source = StringProperty("")
     slot = NumericProperty(0)
@@ -420,6 +422,7 @@ class TakoOrderCard(Widget):
     cells = ListProperty([0] * 12)
     shown = BooleanProperty(True)
     hot_source = StringProperty("")
+    flip = NumericProperty(1.0)  # drawn scaled by this across (kiosk.ui.motion.flip_in)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -461,6 +464,40 @@ class Token(Widget):
 
     def on_picture(self, _w: Any, name: str) -> None:
         self.source = pictures.picture(name) if name else ""
+
+
+class TitleBanner(Widget):
+    """The table's title with the games' pictures under it (attract mode): ``title``, ``subtitle`` and ``games``,
+    a list of game keys (each drawn as its ``game_<key>`` picture with the game's title beneath, ``titles``)."""
+
+    title = StringProperty("")
+    subtitle = StringProperty("")
+    games = ListProperty([])
+    titles = ListProperty([])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.badges: list[Picture] = []
+        self.bind(games=self._relayout, pos=self._relayout, size=self._relayout)
+        self._relayout()
+
+    def _relayout(self, *_a: Any) -> None:
+        n = len(self.games)
+        while len(self.badges) < n:
+            self.badges.append(Picture(size_hint=(None, None)))
+        for w in self.badges[n:]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        side = min(self.height * 0.42, self.width / max(1, n) * 0.6)
+        gap = side * 0.5
+        left = self.center_x - (n * side + (n - 1) * gap) / 2
+        for i, (w, key) in enumerate(zip(self.badges, self.games)):
+            w.symbol = (self.titles[i] if i < len(self.titles) else key)[:1].upper()
+            w.name = f"game_{key}"
+            w.size = (side, side)
+            w.pos = (left + i * (side + gap), self.y + self.height * 0.08)
+            if w.parent is None:
+                self.add_widget(w)
 
 
 _loaded = False

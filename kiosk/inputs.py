@@ -223,10 +223,10 @@ class HardwareInputs:
                 from gpiozero.pins.mock import MockFactory
 
                 extra["pin_factory"] = MockFactory()
-            self.buttons = self._construct(SeatButtons, pins, self._on_button, **extra)
-            if getattr(self.buttons, "available", True) is False:
-                reason = getattr(self.buttons, "unavailable_reason", "no GPIO")
-                self._note(f"no GPIO seat buttons ({reason}): keyboard fallback for seat buttons")
+            buttons = self._construct(SeatButtons, pins, self._on_button, **extra)
+            self.buttons = buttons
+            if not buttons.available:
+                self._note(f"no GPIO seat buttons ({buttons.unavailable_reason}): keyboard fallback for seat buttons")
         except Exception as exc:  # a busy pin, a bad pin map, ...
             self.buttons = None
             self._note(f"no GPIO seat buttons ({type(exc).__name__}: {exc}): keyboard fallback for seat buttons")

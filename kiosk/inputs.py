@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """One seat-tagged input event for everything players do: touches, seat buttons, tap sticks and the keyboard.
 
 :class:`SeatEvent` is the one kind of event screens receive. :class:`InputHub` (a Kivy ``EventDispatcher``)

@@ -292,8 +292,10 @@ class AtomicJSONStorage(Storage):
         self.quarantined: Path | None = None
         #: What was wrong with the file at open, one line per problem (empty if it was fine).
         self.problems: list[str] = []
+        #: Documents left out only for their id: (table, document), so the owner can still see them.
+        self.dropped_docs: list[tuple[str, dict[str, Any]]] = []
         self._data: dict[str, dict[str, Any]] | None = None
-        self._table_bytes: dict[str, tuple[dict, bytes]] = {}
+        self._table_bytes: dict[str, tuple[dict[str, Any], bytes]] = {}
         #: Size in bytes of the last file written (for benchmarks and the operator menu).
         self.last_write_bytes = 0
         try:
@@ -321,7 +323,7 @@ class AtomicJSONStorage(Storage):
                 self.problems.append(problem)
                 self.quarantined = quarantine(self.path, problem)
             else:
-                data, dropped = _keep_well_shaped(parsed)
+                data, dropped, self.dropped_docs = _keep_well_shaped(parsed)
                 if dropped:
                     self.problems.extend(dropped)
                     self.set_aside_copy(
@@ -369,10 +371,10 @@ class AtomicJSONStorage(Storage):
         self._data = data
         self._table_bytes = {name: (table, _dump(table)) for name, table in data.items()}
 
-    def _serialize(self, data: dict[str, dict[str, Any]]) -> tuple[bytes, dict[str, tuple[dict, bytes]]]:
+    def _serialize(self, data: dict[str, dict[str, Any]]) -> tuple[bytes, dict[str, tuple[dict[str, Any], bytes]]]:
         parts = [b"{"]
         cache = self._table_bytes
-        fresh: dict[str, tuple[dict, bytes]] = {}
+        fresh: dict[str, tuple[dict[str, Any], bytes]] = {}
         for name, table in data.items():
             hit = cache.get(name)
             body = hit[1] if hit is not None and hit[0] is table else _dump(table)
@@ -397,12 +399,15 @@ def _dump(value: Any) -> bytes:
 _DOC_ID = re.compile(r"[0-9]{1,15}\Z")
 
 
-def _keep_well_shaped(parsed: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+def _keep_well_shaped(
+    parsed: dict[str, Any],
+) -> tuple[dict[str, dict[str, Any]], list[str], list[tuple[str, dict[str, Any]]]]:
     """TinyDB's layout is ``{table: {doc_id: {document}}}`` with decimal doc ids (TinyDB computes the next id as
     ``max(int(id))``, so one id like ``"x"`` breaks every later insert). Returns the well-shaped part and one line
-    per record left out."""
+    per record left out, and the documents left out only for their id."""
     data: dict[str, dict[str, Any]] = {}
     dropped: list[str] = []
+    docs: list[tuple[str, dict[str, Any]]] = []
     for name, table in parsed.items():
         if not isinstance(table, dict):
             dropped.append(f"table {name[:40]!r} is not an object")
@@ -411,9 +416,11 @@ def _keep_well_shaped(parsed: dict[str, Any]) -> tuple[dict[str, dict[str, Any]]
         for doc_id, doc in table.items():
             if not _DOC_ID.match(doc_id):
                 dropped.append(f"record id {doc_id[:20]!r} in table {name[:40]!r} is not a number")
+                if isinstance(doc, dict):
+                    docs.append((name, doc))
             elif not isinstance(doc, dict):
                 dropped.append(f"record {doc_id} in table {name[:40]!r} is not an object")
             else:
                 keep[doc_id] = doc
         data[name] = keep if len(keep) != len(table) else table
-    return data, dropped
+    return data, dropped, docs

@@ -311,7 +311,7 @@ class GameJournal:
         n = len(self._records)
         if len(journal) >= n and journal[:n] == self._records:
             new = list(journal[n:])
-            lines: list[Mapping[str, Any]] = new
+            lines: list[Mapping[str, Any]] = list(new)
             keep = None
         else:
             keep = 0

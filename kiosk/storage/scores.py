@@ -151,7 +151,8 @@ def _check_details(details: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"Score details must be plain JSON values: {exc}") from None
     if len(text.encode("utf-8")) > MAX_DETAILS_BYTES:
         raise ValueError(f"Score details are limited to {MAX_DETAILS_BYTES} bytes of JSON.")
-    return json.loads(text)  # what a later load returns (tuples become lists): add() returns exactly that
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded  # what a later load returns (tuples become lists): add() returns exactly that
 
 
 def _local_now() -> datetime:
@@ -220,8 +221,10 @@ class HighScores:
         #: Where a damaged file found at start was moved to, for the operator menu (None normally).
         self.quarantined: Path | None = self._storage.quarantined
         # In-memory mirror (this process is the only writer): per game, entries sorted best first.
-        self._boards: dict[str, list[tuple[tuple, ScoreEntry]]] = {}
-        self._by_time: dict[str, list[tuple[float, int, tuple, ScoreEntry]]] = {}  # per game, oldest first
+        self._boards: dict[str, list[tuple[tuple[float, float, int], ScoreEntry]]] = {}
+        self._by_time: dict[
+            str, list[tuple[float, int, tuple[float, float, int], ScoreEntry]]
+        ] = {}  # per game, oldest first
         self._where: dict[tuple[str, int], tuple[str, int]] = {}  # (game, id) -> (table, doc_id)
         self._chunks: dict[str, set[int]] = {}  # game -> chunk numbers in the file
         self._filled: dict[tuple[str, int], int] = {}  # (game, chunk) -> highest doc id ever used
@@ -311,6 +314,11 @@ class HighScores:
                 dropped.append(f"table {name[:40]!r} is not a scores or plays table")
             else:
                 clean[name] = table  # a table of a newer version: kept as it is
+        for name, doc in self._storage.dropped_docs:  # left out for their id: their seq is still never reused
+            m = _SCORE_TABLE.match(name)
+            seq = doc.get("seq")
+            if m and isinstance(seq, int) and not isinstance(seq, bool) and abs(seq) < MAX_SCORE:
+                self._next_id[m.group(1)] = max(self._next_id.get(m.group(1), 1), seq + 1)
         for board in self._boards.values():
             board.sort()
         for times in self._by_time.values():
@@ -361,7 +369,7 @@ class HighScores:
                 self._order[game] = bool(_registry_lower_is_better(game))
         return self._order[game]
 
-    def _key(self, game: str, score: int, at: datetime, seq: int) -> tuple:
+    def _key(self, game: str, score: int, at: datetime, seq: int) -> tuple[float, float, int]:
         return (score if self.lower_is_better(game) else -score, at.timestamp(), seq)
 
     def _mirror_add(self, entry: ScoreEntry, table: str, doc_id: int, sort: bool = True) -> None:

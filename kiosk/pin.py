@@ -67,7 +67,7 @@ def delay_after(failures: int) -> float:
     if failures < FREE_TRIES:
         return 0.0
     if failures < LOCKOUT_AFTER:
-        return min(MAX_DELAY_S, 5.0 * 2 ** (failures - FREE_TRIES))
+        return float(min(MAX_DELAY_S, 5.0 * 2.0 ** (failures - FREE_TRIES)))
     return LOCKOUT_S
 
 

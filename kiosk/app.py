@@ -140,6 +140,13 @@ class KioskApp(App):
         self._broken_screens: set[str] = set()
         self._steps: list[Any] = []
         self.diagnostics: Any = None
+        #: How the config was loaded (``kiosk.config.LoadedConfig``; set by ``kiosk.__main__``): its problems
+        #: are shown in the operator menu and marked in a corner of the attract screen.
+        self.loaded_config: Any = None
+        from kiosk.pin import FILE_NAME, PinGuard
+
+        #: Wrong-PIN delays, lockout and log (kept in the state folder).
+        self.pin_guard = PinGuard(self.state_dir / FILE_NAME)
 
     # ============================================================================================ building
     def load_config(self) -> ConfigParser:
@@ -196,6 +203,7 @@ class KioskApp(App):
         """Build whatever is not built yet, now (a player touched before the table finished starting)."""
         while self._steps:
             self._steps.pop(0)()
+        self.wait_for_storage()
 
     def _build_step(self, _dt: float = 0) -> None:
         if self._steps:
@@ -217,8 +225,6 @@ class KioskApp(App):
         if self.games:
             self.attract_screen.games_line = "  ".join(spec.title for spec in self.games.values())
         self._open_storage()
-        if self.offers and self.mode == "attract":
-            self._show_offer()
 
     def _step_sounds(self) -> None:
         self.sounds = Sounds(self.state_dir / "sounds", self.cfg.sound.volume, self.cfg.sound.muted)
@@ -290,8 +296,10 @@ class KioskApp(App):
             return None
 
     def _open_storage(self) -> None:
+        """Open the scores file and the journals in a thread (a large file never holds the UI); the boards, the
+        journal factory and the resume offer appear when it is done (:meth:`_storage_opened`)."""
         try:
-            from kiosk.storage import HighScores, SavedGames
+            from kiosk.storage.opener import open_in_background
         except ImportError as exc:
             log.warning("storage unavailable (%s): boards shown as unavailable, no resume", exc)
             self.scores = None
@@ -300,13 +308,47 @@ class KioskApp(App):
 
         lower = {k: s.lower_is_better for k, s in self.games.items()}
         lower.update({trial_board(k): True for k in self.games})  # time trials: the fastest first
-        self.scores = HighScores.open_or_unavailable(self.state_dir / "scores.json", lower_is_better=lower)
-        self.saved_games = SavedGames.open_or_unavailable(self.state_dir / "games", specs=self.games)
-        try:
-            self.offers = list(self.saved_games.startup())
-        except Exception as exc:
-            log.warning("could not look for unfinished games: %s", exc)
-            self.offers = []
+        self._storage_thread = open_in_background(
+            self.state_dir, lower_is_better=lower, specs=self.games, done=self._storage_ready
+        )
+
+    def _storage_ready(self, opened: Any) -> None:  # in the storage thread
+        self._opened = opened
+        Clock.schedule_once(lambda _dt: self._storage_opened(), 0)
+
+    def _storage_opened(self) -> None:
+        opened, self._opened = getattr(self, "_opened", None), None
+        if opened is None:  # already taken by wait_for_storage
+            return
+        self.scores, self.saved_games, self.offers = opened.scores, opened.saved_games, list(opened.offers)
+        if self.offers and self.mode == "attract":
+            self._stop_attract_session()
+            self._show_offer()
+
+    def wait_for_storage(self, timeout: float | None = None) -> None:
+        """Block until the stores are open. Only :meth:`ensure_ready` calls it (a player arrived before the
+        start-up finished); the normal start never waits."""
+        thread = getattr(self, "_storage_thread", None)
+        if thread is not None:
+            thread.join(timeout)
+            self._storage_opened()
+
+    # ---------------------------------------------------------------------------------------------- health
+    def health(self) -> Any:
+        """The health snapshot the operator menu shows (``kiosk.health.Health``)."""
+        from kiosk import health
+
+        journal = getattr(self.session, "journal", None) if self.session is not None else None
+        return health.collect(
+            state_dir=self.state_dir,
+            scores=self.scores,
+            saved_games=self.saved_games,
+            journal=journal,
+            loaded_config=self.loaded_config,
+            pin_guard=self.pin_guard,
+            pin_set=self.cfg.operator.pin_set,
+            hardware=self.hardware_summary().splitlines(),
+        )
 
     def _game_screen(self, key: str) -> Any:
         """The screen for a game: its own (``kiosk/games/<key>/screen.py``) or the shared generic one."""

@@ -308,7 +308,7 @@ class AtomicJSONStorage(Storage):
     def _load(self) -> None:
         data: dict[str, dict[str, Any]] | None = None
         try:
-            parsed = safejson.read_file(self.path, max_bytes=self.max_bytes, max_depth=MAX_DEPTH, empty=None)
+            parsed = safejson.read_file(self.path, max_bytes=self.max_bytes, max_depth=MAX_DEPTH, empty=None, levels=2)
         except FileNotFoundError:
             parsed = None
         except safejson.Unreadable as exc:

@@ -2,7 +2,10 @@
 
 Reading a large scores file or replaying journals can take seconds on a Pi's SD card; none of it may hold the
 UI thread (the rule is 100 ms). :func:`open_in_background` does all of it in a thread and hands the result to a
-callback (the app passes it on to the UI thread with ``Clock.schedule_once``)::
+callback (the app passes it on to the UI thread with ``Clock.schedule_once``). The files are parsed record by
+record (:mod:`kiosk.storage.safejson`) and the cyclic garbage collector pauses meanwhile (see ``run`` below), so
+the UI thread keeps drawing: ``benchmarks/bench_storage.py`` measures its longest stall while a large file
+opens::
 
     thread = open_in_background(state_dir, lower_is_better=lower, specs=GAMES, done=on_opened)
 
@@ -13,6 +16,7 @@ games (which the stores themselves already guard per journal) leaves no offers a
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import time
@@ -65,7 +69,18 @@ def open_in_background(
     """:func:`open_storage` in a daemon thread; ``done(result)`` is called from that thread."""
 
     def run() -> None:
-        opened = open_storage(state_dir, lower_is_better=lower_is_better, specs=specs)
+        # Python's cyclic garbage collector stops every thread while it walks all objects, and loading a large
+        # scores file makes millions of them: a full collection in the middle would freeze the UI for hundreds
+        # of milliseconds. So it pauses while the stores load (a few seconds at most, once per start), and what
+        # was loaded is frozen (gc.freeze) so later full collections skip these long-lived records.
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            opened = open_storage(state_dir, lower_is_better=lower_is_better, specs=specs)
+        finally:
+            gc.freeze()
+            if was_enabled:
+                gc.enable()
         log.info("storage opened in %.2f s", opened.seconds)
         done(opened)
 

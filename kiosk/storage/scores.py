@@ -165,6 +165,12 @@ def _as_aware(moment: datetime | date) -> datetime:
     return datetime.combine(moment, dtime()).astimezone()
 
 
+def _sorted_in_pieces(items: list[Any], piece: int = 2000) -> list[Any]:
+    if len(items) <= piece:
+        return sorted(items)
+    return list(heapq.merge(*(sorted(items[i : i + piece]) for i in range(0, len(items), piece))))
+
+
 def _registry_lower_is_better(game: str) -> bool | None:
     try:
         from kiosk.games import GAMES
@@ -319,10 +325,12 @@ class HighScores:
             seq = doc.get("seq")
             if m and isinstance(seq, int) and not isinstance(seq, bool) and abs(seq) < MAX_SCORE:
                 self._next_id[m.group(1)] = max(self._next_id.get(m.group(1), 1), seq + 1)
-        for board in self._boards.values():
-            board.sort()
-        for times in self._by_time.values():
-            times.sort()
+        # Sorted in pieces and merged (Python-level merge): one sort call over a whole large board would hold the
+        # interpreter lock, and this runs in a background thread while the UI draws.
+        for game, board in self._boards.items():
+            self._boards[game] = _sorted_in_pieces(board)
+        for game, times in self._by_time.items():
+            self._by_time[game] = _sorted_in_pieces(times)
         #: What was wrong with the file at open (for the operator menu); empty when it was fine.
         self.problems = list(self._storage.problems) + dropped
         self.skipped = len(self.problems) if data or dropped else 0

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from benchmarks.util import percentiles
 
@@ -36,7 +37,7 @@ def _board_file(path: Path, n: int) -> None:
     """A board of ``n`` entries in HighScores' own layout (chunks of 500), written directly: filling it through
     ``add`` would cost ``n`` fsyncs."""
     base = datetime(2026, 1, 1, 12, 0).astimezone()
-    tables: dict[str, dict[str, dict]] = {}
+    tables: dict[str, dict[str, dict[str, Any]]] = {}
     for i in range(n):
         chunk, doc_id = divmod(i, 500)
         at = (base + timedelta(minutes=7 * i)).isoformat(timespec="milliseconds")
@@ -51,7 +52,7 @@ def _board_file(path: Path, n: int) -> None:
     path.write_text(json.dumps(tables, separators=(",", ":")))
 
 
-def _bench_scores(folder: Path, samples: int) -> dict:
+def _bench_scores(folder: Path, samples: int) -> dict[str, Any]:
     from kiosk.storage import HighScores
     from kiosk.storage.atomic import atomic_write_bytes
 
@@ -95,7 +96,7 @@ def _bench_scores(folder: Path, samples: int) -> dict:
     }
 
 
-def _bench_tinydb_default(folder: Path, samples: int) -> dict:
+def _bench_tinydb_default(folder: Path, samples: int) -> dict[str, Any]:
     from tinydb import TinyDB
 
     path = folder / "stock.json"
@@ -111,7 +112,7 @@ def _bench_tinydb_default(folder: Path, samples: int) -> dict:
     return percentiles(times)
 
 
-def _bench_journal(folder: Path, samples: int) -> dict:
+def _bench_journal(folder: Path, samples: int) -> dict[str, Any]:
     from kiosk.engine import Action, GameSpec, State
     from kiosk.storage import SavedGames
 
@@ -119,16 +120,16 @@ def _bench_journal(folder: Path, samples: int) -> dict:
         pass
 
     class Endless(State):  # one small action record per apply, like a real game's
-        def to_move(self):
-            return [len(self.journal) % self.players]
+        def to_move(self) -> list[int]:
+            return [len(self.journal or []) % self.players]
 
-        def legal_actions(self, seat):
+        def legal_actions(self, seat: int) -> list[Action]:
             return [Step()]
 
-        def _apply(self, seat, action):
+        def _apply(self, seat: int, action: Action) -> list[Any]:
             return []
 
-        def is_over(self):
+        def is_over(self) -> bool:
             return False
 
     spec = GameSpec("endless", "Endless", 2, 4, Endless, lambda d: Step(), {})
@@ -167,7 +168,7 @@ def _longest_gap(until: Callable[[], bool], seconds: float | None = None) -> flo
     return worst * 1000
 
 
-def _bench_ui_stall(folder: Path, boards: int) -> dict:
+def _bench_ui_stall(folder: Path, boards: int) -> dict[str, Any]:
     import threading
 
     from kiosk.storage.opener import open_in_background
@@ -201,7 +202,7 @@ def _bench_ui_stall(folder: Path, boards: int) -> dict:
     }
 
 
-def run(quick: bool) -> dict:
+def run(quick: bool) -> dict[str, Any]:
     samples = 60 if quick else 400
     with tempfile.TemporaryDirectory(prefix="bench-storage-") as tmp:
         folder = Path(tmp)

@@ -177,6 +177,11 @@ class KioskApp(App):
         self.attract_screen = AttractScreen(name="attract", table=self.table, text=self.cfg.attract.text)
         self.attract_screen.games_line = "  ".join(title for title, _lo, _hi in KNOWN.values())
         self.attract_screen.bind(on_offer=self._on_offer_answer)
+        from kiosk.ui.marks import CornerMark
+
+        self.corner_mark = CornerMark()
+        self.attract_screen.add_widget(self.corner_mark)
+        self.update_marks()
         self.sm.add_widget(self.attract_screen)
         root.add_widget(self.sm)  # the overlay joins the root only while it asks (hidden widgets cost a draw)
         Window.bind(size=self._on_window_size)
@@ -334,6 +339,13 @@ class KioskApp(App):
             self._storage_opened()
 
     # ---------------------------------------------------------------------------------------------- health
+    def update_marks(self) -> None:
+        """The attract screen's corner mark: no operator PIN, settings problems (see ``kiosk.health``)."""
+        from kiosk.health import Health
+
+        problems = tuple(self.loaded_config.problems) if self.loaded_config is not None else ()
+        self.corner_mark.show(Health(pin_set=self.cfg.operator.pin_set, config_problems=problems).marks())
+
     def health(self) -> Any:
         """The health snapshot the operator menu shows (``kiosk.health.Health``)."""
         from kiosk import health
@@ -527,6 +539,7 @@ class KioskApp(App):
         self.mode = "attract"
         self._attract_step = 0
         self.attract_screen.text = self.cfg.attract.text
+        self.update_marks()
         if self.offers:
             self._show_offer()
         else:
@@ -987,6 +1000,11 @@ class KioskApp(App):
                 kconfig.save(self.cfg, self.config_path)
             except OSError as exc:
                 log.error("could not save the config file %s: %s", self.config_path, exc)
+                return
+            if self.loaded_config is not None and self.loaded_config.problems:
+                # the broken file was replaced (and kept aside): the table runs on a file that loads again
+                self.loaded_config = kconfig.LoadedConfig(self.cfg, "file", (), self.config_path)
+        self.update_marks()
 
     def quit_kiosk(self) -> None:
         """The operator's "quit to desktop" (the only way out from the screen)."""

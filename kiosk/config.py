@@ -53,6 +53,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import os
 import re
 import secrets
@@ -213,16 +214,23 @@ class Config:
     attract: AttractConfig = AttractConfig()
     bots: BotsConfig = BotsConfig()
     window: WindowConfig = WindowConfig()
+    #: False for a configuration built with ``check_ranges=False`` (tests, benchmarks; see :meth:`replace`).
+    ranges_checked: bool = field(default=True, compare=False, repr=False)
 
-    def replace(self, **sections: Any) -> Config:
-        """A copy with some fields changed: ``cfg.replace(sound={"volume": 0.3})`` (dicts merge, validated)."""
+    def replace(self, *, check_ranges: bool | None = None, **sections: Any) -> Config:
+        """A copy with some fields changed: ``cfg.replace(sound={"volume": 0.3})`` (dicts merge, validated).
+
+        ``check_ranges=False`` is for tests and benchmarks that need a fast table (timeouts of a second, bots
+        without a pause): types are still checked, the ranges that keep a café table usable are not, and later
+        ``replace`` calls on the result (the operator menu's changes) inherit that. Files and ``--check-config``
+        always check them."""
         data = to_dict(self)
         for key, value in sections.items():
             if isinstance(value, Mapping) and isinstance(data.get(key), dict):
                 data[key] = {**data[key], **value}
             else:
                 data[key] = value
-        return load_dict(data)
+        return load_dict(data, check_ranges=self.ranges_checked if check_ranges is None else check_ranges)
 
 
 # Seat buttons: "a" = confirm / join / TAKOYAKI!, "b" = pass / back. BCM pins free of I2C/SPI/UART defaults.
@@ -296,8 +304,9 @@ def _num(x: float) -> str:
 
 # ------------------------------------------------------------------------------------------------ validation
 class _Checker:
-    def __init__(self) -> None:
+    def __init__(self, check_ranges: bool = True) -> None:
         self.problems: list[str] = []
+        self.check_ranges = check_ranges
 
     def bad(self, key: str, msg: str) -> None:
         self.problems.append(f"{key}: {msg}")
@@ -330,7 +339,7 @@ class _Checker:
             what = "a whole number" if integer else "a number"
             self.bad(f"{key}.{name}", f"must be {what} from {_num(lo)} to {_num(hi)}{unit}, got {_short(v)}")
             return default
-        if not lo <= v <= hi:
+        if not math.isfinite(v) or (self.check_ranges and not lo <= v <= hi):
             self.bad(f"{key}.{name}", f"must be between {_num(lo)} and {_num(hi)}{unit}, got {_short(v)}")
             return default
         return v
@@ -362,10 +371,10 @@ _TIMEOUT_RANGES: dict[str, tuple[float, float]] = {
 _SECTIONS = {"seats", "pins", "serial", "operator", "timeouts", "sound", "attract", "bots", "window"}
 
 
-def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
+def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_ranges: bool = True) -> Config:
     """Validate a parsed configuration and build a :class:`Config`; raise :class:`ConfigError` listing every
     problem at once (so an operator fixes the file in one go)."""
-    c = _Checker()
+    c = _Checker(check_ranges)
     if not isinstance(data, Mapping):
         raise ConfigError([f"the file must hold a JSON object, got {type(data).__name__}"], source)
     for extra in sorted(set(data) - _SECTIONS):
@@ -538,6 +547,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
         attract=attract,
         bots=bots,
         window=window,
+        ranges_checked=check_ranges,
     )
 
 

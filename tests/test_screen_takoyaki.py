@@ -93,6 +93,7 @@ def build_app(state: Path, **cfg_overrides: Any) -> Any:
             "results_s": 60.0,
         },
         attract={"move_delay_s": 0.05, "game_s": 600.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
+        check_ranges=False,  # a fast attract cycle
         **cfg_overrides,
     )
     app = KioskApp(

@@ -410,6 +410,7 @@ def _hold_corner(app: Any) -> Any:
     hold = touch_down(20, 20)
     run_until(lambda: app.mode == "operator", 3, "the operator PIN pad")
     touch_up(hold)
+    frames(4)  # a screen that was not current while the window changed size lays out on its first frames
     return app.operator.ids.pinpad
 
 
@@ -572,3 +573,27 @@ def test_operator_gesture_pin_and_menu(app: Any) -> None:
     assert saved_config(app).attract.text == "hi there"
     tap(button_with_text(op, "Close menu"))
     assert app.mode == "attract"
+
+
+def test_operator_screens_fit_a_1280x800_panel(app: Any) -> None:
+    """The PIN pad, the menu with its health panel and the on-screen keyboard at a smaller panel (screenshots)."""
+    from kivy.core.window import Window
+
+    Window.size = (1280, 800)
+    try:
+        frames(3)
+        to_attract(app)
+        pad = _hold_corner(app)
+        screenshot("operator_pin_1280x800")
+        _type_pin(pad, "258013")
+        run_until(lambda: app.operator.phase == "menu", 5, "the menu")
+        screenshot("operator_menu_1280x800")
+        tap(button_with_text(app.operator, "Type..."))
+        frames(2)
+        screenshot("operator_vkeyboard_1280x800")
+        tap(button_with_text(app.operator, "Cancel"))
+        assert app.operator.phase == "menu"
+        app.operator.close()
+    finally:
+        Window.size = (1920, 1080)
+        frames(10)

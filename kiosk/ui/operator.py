@@ -45,7 +45,7 @@ ATTRACT_PRESETS = (
 MAX_ATTRACT_TEXT = 60
 
 
-class _Keyboard(VKeyboard):  # type: ignore[misc]
+class _Keyboard(VKeyboard):
     """Kivy's on-screen keyboard. Kivy 2.3 draws a disabled one with ``key_background_disabled_normal``, which
     it never defines (the menu disables it whenever another part shows): defined here, with the normal look."""
 
@@ -169,15 +169,22 @@ class OperatorScreen(Screen):
         """Type a new attract text on Kivy's on-screen keyboard (it turns with the menu)."""
         self.text_draft = self.attract_text
         self.phase = "text"  # first: a keyboard added to a disabled parent fails to lay out its keys
+        holder = self.ids.vkb_holder
         if self._vkeyboard is None:
-            holder = self.ids.vkb_holder
             vk = _Keyboard(do_translation=False, do_rotation=False, do_scale=False, docked=False)
             # On SDL2 windows Kivy sends characters as on_textinput and only the special keys as on_key_down.
             vk.bind(on_key_down=self._vkey, on_textinput=lambda _vk, text: self.type_text(text))
-            holder.add_widget(vk)
             holder.bind(size=self._fit_vkeyboard, pos=self._fit_vkeyboard)
             self._vkeyboard = vk
+        if self._vkeyboard.parent is None:
+            holder.add_widget(self._vkeyboard)
         self._fit_vkeyboard()
+
+    def on_phase(self, _screen: Any, phase: str) -> None:
+        # The keyboard leaves with its part of the menu: hidden, it would still take the touches over its area.
+        vk = self._vkeyboard
+        if phase != "text" and vk is not None and vk.parent is not None:
+            vk.parent.remove_widget(vk)
 
     def _fit_vkeyboard(self, *_a: Any) -> None:
         vk, holder = self._vkeyboard, self.ids.vkb_holder

@@ -209,3 +209,25 @@ def test_any_bytes_start_the_kiosk_and_lose_nothing(tmp_path: Path, content: byt
         assert path.read_bytes() == content
     else:
         assert loaded.config == kc.load(path)
+
+
+# ------------------------------------------------------------------------------------------------ commands
+def test_set_pin_asks_twice_and_ends_a_lockout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kiosk.__main__ import main
+    from kiosk.pin import FILE_NAME, PinGuard
+
+    path = tmp_path / "kiosk.json"
+    path.write_bytes(b"\x00 broken")  # set-pin works even when the config does not load
+    guard = PinGuard(tmp_path / FILE_NAME)
+    for _ in range(10):
+        guard.record_failure()
+    assert guard.locked_out
+    answers = iter(["1357", "1375"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+    assert main(["--config", str(path), "--state-dir", str(tmp_path), "--set-pin"]) == 1
+    assert path.read_bytes() == b"\x00 broken", "nothing changed"
+    answers = iter(["135799", "135799"])
+    assert main(["--config", str(path), "--state-dir", str(tmp_path), "--set-pin"]) == 0
+    assert check_pin("135799", kc.load(path).operator.pin_hash)
+    assert list(tmp_path.glob("kiosk.rejected-*.json")), "the broken file is kept aside"
+    assert not PinGuard(tmp_path / FILE_NAME).locked_out

@@ -43,6 +43,7 @@ class Health:
     journal_error: str | None = None
     journal_failed_writes: int = 0
     saved_games_ok: bool = True
+    journal_start_error: str | None = None  #: why the last new game got no journal (card full), if it did not
     journals_set_aside: tuple[tuple[str, str], ...] = ()  #: (file, reason) archived at this start
     files_aside: tuple[str, ...] = ()  #: damaged files kept aside in the state folder
     free_bytes: int | None = None
@@ -86,6 +87,8 @@ class Health:
             out.append(f"Scores file had {len(self.scores_problems)} damaged part(s), left out.")
         if self.journal_state == "retrying":
             out.append("Saving the game for crash recovery fails (retried at every move).")
+        if self.journal_start_error:
+            out.append("The last game started without crash recovery.")
         if not self.saved_games_ok:
             out.append("Crash recovery unavailable.")
         if self.files_aside:
@@ -113,6 +116,8 @@ class Health:
         out.append(f"Crash recovery: {'ok' if self.saved_games_ok else 'UNAVAILABLE'}; journal {journal}")
         if self.journal_error and self.journal_state == "retrying":
             out.append(f"  last error: {self.journal_error}")
+        if self.journal_start_error:
+            out.append(f"  the last game started without crash recovery: {self.journal_start_error}")
         out += [f"  journal set aside: {name} ({why})" for name, why in self.journals_set_aside[:3]]
         if self.files_aside:
             shown = ", ".join(self.files_aside[:3]) + (" ..." if len(self.files_aside) > 3 else "")
@@ -184,6 +189,7 @@ def collect(
         journal_error=getattr(journal, "error", None) if journal is not None else None,
         journal_failed_writes=int(getattr(journal, "failed_writes", 0)) if journal is not None else 0,
         saved_games_ok=bool(getattr(saved_games, "available", False)),
+        journal_start_error=getattr(saved_games, "last_error", None),
         journals_set_aside=tuple(getattr(saved_games, "set_aside", ()) or ()),
         files_aside=_files_aside([state_dir]) if state_dir is not None else (),
         free_bytes=free,

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from storage_child import TINY, play_to, players_for, policy_step
 
+from kiosk import health
 from kiosk.engine import replay
 from kiosk.storage import (
     GameJournal,
@@ -352,6 +353,8 @@ def test_a_failing_write_is_retried_at_the_next_action_with_no_gap(saved, caplog
     assert journal.sync(state) is False and "No space left" in journal.error
     assert journal.state == "retrying" and journal.failed_writes == 1
     assert "journaling stopped" in caplog.text
+    shown = health.collect(saved_games=saved, journal=journal)
+    assert shown.journal_state == "retrying" and any("FAILING, retried at every move" in x for x in shown.lines())
     state.apply(*policy_step(state, 5))
     assert journal.sync(state) is False and journal.failed_writes == 2
     with pytest.raises(JournalError):
@@ -363,6 +366,7 @@ def test_a_failing_write_is_retried_at_the_next_action_with_no_gap(saved, caplog
     state.apply(*policy_step(state, 5))
     assert journal.sync(state) is True and journal.error is None and journal.state == "on"
     assert "works again" in caplog.text
+    assert health.collect(saved_games=saved, journal=journal).problems() == ["High scores unavailable."]
     loaded = load_journal(journal.path)
     assert loaded.ignored_bytes == 0 and loaded.records == list(state.journal)
     again = replay(TINY, 3, 5, loaded.records)

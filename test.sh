@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh
-apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1
+apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core
 ensure_venv
 "$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"
 # The gate: lint and format (ruff) and types (mypy), configured in pyproject.toml.

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """The operator menu: reached by holding a finger in any corner for ``operator.hold_s`` seconds, then a PIN.
 
 The PIN pad is :class:`kiosk.ui.pinpad.PinPad`: the PIN is checked off the UI thread against the hash in the
@@ -6,20 +7,34 @@ closing and reopening the pad buys nothing). Without a PIN (a try-out, or an ins
 the corner gesture opens only the PIN set-up: the PIN typed twice, then the pad asks for it to open the menu.
 
 The menu faces the long side nearest the corner that was held. It shows the table's health
-(:meth:`kiosk.app.KioskApp.health`: storage, crash recovery, damaged files, free space, settings problems, wrong
+(:meth:`OperatorDesk.health`: storage, crash recovery, damaged files, free space, settings problems, wrong
 PINs since the menu was last opened, hardware; the full diagnostics screen when the hardware layer provides one)
 and the play counts (today, the last 7 days, all time, per game); it sets volume and mute, the attract text
 (typed on Kivy's on-screen keyboard, or a preset), bot levels, idle timeouts, and the PIN (typed twice); it
 resets one game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is
 written to the config file at once.
+
+The screen knows nothing of the app: it talks to an :class:`OperatorDesk` (the shell's operator room
+implements it), so it can be built and tested against any object with those few members.
+
+Adding to the menu
+------------------
+* **An entry** (a button or a setting row): a method on :class:`OperatorScreen` doing the work (through
+  ``self.desk``), and the button in ``operator.kv``'s menu column calling it (``on_release: root.my_entry()``).
+  A change of settings goes through ``desk.update_config(section={...})``, which validates, applies and saves.
+  An action that cannot be undone asks first: ``self._ask(question, action)`` shows the confirmation phase.
+* **A section** that needs more of the app than the desk offers: a member on :class:`OperatorDesk` (the
+  protocol below) and the same member on the shell's operator room (``kiosk/shell/desk.py``); mypy checks that
+  the room still implements the protocol where the screen is built. A section with its own page is a phase:
+  add its name to ``phase``'s options and a layout in ``operator.kv`` shown while ``root.phase`` is that name.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from kivy.properties import (
     BooleanProperty,
@@ -31,10 +46,58 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 from kivy.uix.vkeyboard import VKeyboard
 
-from kiosk.config import BOT_LEVELS
+from kiosk.config import BOT_LEVELS, Config
+from kiosk.engine import GameSpec
+from kiosk.health import Health
+from kiosk.pin import PinGuard
 from kiosk.ui.pinpad import PinPad  # noqa: F401  (registers the class for layouts/operator.kv)
 
-__all__ = ["OperatorScreen", "ATTRACT_PRESETS"]
+__all__ = ["ATTRACT_PRESETS", "OperatorDesk", "OperatorScreen"]
+
+
+class OperatorDesk(Protocol):
+    """What the operator screen needs from the app."""
+
+    @property
+    def cfg(self) -> Config: ...
+
+    @property
+    def games(self) -> Mapping[str, GameSpec]:
+        """The registered games (for play counts and board resets), in picker order."""
+        ...
+
+    @property
+    def scores(self) -> Any:
+        """``kiosk.storage.HighScores`` (or its unavailable stand-in)."""
+        ...
+
+    @property
+    def pin_guard(self) -> PinGuard:
+        """Wrong-PIN delays, lockout and log (``kiosk.pin``), shared by every opening of the pad."""
+        ...
+
+    def health(self) -> Health:
+        """The health snapshot (``kiosk.health``): storage, journal, files aside, card, settings, PIN, hardware."""
+        ...
+
+    def hardware_summary(self) -> str: ...
+
+    def open_diagnostics(self) -> None: ...
+
+    def reset_board(self, key: str) -> int:
+        """Delete one game's board; the number of entries removed (0 when storage is unavailable)."""
+        ...
+
+    def update_config(self, **sections: Any) -> None:
+        """Validate, apply and save changed settings (``sound={"volume": 0.5}``)."""
+        ...
+
+    def quit_kiosk(self) -> None: ...
+
+    def close(self) -> None:
+        """Leave the menu (back to the game it interrupted, or attract mode)."""
+        ...
+
 
 ATTRACT_PRESETS = (
     "Touch to play!",
@@ -53,7 +116,7 @@ class _Keyboard(VKeyboard):
 
 
 class OperatorScreen(Screen):
-    app = ObjectProperty(None)  # the KioskApp (config, scores, hardware, health, PIN guard, quit)
+    desk = ObjectProperty(None)  # an OperatorDesk
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
     phase = OptionProperty("pin", options=["pin", "menu", "confirm", "text"])
@@ -71,7 +134,6 @@ class OperatorScreen(Screen):
     board_game = StringProperty("")
     board_title = StringProperty("")
     confirm_text = StringProperty("")
-    has_diagnostics = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -88,9 +150,9 @@ class OperatorScreen(Screen):
         self.phase = "pin"
         self._changing_pin = False
         pad = self.ids.pinpad
-        pad.guard = self.app.pin_guard
-        if self.app.cfg.operator.pin_set:
-            pad.start("check", self.app.cfg.operator.pin_hash)
+        pad.guard = self.desk.pin_guard
+        if self.desk.cfg.operator.pin_set:
+            pad.start("check", self.desk.cfg.operator.pin_hash)
         else:
             pad.start("setup")
 
@@ -98,8 +160,8 @@ class OperatorScreen(Screen):
         self.show_menu()
 
     def _new_pin(self, pad: Any, pin_hash: str) -> None:
-        self.app.update_config(operator={"pin_hash": pin_hash})
-        self.app.pin_guard.reset()
+        self.desk.update_config(operator={"pin_hash": pin_hash})
+        self.desk.pin_guard.reset()
         if self._changing_pin:
             self._changing_pin = False
             self.pin_message = "Operator PIN changed"
@@ -122,7 +184,7 @@ class OperatorScreen(Screen):
 
     # ------------------------------------------------------------------------------------------- menu
     def show_menu(self) -> None:
-        cfg = self.app.cfg
+        cfg = self.desk.cfg
         self.volume = cfg.sound.volume
         self.muted = cfg.sound.muted
         self.attract_text = cfg.attract.text
@@ -130,39 +192,42 @@ class OperatorScreen(Screen):
         self.attract_level = cfg.attract.bot_level
         self.idle_s = cfg.timeouts.idle_s
         self.still_s = cfg.timeouts.still_playing_s
-        games = self.app.all_game_keys()
+        games = list(self.desk.games)
         if self.board_game not in games and games:
             self.board_game = games[0]
         self._board_title()
-        self.has_diagnostics = self.app.diagnostics_available()
         self.pin_message = ""
         # The wrong PINs since the last visit are shown for this whole visit, then count as seen.
-        self._visit_failures = tuple(self.app.pin_guard.failures_since_menu())
-        self.app.pin_guard.menu_opened()
+        self._visit_failures = tuple(self.desk.pin_guard.failures_since_menu())
+        self.desk.pin_guard.menu_opened()
         self.refresh()
         self.phase = "menu"
 
     def refresh(self) -> None:
         self.counts_text = self._counts()
-        health = dataclasses.replace(self.app.health(), pin_failures=self._visit_failures)
+        health = dataclasses.replace(self.desk.health(), pin_failures=self._visit_failures)
         self.health_text = "\n".join(health.lines())
 
     def _counts(self) -> str:
-        scores = self.app.scores
-        if scores is None or not getattr(scores, "available", False):
-            return "Play counts unavailable: " + str(getattr(scores, "reason", "no storage"))
+        scores = self.desk.scores
+        if not scores.available:
+            return "Play counts unavailable: " + str(scores.reason)
         today = _dt.date.today()
         week = today - _dt.timedelta(days=6)
         lines = ["Game          today   7 days   all"]
-        for key in self.app.all_game_keys():
+        for key in list(self.desk.games):
             days = scores.play_counts(game=key).get(key, {})
             t = days.get(today.isoformat(), 0)
             w = sum(c for d, c in days.items() if d >= week.isoformat())
-            lines.append(f"{self.app.game_title(key):<12}  {t:>5}   {w:>6}   {sum(days.values()):>4}")
+            lines.append(f"{self._title(key):<12}  {t:>5}   {w:>6}   {sum(days.values()):>4}")
         return "\n".join(lines)
 
+    def _title(self, key: str) -> str:
+        spec = self.desk.games.get(key)
+        return spec.title if spec is not None else key
+
     def _board_title(self) -> None:
-        self.board_title = self.app.game_title(self.board_game) if self.board_game else "-"
+        self.board_title = self._title(self.board_game) if self.board_game else "-"
 
     # ------------------------------------------------------------------------------------------- attract text
     def edit_attract_text(self) -> None:
@@ -222,11 +287,11 @@ class OperatorScreen(Screen):
     # ------------------------------------------------------------------------------------------- settings
     def change_volume(self, delta: float) -> None:
         self.volume = round(min(1.0, max(0.0, self.volume + delta)), 2)
-        self.app.update_config(sound={"volume": self.volume})
+        self.desk.update_config(sound={"volume": self.volume})
 
     def toggle_mute(self) -> None:
         self.muted = not self.muted
-        self.app.update_config(sound={"muted": self.muted})
+        self.desk.update_config(sound={"muted": self.muted})
 
     def next_attract_text(self) -> None:
         presets = list(ATTRACT_PRESETS)
@@ -237,26 +302,26 @@ class OperatorScreen(Screen):
         text = "".join(ch for ch in text if ch.isprintable()).strip()[:MAX_ATTRACT_TEXT]
         if text:
             self.attract_text = text
-            self.app.update_config(attract={"text": text})
+            self.desk.update_config(attract={"text": text})
 
     def cycle_level(self, which: str) -> None:
         if which == "bots":
             self.bot_level = BOT_LEVELS[(BOT_LEVELS.index(self.bot_level) + 1) % len(BOT_LEVELS)]
-            self.app.update_config(bots={"default_level": self.bot_level})
+            self.desk.update_config(bots={"default_level": self.bot_level})
         else:
             self.attract_level = BOT_LEVELS[(BOT_LEVELS.index(self.attract_level) + 1) % len(BOT_LEVELS)]
-            self.app.update_config(attract={"bot_level": self.attract_level})
+            self.desk.update_config(attract={"bot_level": self.attract_level})
 
     def change_timeout(self, which: str, delta: float) -> None:
         if which == "idle":
             self.idle_s = min(900, max(15, self.idle_s + delta))
-            self.app.update_config(timeouts={"idle_s": float(self.idle_s)})
+            self.desk.update_config(timeouts={"idle_s": float(self.idle_s)})
         else:
             self.still_s = min(300, max(10, self.still_s + delta))
-            self.app.update_config(timeouts={"still_playing_s": float(self.still_s)})
+            self.desk.update_config(timeouts={"still_playing_s": float(self.still_s)})
 
     def next_board(self) -> None:
-        games = self.app.all_game_keys()
+        games = list(self.desk.games)
         if games:
             i = games.index(self.board_game) + 1 if self.board_game in games else 0
             self.board_game = games[i % len(games)]
@@ -269,12 +334,12 @@ class OperatorScreen(Screen):
         )
 
     def _reset(self, key: str) -> None:
-        removed = self.app.reset_board(key)
+        removed = self.desk.reset_board(key)
         self.refresh()
-        self.pin_message = f"{self.app.game_title(key)} board reset ({removed} entries removed)"
+        self.pin_message = f"{self._title(key)} board reset ({removed} entries removed)"
 
     def ask_quit(self) -> None:
-        self._ask("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)", self.app.quit_kiosk)
+        self._ask("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)", self.desk.quit_kiosk)
 
     def _ask(self, text: str, action: Callable[[], None]) -> None:
         self.confirm_text = text
@@ -288,9 +353,9 @@ class OperatorScreen(Screen):
             action()
 
     def diagnostics(self) -> None:
-        self.app.open_diagnostics()
+        self.desk.open_diagnostics()
 
     def close(self) -> None:
         self.ids.pinpad.stop()
         self.phase = "pin"
-        self.app.close_operator()
+        self.desk.close()

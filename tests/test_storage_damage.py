@@ -308,3 +308,31 @@ def test_random_journal_bytes_never_stop_the_start(tmp_path_factory: Any, garbag
         for o in offers:
             o.replay()
         assert all(p.parent == saved.active for p in saved.active.iterdir() if p.suffix == ".jsonl")
+
+
+def test_the_stores_open_in_a_thread_and_hand_over_everything(tmp_path: Path) -> None:
+    import gc
+    import threading
+
+    from kiosk.storage.opener import open_in_background
+
+    with SavedGames(tmp_path / "games", specs=SPECS) as saved:
+        unfinished = start_tiny(saved, seed=3, steps=2)
+    write(tmp_path / "scores.json", {"scores/maki/000001": {"1": entry(1)}, "plays/2026": {"z": {}}})
+    got: list[Any] = []
+    done = threading.Event()
+
+    def finished(opened: Any) -> None:
+        got.append((opened, threading.current_thread().name))
+        done.set()
+
+    open_in_background(tmp_path, specs=SPECS, done=finished).join(30)
+    assert done.is_set() and gc.isenabled(), "the collector runs again afterwards"
+    opened, thread = got[0]
+    try:
+        assert thread == "storage-open"
+        assert [e.name for e in opened.scores.top("maki")] == ["ANA"] and opened.scores.problems
+        assert [o.id for o in opened.offers] == [unfinished.id]
+    finally:
+        opened.scores.close()
+        opened.saved_games.close()

@@ -2,8 +2,12 @@
 
     kiosk                      # a window on a desktop: mock seat buttons, keyboard fallback, attract mode
     kiosk --fullscreen         # the Pi service: fullscreen (KMS/DRM without a desktop), real GPIO and serial
-    kiosk --check-config       # validate the config file and exit (1 with one line per problem)
+    kiosk --check-config       # validate the config file and exit (2 with one line per problem)
     kiosk --set-pin            # set the operator PIN (asked twice on the terminal; stored hashed)
+
+A config file that does not load never stops the kiosk itself: it starts with the last good copy or the defaults
+and shows the problems in the operator menu (``kiosk.config.load_safely``); only ``--check-config`` exits non-zero,
+for scripts. Neither does an unusable state folder (a read-only card): the kiosk starts without storage.
 
 Ctrl+C in the terminal or SIGTERM (systemd) stops it cleanly. Kivy is configured here, before anything of Kivy
 but ``kivy.config`` is imported (see ../shared/notes/platform.md): no command-line parsing by Kivy, no log
@@ -31,7 +35,12 @@ def configure_kivy(
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # one log stream: ours (no doubled lines)
     kivy_home = Path(os.environ.setdefault("KIVY_HOME", str(state_dir / "kivy")))
-    kivy_home.mkdir(parents=True, exist_ok=True)
+    try:
+        kivy_home.mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only card: Kivy's home in a temporary folder rather than no start
+        import tempfile
+
+        os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kiosk-kivy-")
     if fullscreen:
         os.environ.setdefault("SDL_VIDEO_MINIMIZE_ON_FOCUS_LOSS", "0")
     from kivy.config import Config
@@ -94,21 +103,51 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def _set_pin(config_path: Path) -> int:
+def _set_pin(config_path: Path, state_dir: Path) -> int:
+    """Ask for the new PIN twice on the terminal and store its hash; the wrong-PIN count starts again."""
+    from kiosk import config as kconfig
+    from kiosk.pin import FILE_NAME, PinGuard, new_pin_hash
+
+    loaded = kconfig.load_safely(config_path, create=False)
+    if loaded.problems:
+        print(f"Note: {config_path} has problems; the PIN is saved with the {loaded.source}:", file=sys.stderr)
+        for line in loaded.problems:
+            print(f"  {line}", file=sys.stderr)
+    try:
+        pin_hash = new_pin_hash(getpass.getpass("New operator PIN (4-8 digits): "), getpass.getpass("Again: "))
+    except ValueError as exc:
+        print(f"{exc} Nothing changed.", file=sys.stderr)
+        return 1
+    except (EOFError, KeyboardInterrupt):
+        print("\nNothing changed.", file=sys.stderr)
+        return 1
+    cfg = loaded.config.replace(operator={"pin_hash": pin_hash})
+    try:
+        kconfig.save(cfg, config_path)
+    except OSError as exc:
+        print(f"Could not save {config_path}: {exc.strerror or exc}. Nothing changed.", file=sys.stderr)
+        return 1
+    PinGuard(state_dir / FILE_NAME).reset()
+    print(f"Operator PIN set in {config_path}.")
+    return 0
+
+
+def _check_config(config_path: Path) -> int:
     from kiosk import config as kconfig
 
-    cfg = kconfig.load(config_path)
-    pin = getpass.getpass("New operator PIN (4-8 digits): ")
-    if getpass.getpass("Again: ") != pin:
-        print("The PINs differ; nothing changed.", file=sys.stderr)
-        return 1
+    if not config_path.exists():
+        print(f"{config_path}: missing (the kiosk creates it with the defaults at its first start)")
+        return 0
     try:
-        cfg = cfg.replace(operator={"pin_hash": kconfig.hash_pin(pin)})
-    except ValueError as exc:
-        print(f"{exc}; nothing changed.", file=sys.stderr)
-        return 1
-    kconfig.save(cfg, config_path)
-    print(f"Operator PIN changed in {config_path}.")
+        cfg = kconfig.load(config_path, create=False)
+    except kconfig.ConfigError as exc:
+        print(f"kiosk: {exc}", file=sys.stderr)
+        fallback = kconfig.load_safely(config_path, create=False)
+        print(f"The kiosk would start with the {fallback.source}.", file=sys.stderr)
+        return 2
+    print(f"{config_path}: OK ({len(cfg.seats.positions)} seats)")
+    if not cfg.operator.pin_set:
+        print("No operator PIN is set: run `kiosk --set-pin` (until then the table offers to set one).")
     return 0
 
 
@@ -124,19 +163,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=getattr(logging, args.log_level.upper()), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     if args.set_pin:
-        return _set_pin(config_path)
+        return _set_pin(config_path, state_dir)
+    if args.check_config:
+        return _check_config(config_path)
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
-        cfg = kconfig.load(config_path)
-    except kconfig.ConfigError as exc:
-        print(f"kiosk: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"kiosk: cannot use {state_dir}: {exc}", file=sys.stderr)
-        return 2
-    if args.check_config:
-        print(f"{config_path}: OK ({len(cfg.seats.positions)} seats)")
-        return 0
+    except OSError as exc:  # a read-only card: the kiosk still starts (storage shows as unavailable)
+        logging.getLogger("kiosk").error("cannot use the state folder %s: %s", state_dir, exc)
+    loaded = kconfig.load_safely(config_path)
+    cfg = loaded.config
 
     hardware = args.hardware if args.hardware != "auto" else ("real" if args.fullscreen else "mock")
     configure_kivy(
@@ -149,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from kiosk.app import KioskApp  # imports Kivy: only after configure_kivy
 
     app = KioskApp(cfg, state_dir=state_dir, config_path=config_path, hardware=hardware, kiosk_mode=not args.no_kiosk)
+    app.loaded_config = loaded
     try:
         app.run()
     except KeyboardInterrupt:  # Ctrl+C before our handler was installed

@@ -19,9 +19,12 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from kiosk.config import Config
+from kiosk.config import Config, LoadedConfig
 from kiosk.engine import GameSpec
+from kiosk.health import Health
 from kiosk.inputs import HardwareInputs, InputHub, KeyboardInputs
+from kiosk.pin import FILE_NAME as PIN_FILE
+from kiosk.pin import PinGuard
 from kiosk.seats import SeatMap
 from kiosk.shell.attract import AttractDirector
 from kiosk.shell.build import LazyBuild
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
     from kiosk.ui.attract import AttractScreen
     from kiosk.ui.diagnostics import DiagnosticsScreen
     from kiosk.ui.join import JoinScreen
+    from kiosk.ui.marks import CornerMark
     from kiosk.ui.operator import OperatorScreen
     from kiosk.ui.overlay import Overlay
     from kiosk.ui.picker import PickerScreen
@@ -60,6 +64,7 @@ class KioskApp(App):
     operator: OperatorScreen
     overlay: Overlay
     diagnostics: DiagnosticsScreen
+    corner_mark: CornerMark
 
     def __init__(
         self,
@@ -99,6 +104,11 @@ class KioskApp(App):
         self.idle = IdleWatch(self)
         self.gestures = TableGestures(self)
         self.desk = OperatorRoom(self)
+        #: How the config was loaded (set by ``kiosk.__main__``): its problems are shown in the operator menu
+        #: and marked in a corner of the attract screen.
+        self.loaded_config: LoadedConfig | None = None
+        #: Wrong-PIN delays, lockout and log (kept in the state folder).
+        self.pin_guard = PinGuard(self.state_dir / PIN_FILE)
 
     # ---------------------------------------------------------------------------------------------- building
     def load_config(self) -> ConfigParser:
@@ -114,6 +124,7 @@ class KioskApp(App):
         """Only what the first attract frame needs (the call at every seat); the rest: :class:`LazyBuild`."""
         from kiosk.ui import load_layouts
         from kiosk.ui.attract import AttractScreen
+        from kiosk.ui.marks import CornerMark
 
         load_layouts()
         Window.clearcolor = (0.06, 0.08, 0.12, 1)  # the table's background (cheaper than a drawn rectangle)
@@ -122,6 +133,9 @@ class KioskApp(App):
         self.attract_screen = AttractScreen(name="attract", table=self.table, text=self.cfg.attract.text)
         self.attract_screen.games_line = "  ".join(spec.title for spec in self.games.values())
         self.attract_screen.bind(on_offer=lambda _screen, accept: self.director.answer_offer(accept))
+        self.corner_mark = CornerMark()
+        self.attract_screen.add_widget(self.corner_mark)
+        self.update_marks()
         self.sm.add_widget(self.attract_screen)
         root.add_widget(self.sm)  # the overlay joins the root only while it asks (hidden widgets cost a draw)
         Window.bind(size=lambda _w, size: setattr(self, "u", min(size) / 1080.0))
@@ -167,7 +181,13 @@ class KioskApp(App):
         if self.sm.has_screen("results"):
             self.results.cancel_timers()
         self.mode = "attract"
+        self.update_marks()
         self.director.begin()
+
+    def update_marks(self) -> None:
+        """The attract screen's corner mark: no operator PIN, settings problems (``kiosk.health``)."""
+        problems = self.loaded_config.problems if self.loaded_config is not None else ()
+        self.corner_mark.show(Health(pin_set=self.cfg.operator.pin_set, config_problems=tuple(problems)).marks())
 
     def leave_attract(self, seat_index: int | None) -> None:
         """Any touch or seat button in attract mode: straight to the picker, facing that seat."""

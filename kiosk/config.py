@@ -2,7 +2,8 @@
 
 The file is JSON (``kiosk.json`` in the state folder unless ``--config`` or ``$KIOSK_CONFIG`` names another).
 Every key is optional: a missing key takes its default, so an empty ``{}`` is a valid file. An unknown key, a
-wrong type or an out-of-range value stops the start with one message per problem, naming the key::
+wrong type or an out-of-range value is reported with one message per problem, naming the key and what is
+allowed::
 
     >>> load_dict({"seats": {"positions": ["south", "up"]}, "sound": {"volume": 3}})
     Traceback (most recent call last):
@@ -10,15 +11,33 @@ wrong type or an out-of-range value stops the start with one message per problem
     kiosk.config.ConfigError: invalid kiosk configuration:
       seats.positions[1]: unknown seat position 'up' (choose from south-west, south, south-east, east,
         north-east, north, north-west, west)
-      sound.volume: must be between 0.0 and 1.0, got 3
+      sound.volume: must be between 0 and 1, got 3
+
+Two ways to load: :func:`load` is strict (``kiosk --check-config`` and tests: any problem raises
+:class:`ConfigError`); :func:`load_safely` is what the kiosk starts with and never fails (see below).
 
 Decisions written down here (the issue is silent on them):
 
 * JSON rather than TOML/INI because the operator menu writes the file back (volume, attract text, bot levels,
   timeouts, PIN); the standard library reads and writes JSON, and ``docs/kiosk.md`` documents every key.
-* The operator PIN is stored only as a salted PBKDF2-SHA256 hash (``pbkdf2_sha256$<iterations>$<salt>$<hash>``).
-  The default PIN is ``2468``; ``kiosk --set-pin`` replaces it. The default hash is fixed (not made at random at
-  first start) so the documentation can state the default PIN.
+* **No default PIN.** The operator PIN is stored only as a salted PBKDF2-SHA256 hash
+  (``pbkdf2_sha256$<iterations>$<salt>$<hash>``) set by ``kiosk --set-pin`` (the installer asks for it) or by the
+  first-start set-up on the table; ``operator.pin_hash`` is ``null`` until then. Hash parameters are validated:
+  the known algorithm, 10,000 to 600,000 iterations (fewer is weak, more blocks the check for seconds on a Pi),
+  a salt of 8 to 64 bytes and a 32-byte hash, all in ASCII hexadecimal; PINs are 4 to 8 ASCII digits.
+* **A config that never darkens the table** (:func:`load_safely`): a file that cannot be read (not UTF-8, random
+  bytes, truncated, empty, larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`) or that does not
+  validate (a typo in a key, a value out of range) is left where it is for the operator to fix, and the kiosk
+  starts with the *last good copy* (``kiosk.last-good.json`` beside it, written on every successful save and
+  refreshed when a valid file is loaded), or with the defaults when there is none (keeping a valid PIN hash
+  found in the broken file). The problems are returned for the operator menu and the attract screen's corner
+  mark. A missing file is created with the defaults (from the last good copy if there is one, so a deleted file
+  does not drop the PIN); a card that refuses the write is a problem to show, not a reason to stop.
+  A UTF-8 byte-order mark (what Windows editors write first) is accepted.
+* When a file that does not load is replaced by a save (the operator changed a setting on the table), it is
+  moved aside first as ``kiosk.rejected-<YYYYmmdd-HHMMSS>.json``: a hand edit is never silently lost.
+* **Ranges for every value** are chosen so no value makes the table unusable (``timeouts.idle_s`` of 0.1 s would
+  ask "Still playing?" continuously: it is 15 s to 1 hour); each message names the allowed range.
 * Seats are named by compass position on the screen as it lies on the table, north being the top edge of the
   picture: one or two seats on each long side (``south`` or ``south-west`` + ``south-east``; the same in the
   north) and one on each short side (``east``, ``west``), at most six. Seat buttons and tap sticks are tied to a
@@ -33,12 +52,18 @@ import dataclasses
 import hashlib
 import hmac
 import json
+import logging
+import math
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from kiosk.storage import safejson
+from kiosk.storage.atomic import aside_name, atomic_write_bytes
 
 __all__ = [
     "ConfigError",
@@ -53,12 +78,16 @@ __all__ = [
     "WindowConfig",
     "POSITIONS",
     "BOT_LEVELS",
-    "DEFAULT_PIN",
+    "LoadedConfig",
     "load",
+    "load_safely",
     "load_dict",
     "save",
+    "last_good_path",
     "hash_pin",
     "check_pin",
+    "pin_hash_problem",
+    "PIN_ITERATIONS",
     "default_state_dir",
     "default_config_path",
 ]
@@ -69,12 +98,16 @@ POSITIONS: tuple[str, ...] = ("south-east", "south", "south-west", "west", "nort
 _POSITION_HELP = ("south-west", "south", "south-east", "east", "north-east", "north", "north-west", "west")
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 HANDS: tuple[str, ...] = ("left", "right")
-DEFAULT_PIN = "2468"
-_PIN_ITERATIONS = 120_000
-# The hash of DEFAULT_PIN with a fixed salt (see the module docstring); check_pin verifies any stored hash.
-_DEFAULT_PIN_HASH = (
-    "pbkdf2_sha256$120000$6b696f736b2d64656661756c74$fdcf4b5c917e763de93fb06130f90cc99a1cc296b79e889542c7c6d03a62e08e"
-)
+#: PBKDF2 iterations of a new PIN hash, and the range a stored hash may use.
+PIN_ITERATIONS = 120_000
+PIN_ITERATIONS_RANGE = (10_000, 600_000)
+#: The largest config file read, and its deepest nesting (the real file is 2 KB and 3 levels deep).
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 8
+_PIN_HASH = re.compile(r"pbkdf2_sha256\$([0-9]{1,9})\$([0-9a-fA-F]{16,128})\$([0-9a-fA-F]{64})\Z")
+_PIN = re.compile(r"[0-9]{4,8}\Z")
+
+log = logging.getLogger("kiosk.config")
 
 
 class ConfigError(ValueError):
@@ -110,10 +143,15 @@ class SerialConfig:
 
 @dataclass(frozen=True)
 class OperatorConfig:
-    """The hidden operator gesture (hold a finger this long in any corner) and the hashed PIN."""
+    """The hidden operator gesture (hold a finger this long in any corner) and the hashed PIN (None: not set yet,
+    the gesture opens the PIN set-up)."""
 
-    pin_hash: str = _DEFAULT_PIN_HASH
+    pin_hash: str | None = None
     hold_s: float = 5.0
+
+    @property
+    def pin_set(self) -> bool:
+        return self.pin_hash is not None
 
 
 @dataclass(frozen=True)
@@ -176,16 +214,23 @@ class Config:
     attract: AttractConfig = AttractConfig()
     bots: BotsConfig = BotsConfig()
     window: WindowConfig = WindowConfig()
+    #: False for a configuration built with ``check_ranges=False`` (tests, benchmarks; see :meth:`replace`).
+    ranges_checked: bool = field(default=True, compare=False, repr=False)
 
-    def replace(self, **sections: Any) -> Config:
-        """A copy with some fields changed: ``cfg.replace(sound={"volume": 0.3})`` (dicts merge, validated)."""
+    def replace(self, *, check_ranges: bool | None = None, **sections: Any) -> Config:
+        """A copy with some fields changed: ``cfg.replace(sound={"volume": 0.3})`` (dicts merge, validated).
+
+        ``check_ranges=False`` is for tests and benchmarks that need a fast table (timeouts of a second, bots
+        without a pause): types are still checked, the ranges that keep a café table usable are not, and later
+        ``replace`` calls on the result (the operator menu's changes) inherit that. Files and ``--check-config``
+        always check them."""
         data = to_dict(self)
         for key, value in sections.items():
             if isinstance(value, Mapping) and isinstance(data.get(key), dict):
                 data[key] = {**data[key], **value}
             else:
                 data[key] = value
-        return load_dict(data)
+        return load_dict(data, check_ranges=self.ranges_checked if check_ranges is None else check_ranges)
 
 
 # Seat buttons: "a" = confirm / join / TAKOYAKI!, "b" = pass / back. BCM pins free of I2C/SPI/UART defaults.
@@ -201,46 +246,67 @@ _VALID_BCM = range(2, 28)
 
 
 # ------------------------------------------------------------------------------------------------ PIN hashing
-def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = _PIN_ITERATIONS) -> str:
-    """Hash an operator PIN for the config file. PINs are 4 to 8 digits."""
-    if not (isinstance(pin, str) and pin.isdigit() and 4 <= len(pin) <= 8):
-        raise ValueError("the operator PIN must be 4 to 8 digits")
+def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = PIN_ITERATIONS) -> str:
+    """Hash an operator PIN for the config file. PINs are 4 to 8 digits (0-9)."""
+    if not (isinstance(pin, str) and _PIN.match(pin)):
+        raise ValueError("the operator PIN must be 4 to 8 digits (0-9)")
+    lo, hi = PIN_ITERATIONS_RANGE
+    if not lo <= iterations <= hi:
+        raise ValueError(f"iterations must be between {lo} and {hi}")
     salt = salt if salt is not None else secrets.token_bytes(16)
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, iterations)
     return f"pbkdf2_sha256${iterations}${salt.hex()}${digest.hex()}"
 
 
-def check_pin(pin: str, pin_hash: str) -> bool:
-    """True when ``pin`` matches the stored hash (constant-time comparison)."""
-    try:
-        algo, iterations, salt, digest = pin_hash.split("$")
-        if algo != "pbkdf2_sha256":
-            return False
-        got = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), int(iterations))
-    except (ValueError, TypeError):
+def check_pin(pin: str, pin_hash: str | None) -> bool:
+    """True when ``pin`` matches the stored hash (constant-time comparison). False for no hash or a hash whose
+    parameters are out of range (never a multi-second computation). Takes about 0.1 to 0.5 s: call it off the UI
+    thread."""
+    if pin_hash is None or pin_hash_problem(pin_hash) is not None or not _PIN.match(pin or ""):
         return False
-    return hmac.compare_digest(got.hex(), digest)
+    _algo, iterations, salt, digest = pin_hash.split("$")
+    got = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), int(iterations))
+    return hmac.compare_digest(got.hex(), digest.lower())
 
 
-def _pin_hash_problem(value: Any) -> str | None:
+def pin_hash_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be an operator PIN hash (None if it can); the text names what is allowed."""
+    if value is None:
+        return None
     if not isinstance(value, str):
-        return f"must be a string made by `kiosk --set-pin`, got {value!r}"
-    parts = value.split("$")
-    if len(parts) != 4 or parts[0] != "pbkdf2_sha256" or not parts[1].isdigit():
-        return "must look like pbkdf2_sha256$<iterations>$<salt hex>$<hash hex> (use `kiosk --set-pin`)"
-    try:
-        bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
-    except ValueError:
-        return "salt and hash must be hexadecimal (use `kiosk --set-pin`)"
-    if len(parts[3]) != 64:
-        return "hash must be 64 hex digits (use `kiosk --set-pin`)"
+        return f"must be a string made by `kiosk --set-pin` (or null: no PIN yet), got {_short(value)}"
+    if not value.startswith("pbkdf2_sha256$"):
+        return (
+            "unknown algorithm: must look like pbkdf2_sha256$<iterations>$<salt hex>$<hash hex> (use `kiosk --set-pin`)"
+        )
+    m = _PIN_HASH.match(value)
+    if not m:
+        return (
+            "must look like pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>: iterations in digits 0-9, a salt of "
+            "16 to 128 and a hash of 64 hexadecimal digits (use `kiosk --set-pin`)"
+        )
+    lo, hi = PIN_ITERATIONS_RANGE
+    if not lo <= int(m.group(1)) <= hi:
+        return f"iterations must be between {lo} and {hi}, got {int(m.group(1))} (use `kiosk --set-pin`)"
+    if len(m.group(2)) % 2:
+        return "the salt must have an even number of hexadecimal digits (use `kiosk --set-pin`)"
     return None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
 
 
 # ------------------------------------------------------------------------------------------------ validation
 class _Checker:
-    def __init__(self) -> None:
+    def __init__(self, check_ranges: bool = True) -> None:
         self.problems: list[str] = []
+        self.check_ranges = check_ranges
 
     def bad(self, key: str, msg: str) -> None:
         self.problems.append(f"{key}: {msg}")
@@ -248,53 +314,71 @@ class _Checker:
     def section(self, data: Mapping[str, Any], key: str, allowed: set[str]) -> dict[str, Any]:
         raw = data.get(key, {})
         if not isinstance(raw, Mapping):
-            self.bad(key, f"must be an object, got {type(raw).__name__}")
+            self.bad(key, f"must be an object {{...}}, got {type(raw).__name__}")
             return {}
         for extra in sorted(set(raw) - allowed):
-            self.bad(f"{key}.{extra}", f"unknown key (known: {', '.join(sorted(allowed))})")
+            self.bad(f"{key}.{extra[:40]}", f"unknown key (known: {', '.join(sorted(allowed))})")
         return dict(raw)
 
     def number(
-        self, sec: Mapping[str, Any], key: str, name: str, default: float, lo: float, hi: float, integer: bool = False
+        self,
+        sec: Mapping[str, Any],
+        key: str,
+        name: str,
+        default: float,
+        lo: float,
+        hi: float,
+        integer: bool = False,
+        unit: str = "",
     ) -> Any:
         if name not in sec:
             return default
         v = sec[name]
         ok_type = isinstance(v, int) if integer else isinstance(v, (int, float))
         if isinstance(v, bool) or not ok_type:
-            self.bad(f"{key}.{name}", f"must be {'a whole number' if integer else 'a number'}, got {v!r}")
+            what = "a whole number" if integer else "a number"
+            self.bad(f"{key}.{name}", f"must be {what} from {_num(lo)} to {_num(hi)}{unit}, got {_short(v)}")
             return default
-        if not lo <= v <= hi:
-            self.bad(f"{key}.{name}", f"must be between {lo} and {hi}, got {v!r}")
+        if not math.isfinite(v) or (self.check_ranges and not lo <= v <= hi):
+            self.bad(f"{key}.{name}", f"must be between {_num(lo)} and {_num(hi)}{unit}, got {_short(v)}")
             return default
         return v
 
     def boolean(self, sec: Mapping[str, Any], key: str, name: str, default: bool) -> bool:
         v = sec.get(name, default)
         if not isinstance(v, bool):
-            self.bad(f"{key}.{name}", f"must be true or false, got {v!r}")
+            self.bad(f"{key}.{name}", f"must be true or false, got {_short(v)}")
             return default
         return v
 
     def choice(self, sec: Mapping[str, Any], key: str, name: str, default: str, options: tuple[str, ...]) -> str:
         v = sec.get(name, default)
-        if v not in options:
-            self.bad(f"{key}.{name}", f"must be one of {', '.join(options)}, got {v!r}")
+        if not isinstance(v, str) or v not in options:
+            self.bad(f"{key}.{name}", f"must be one of {', '.join(options)}, got {_short(v)}")
             return default
         return v
 
 
+#: Allowed range of each timeout, in seconds: none may make the table unusable.
+_TIMEOUT_RANGES: dict[str, tuple[float, float]] = {
+    "idle_s": (15, 3600),
+    "still_playing_s": (5, 600),
+    "initials_s": (5, 300),
+    "results_s": (3, 600),
+    "menu_idle_s": (10, 3600),
+}
+
 _SECTIONS = {"seats", "pins", "serial", "operator", "timeouts", "sound", "attract", "bots", "window"}
 
 
-def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
+def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_ranges: bool = True) -> Config:
     """Validate a parsed configuration and build a :class:`Config`; raise :class:`ConfigError` listing every
     problem at once (so an operator fixes the file in one go)."""
-    c = _Checker()
+    c = _Checker(check_ranges)
     if not isinstance(data, Mapping):
         raise ConfigError([f"the file must hold a JSON object, got {type(data).__name__}"], source)
     for extra in sorted(set(data) - _SECTIONS):
-        c.bad(extra, f"unknown section (known: {', '.join(sorted(_SECTIONS))})")
+        c.bad(extra[:40], f"unknown section (known: {', '.join(sorted(_SECTIONS))})")
 
     # seats
     s = c.section(data, "seats", {"positions", "depth"})
@@ -306,10 +390,10 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
         else:
             ok = True
             for i, p in enumerate(raw):
-                if p not in POSITIONS:
+                if not isinstance(p, str) or p not in POSITIONS:
                     c.bad(
                         f"seats.positions[{i}]",
-                        f"unknown seat position {p!r} (choose from {', '.join(_POSITION_HELP)})",
+                        f"unknown seat position {_short(p)} (choose from {', '.join(_POSITION_HELP)})",
                     )
                     ok = False
             if ok:
@@ -329,7 +413,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
                     ok = False
             if ok:
                 positions = tuple(p for p in POSITIONS if p in raw)  # clockwise order, whatever the file's order
-    depth = c.number(s, "seats", "depth", SeatsConfig.depth, 0.12, 0.4)
+    depth = c.number(s, "seats", "depth", SeatsConfig.depth, 0.12, 0.4, unit=" of the screen's short side")
     seats = SeatsConfig(positions=positions, depth=float(depth))
 
     # pins
@@ -341,16 +425,16 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
         used: dict[int, str] = {}
         for pos, buttons in raw_pins.items():
             if pos not in POSITIONS:
-                c.bad(f"pins.{pos}", f"unknown seat position (choose from {', '.join(_POSITION_HELP)})")
+                c.bad(f"pins.{pos[:40]}", f"unknown seat position (choose from {', '.join(_POSITION_HELP)})")
                 continue
             if not isinstance(buttons, Mapping) or not buttons:
                 c.bad(f"pins.{pos}", 'must map a button name (for example "a") to a BCM pin number')
                 continue
             pins[pos] = {}
             for name, pin in buttons.items():
-                key = f"pins.{pos}.{name}"
+                key = f"pins.{pos}.{name[:40]}"
                 if isinstance(pin, bool) or not isinstance(pin, int) or pin not in _VALID_BCM:
-                    c.bad(key, f"must be a BCM GPIO number from 2 to 27, got {pin!r}")
+                    c.bad(key, f"must be a BCM GPIO number from 2 to 27, got {_short(pin)}")
                 elif pin in used:
                     c.bad(key, f"GPIO {pin} is already used by {used[pin]}")
                 else:
@@ -365,7 +449,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
     s = c.section(data, "serial", {"port", "sticks"})
     port = s.get("port")
     if port is not None and (not isinstance(port, str) or not port):
-        c.bad("serial.port", f"must be a device path or pyserial URL, or null to find the board, got {port!r}")
+        c.bad("serial.port", f"must be a device path or pyserial URL, or null to find the board, got {_short(port)}")
         port = None
     sticks: dict[int, tuple[str, str]] = {}
     raw_sticks = s.get("sticks", {})
@@ -373,17 +457,21 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
         c.bad("serial.sticks", 'must map a stick number to {"seat": position, "hand": "left"|"right"}')
     else:
         for k, v in raw_sticks.items():
-            key = f"serial.sticks.{k}"
-            try:
-                stick = int(k)
-            except (TypeError, ValueError):
+            key = f"serial.sticks.{k[:40]}"
+            if not re.fullmatch(r"[0-9]{1,2}", k):
                 c.bad(key, "stick numbers are 0 to 11")
                 continue
+            stick = int(k)
             if not 0 <= stick <= 11:
                 c.bad(key, "stick numbers are 0 to 11")
                 continue
-            if not isinstance(v, Mapping) or v.get("seat") not in POSITIONS or v.get("hand") not in HANDS:
-                c.bad(key, f'must be {{"seat": <position>, "hand": "left" or "right"}}, got {v!r}')
+            if (
+                not isinstance(v, Mapping)
+                or not isinstance(v.get("seat"), str)
+                or v.get("seat") not in POSITIONS
+                or v.get("hand") not in HANDS
+            ):
+                c.bad(key, f'must be {{"seat": <position>, "hand": "left" or "right"}}, got {_short(v)}')
                 continue
             sticks[stick] = (v["seat"], v["hand"])
     serial = SerialConfig(port=port, sticks=sticks)
@@ -391,18 +479,22 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
     # operator
     s = c.section(data, "operator", {"pin_hash", "hold_s"})
     pin_hash = s.get("pin_hash", OperatorConfig.pin_hash)
-    problem = _pin_hash_problem(pin_hash)
+    problem = pin_hash_problem(pin_hash)
     if problem:
         c.bad("operator.pin_hash", problem)
         pin_hash = OperatorConfig.pin_hash
-    operator = OperatorConfig(pin_hash=pin_hash, hold_s=float(c.number(s, "operator", "hold_s", 5.0, 0.5, 30)))
+    operator = OperatorConfig(
+        pin_hash=pin_hash, hold_s=float(c.number(s, "operator", "hold_s", 5.0, 2, 30, unit=" seconds"))
+    )
 
     # timeouts
     s = c.section(data, "timeouts", {f.name for f in dataclasses.fields(TimeoutsConfig)})
     d = TimeoutsConfig()
     timeouts = TimeoutsConfig(
         **{
-            f.name: float(c.number(s, "timeouts", f.name, getattr(d, f.name), 0.1, 3600))
+            f.name: float(
+                c.number(s, "timeouts", f.name, getattr(d, f.name), *_TIMEOUT_RANGES[f.name], unit=" seconds")
+            )
             for f in dataclasses.fields(TimeoutsConfig)
         }
     )
@@ -416,31 +508,31 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
     # attract
     s = c.section(data, "attract", {f.name for f in dataclasses.fields(AttractConfig)})
     text = s.get("text", AttractConfig.text)
-    if not isinstance(text, str) or not text.strip() or len(text) > 60:
-        c.bad("attract.text", f"must be 1 to 60 characters, got {text!r}")
+    if not isinstance(text, str) or not text.strip() or len(text) > 60 or not text.isprintable():
+        c.bad("attract.text", f"must be 1 to 60 printable characters, got {_short(text)}")
         text = AttractConfig.text
     a = AttractConfig()
     attract = AttractConfig(
         text=text,
         bot_level=c.choice(s, "attract", "bot_level", a.bot_level, BOT_LEVELS),
-        move_delay_s=float(c.number(s, "attract", "move_delay_s", a.move_delay_s, 0.05, 10)),
-        game_s=float(c.number(s, "attract", "game_s", a.game_s, 1, 600)),
-        boards_s=float(c.number(s, "attract", "boards_s", a.boards_s, 0.5, 120)),
-        call_s=float(c.number(s, "attract", "call_s", a.call_s, 0.5, 120)),
+        move_delay_s=float(c.number(s, "attract", "move_delay_s", a.move_delay_s, 0.1, 10, unit=" seconds")),
+        game_s=float(c.number(s, "attract", "game_s", a.game_s, 10, 600, unit=" seconds")),
+        boards_s=float(c.number(s, "attract", "boards_s", a.boards_s, 2, 120, unit=" seconds")),
+        call_s=float(c.number(s, "attract", "call_s", a.call_s, 2, 120, unit=" seconds")),
     )
 
     # bots
     s = c.section(data, "bots", {"default_level", "move_delay_s"})
     bots = BotsConfig(
         default_level=c.choice(s, "bots", "default_level", "normal", BOT_LEVELS),
-        move_delay_s=float(c.number(s, "bots", "move_delay_s", 1.0, 0.0, 10)),
+        move_delay_s=float(c.number(s, "bots", "move_delay_s", 1.0, 0.0, 10, unit=" seconds")),
     )
 
     # window
     s = c.section(data, "window", {"width", "height"})
     window = WindowConfig(
-        width=c.number(s, "window", "width", 1280, 320, 7680, integer=True),
-        height=c.number(s, "window", "height", 720, 240, 4320, integer=True),
+        width=c.number(s, "window", "width", 1280, 320, 7680, integer=True, unit=" pixels"),
+        height=c.number(s, "window", "height", 720, 240, 4320, integer=True, unit=" pixels"),
     )
 
     if c.problems:
@@ -455,6 +547,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
         attract=attract,
         bots=bots,
         window=window,
+        ranges_checked=check_ranges,
     )
 
 
@@ -488,8 +581,24 @@ def default_config_path() -> Path:
     return Path(env) if env else default_state_dir() / "kiosk.json"
 
 
+def last_good_path(path: Path | str) -> Path:
+    """Where the last good copy of the config at ``path`` is kept: ``kiosk.last-good.json`` beside it."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.last-good{path.suffix or '.json'}")
+
+
+def _read(path: Path, source: str) -> Config:
+    """Read and validate one file; :class:`ConfigError` for anything wrong with it, ``OSError`` to the caller."""
+    try:
+        data = safejson.read_file(path, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH)
+    except safejson.Unreadable as exc:
+        raise ConfigError([str(exc)], source) from None
+    return load_dict(data, source)
+
+
 def load(path: Path | str, *, create: bool = True) -> Config:
-    """Load and validate ``path``. A missing file is created with the defaults when ``create`` is true."""
+    """Load and validate ``path`` strictly (:class:`ConfigError` for any problem, also for a file that cannot be
+    read). A missing file is created with the defaults when ``create`` is true."""
     path = Path(path)
     if not path.exists():
         cfg = Config()
@@ -497,30 +606,126 @@ def load(path: Path | str, *, create: bool = True) -> Config:
             save(cfg, path)
         return cfg
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ConfigError([f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"], str(path)) from exc
+        return _read(path, str(path))
     except OSError as exc:
-        raise ConfigError([f"cannot read the file: {exc.strerror}"], str(path)) from exc
-    return load_dict(data, str(path))
+        raise ConfigError([f"cannot read the file: {exc.strerror or exc}"], str(path)) from exc
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """What :func:`load_safely` started with: the configuration, where it came from, and what was wrong.
+
+    ``source`` is ``"file"`` (the config file as it is), ``"last good copy"`` or ``"defaults"``. ``problems`` is
+    empty when the file was fine; otherwise one line per problem, for the operator menu.
+    """
+
+    config: Config
+    source: str
+    problems: tuple[str, ...] = ()
+    path: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def load_safely(path: Path | str, *, create: bool = True) -> LoadedConfig:
+    """Load the config the kiosk starts with. Never raises: see the module docstring for the fallbacks."""
+    path = Path(path)
+    good = last_good_path(path)
+    problems: list[str] = []
+    broken_pin: str | None = None
+    try:
+        cfg = _read(path, path.name)
+    except (FileNotFoundError, NotADirectoryError):
+        fallback = _fallback(good, problems, None)
+        source = "defaults" if fallback is None else "last good copy"
+        cfg = fallback or Config()
+        if fallback is not None:
+            problems.insert(0, f"{path.name} was missing: restored from {good.name}")
+        if create:
+            try:
+                save(cfg, path)
+            except OSError as exc:
+                problems.append(f"{path.name} could not be created ({exc.strerror or exc}): changes are not kept")
+        for line in problems:
+            log.warning("config: %s", line)
+        return LoadedConfig(cfg, source if problems else "file", tuple(problems), path)
+    except ConfigError as exc:
+        problems.extend(exc.problems)
+        broken_pin = _salvage_pin(path)
+    except OSError as exc:
+        problems.append(f"{path.name} cannot be read: {exc.strerror or exc}")
+    else:
+        _refresh_last_good(cfg, path)
+        return LoadedConfig(cfg, "file", (), path)
+    fallback = _fallback(good, problems, broken_pin)
+    if fallback is not None:
+        source = "last good copy"
+        cfg = fallback
+    else:
+        source = "defaults"
+        cfg = Config() if broken_pin is None else Config(operator=OperatorConfig(pin_hash=broken_pin))
+    log.warning(
+        "config %s has %d problem(s); the kiosk runs with the %s: %s", path, len(problems), source, "; ".join(problems)
+    )
+    return LoadedConfig(cfg, source, tuple(problems), path)
+
+
+def _fallback(good: Path, problems: list[str], broken_pin: str | None) -> Config | None:
+    try:
+        cfg = _read(good, good.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (ConfigError, OSError) as exc:
+        problems.append(f"the last good copy {good.name} is not usable either: {str(exc).splitlines()[-1].strip()}")
+        return None
+    if broken_pin is not None and broken_pin != cfg.operator.pin_hash:
+        cfg = dataclasses.replace(cfg, operator=dataclasses.replace(cfg.operator, pin_hash=broken_pin))
+    return cfg
+
+
+def _salvage_pin(path: Path) -> str | None:
+    """A valid PIN hash in a config that does not load as a whole (so a typo elsewhere keeps the PIN)."""
+    try:
+        data = safejson.read_file(path, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH)
+        value = data["operator"]["pin_hash"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return value if isinstance(value, str) and pin_hash_problem(value) is None else None
+
+
+def _refresh_last_good(cfg: Config, path: Path) -> None:
+    good = last_good_path(path)
+    blob = _encode(cfg)
+    try:
+        if good.exists() and good.read_bytes() == blob:
+            return
+        atomic_write_bytes(good, blob)
+    except OSError as exc:
+        log.warning("could not keep the last good config %s: %s", good, exc.strerror or exc)
+
+
+def _encode(cfg: Config) -> bytes:
+    return (json.dumps(to_dict(cfg), indent=2) + "\n").encode("utf-8")
 
 
 def save(cfg: Config, path: Path | str) -> None:
-    """Write the configuration atomically (temp file in the same folder, fsync, rename, fsync the folder)."""
+    """Write the configuration atomically (temp file in the same folder, fsync, rename, fsync the folder) and
+    keep it as the last good copy. A file in the way that does not load is moved aside first
+    (``kiosk.rejected-<stamp>.json``). ``OSError`` if the card refuses the write (the old file is untouched)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(to_dict(cfg), fh, indent=2)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    try:
-        fd = os.open(path.parent, os.O_RDONLY)
+    if path.exists():
         try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError:
-        pass
+            _read(path, path.name)
+        except (ConfigError, OSError) as exc:
+            dest = aside_name(path, "rejected")
+            try:
+                os.replace(path, dest)
+                log.warning("%s did not load (%s); moved aside to %s", path, str(exc).splitlines()[-1].strip(), dest)
+            except OSError as move_exc:
+                log.warning("could not move %s aside: %s", path, move_exc)
+    blob = _encode(cfg)
+    atomic_write_bytes(path, blob)
+    _refresh_last_good(cfg, path)

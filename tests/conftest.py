@@ -67,6 +67,7 @@ def build_app(state: Path, **cfg_overrides: Any) -> Any:
             "results_s": 60.0,
         },
         attract={"move_delay_s": 0.05, "game_s": 600.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
+        check_ranges=False,  # a fast attract cycle (outside the ranges a config file may use)
         **cfg_overrides,
     )
     return start_kiosk(state, cfg, seed=1)

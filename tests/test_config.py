@@ -38,9 +38,17 @@ def test_round_trip_through_the_file(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".*.tmp")), "the temp file is renamed away"
 
 
-def test_defaults_documented_pin_is_2468() -> None:
-    assert check_pin(kc.DEFAULT_PIN, Config().operator.pin_hash)
-    assert not check_pin("1234", Config().operator.pin_hash)
+def test_there_is_no_default_pin(tmp_path: Path) -> None:
+    """Reproduces: every fresh install accepted the PIN 2468 printed in the docs."""
+    cfg = Config()
+    assert cfg.operator.pin_hash is None and not cfg.operator.pin_set
+    assert not any(check_pin(pin, cfg.operator.pin_hash) for pin in ("2468", "0000", "1234"))
+    path = tmp_path / "kiosk.json"
+    load(path)
+    assert json.loads(path.read_text())["operator"]["pin_hash"] is None
+    assert load(path).operator.pin_hash is None
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "kiosk.md").read_text()
+    assert "2468" not in docs
 
 
 def test_pin_hash_is_salted_and_checked() -> None:
@@ -78,9 +86,9 @@ def test_every_problem_reported_at_once_naming_the_key() -> None:
         "timeouts.bogus: unknown key",
         "sound.volume: must be a number",
         "sound.muted: must be true or false",
-        "attract.text: must be 1 to 60 characters",
+        "attract.text: must be 1 to 60 printable characters",
         "attract.bot_level: must be one of random, easy",
-        "operator.pin_hash: must look like",
+        "operator.pin_hash: unknown algorithm",
         "serial.sticks.14: stick numbers are 0 to 11",
         "serial.sticks.2: must be",
         "extra: unknown section",
@@ -125,7 +133,7 @@ def test_validation_accepts_exactly_the_valid_values(volume: float, idle: float,
         side in positions and (f"{side}-west" in positions or f"{side}-east" in positions)
         for side in ("south", "north")
     )
-    valid = 0 <= volume <= 1 and 0.1 <= idle <= 3600 and ok_positions
+    valid = 0 <= volume <= 1 and 15 <= idle <= 3600 and ok_positions
     if valid:
         cfg = load_dict(data)
         assert cfg.sound.volume == volume and set(cfg.seats.positions) == set(positions)
@@ -140,10 +148,16 @@ def test_check_config_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
     path = tmp_path / "kiosk.json"
     assert main(["--config", str(path), "--state-dir", str(tmp_path), "--check-config"]) == 0
-    assert "OK (6 seats)" in capsys.readouterr().out
+    assert "missing" in capsys.readouterr().out
+    save(Config(), path)
+    assert main(["--config", str(path), "--state-dir", str(tmp_path), "--check-config"]) == 0
+    out = capsys.readouterr().out
+    assert "OK (6 seats)" in out and "No operator PIN is set" in out
     path.write_text(json.dumps({"timeouts": {"idle_s": 0}}))
     assert main(["--config", str(path), "--state-dir", str(tmp_path), "--check-config"]) == 2
-    assert "timeouts.idle_s: must be between 0.1 and 3600" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "timeouts.idle_s: must be between 15 and 3600 seconds, got 0" in err
+    assert "would start with the last good copy" in err
 
 
 def test_systemd_unit_verifies(tmp_path: Path) -> None:

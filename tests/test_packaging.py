@@ -30,6 +30,21 @@ def test_every_game_folder_is_registered_and_its_data_loads():
     assert list(GAMES)[: len([k for k in ORDER if k in GAMES])] == [k for k in ORDER if k in GAMES]
 
 
+def test_runtime_dependencies_have_upper_bounds_and_lgpio_only_on_the_pi():
+    from packaging.requirements import Requirement
+
+    reqs = [Requirement(r) for r in importlib.metadata.requires("sushi-table-kiosk") or [] if "extra ==" not in r]
+    names = {r.name.lower(): r for r in reqs}
+    assert {"kivy", "gpiozero", "pyserial", "tinydb", "lgpio"} <= set(names)
+    for r in reqs:
+        assert any(s.operator in ("<", "<=", "~=", "==") for s in r.specifier), f"{r.name} has no upper bound"
+    lgpio = names["lgpio"]
+    assert lgpio.marker is not None
+    assert lgpio.marker.evaluate({"sys_platform": "linux", "platform_machine": "aarch64"})
+    assert lgpio.marker.evaluate({"sys_platform": "linux", "platform_machine": "armv7l"})
+    assert not lgpio.marker.evaluate({"sys_platform": "linux", "platform_machine": "x86_64"})
+
+
 def test_game_folders_carry_their_screen_looks_and_howto():
     """One game = one folder: a game screen's .kv sits next to it, and its how-to is installed and loaded."""
     games_dir = Path(kiosk.__file__).parent / "games"

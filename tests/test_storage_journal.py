@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from storage_child import TINY, play_to, players_for, policy_step
 
+from kiosk import health
 from kiosk.engine import replay
 from kiosk.storage import (
     GameJournal,
@@ -342,17 +343,34 @@ def test_unwritable_folder_is_a_clear_error_and_games_run_without_journal(tmp_pa
     journal.finish(None)
 
 
-def test_a_failing_write_stops_journaling_but_not_the_game(saved, caplog):
+def test_a_failing_write_is_retried_at_the_next_action_with_no_gap(saved, caplog):
+    """Card full: the game goes on, the state says "retrying"; once space returns the next action writes every
+    record since the last good write (a torn part of the failed write is cut first), and the game replays."""
     state, journal = start_tiny(saved, steps=2)
-    os.close(journal._fd)
+    real_fd = journal._fd
     journal._fd = os.open("/dev/full", os.O_WRONLY)  # a real "No space left on device"
     state.apply(*policy_step(state, 5))
     assert journal.sync(state) is False and "No space left" in journal.error
+    assert journal.state == "retrying" and journal.failed_writes == 1
     assert "journaling stopped" in caplog.text
+    shown = health.collect(saved_games=saved, journal=journal)
+    assert shown.journal_state == "retrying" and any("FAILING, retried at every move" in x for x in shown.lines())
     state.apply(*policy_step(state, 5))
-    assert journal.sync(state) is False
+    assert journal.sync(state) is False and journal.failed_writes == 2
     with pytest.raises(JournalError):
         journal.append({"seat": 0, "action": {"type": "Take"}})
+    # space returns; part of the failed write had reached the file
+    os.close(journal._fd)
+    journal._fd = real_fd
+    os.write(real_fd, b'{"seat": 0, "act')
+    state.apply(*policy_step(state, 5))
+    assert journal.sync(state) is True and journal.error is None and journal.state == "on"
+    assert "works again" in caplog.text
+    assert health.collect(saved_games=saved, journal=journal).problems() == ["High scores unavailable."]
+    loaded = load_journal(journal.path)
+    assert loaded.ignored_bytes == 0 and loaded.records == list(state.journal)
+    again = replay(TINY, 3, 5, loaded.records)
+    assert again.view(None) == state.view(None)
 
 
 def test_a_second_process_cannot_use_the_same_folder(saved):

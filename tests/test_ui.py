@@ -36,6 +36,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
         attract={"move_delay_s": 0.05, "game_s": 3.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
         bots={"move_delay_s": 0.02, "default_level": "random"},
         operator={"hold_s": 0.6},
+        check_ranges=False,  # a fast table: timeouts of seconds
     )
     kiosk = start_kiosk(state, cfg, seed=1)
     yield kiosk
@@ -316,24 +317,140 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     run_until(lambda: app.mode == "attract", 5, "attract after the results")
 
 
-def test_operator_gesture_pin_and_menu(app: Any) -> None:
-    to_attract(app)
-    # attract intercepts touches, so the corner hold begins in the picker (any mode works)
-    app.leave_attract(0)
-    frames(2)
-    hold = touch_down(20, 20)  # bottom-left corner: no seat there
+def _hold_corner(app: Any) -> Any:
+    """The operator gesture: a finger held in the bottom-left corner (no seat there) until the PIN pad opens."""
+    if app.mode == "attract":
+        app.leave_attract(0)  # attract intercepts touches, so the corner hold begins in the picker (any mode works)
+        frames(2)
+    hold = touch_down(20, 20)
     run_until(lambda: app.mode == "operator", 3, "the operator PIN pad")
     touch_up(hold)
+    frames(4)  # a screen that was not current while the window changed size lays out on its first frames
+    return app.operator.ids.pinpad
+
+
+def _type_pin(pad: Any, digits: str, submit: str = "OK") -> None:
+    for d in digits:
+        tap(button_with_text(pad, d))
+    tap(button_with_text(pad, submit))
+
+
+def test_first_start_pin_set_up_typed_twice(app: Any) -> None:
+    """No default PIN: the kiosk marks it on the attract screen and the corner gesture opens only the set-up."""
+    from kiosk.config import LoadedConfig, check_pin
+
+    assert not app.cfg.operator.pin_set
+    to_attract(app)
+    assert "No operator PIN" in app.corner_mark.text and app.corner_mark.opacity == 1
+    app.loaded_config = LoadedConfig(app.cfg, "last good copy", ("sound.volum: unknown key",))
+    to_attract(app)
+    assert "Settings problem" in app.corner_mark.text
+    screenshot("attract_corner_marks")
+    pad = _hold_corner(app)
+    op = app.operator
+    assert op.phase == "pin" and pad.mode == "setup" and "No operator PIN" in pad.message
+    screenshot("operator_pin_setup")
+    _type_pin(pad, "1234", "Next")
+    assert pad.step == "second" and "same PIN again" in pad.message
+    _type_pin(pad, "1243")
+    run_until(lambda: "differ" in pad.message, 5, "the PINs differ")
+    assert pad.step == "first" and not app.cfg.operator.pin_set
+    _type_pin(pad, "25", "Next")
+    assert "4 to 8 digits" in pad.message and pad.step == "first"
+    _type_pin(pad, "258013", "Next")
+    _type_pin(pad, "258013")
+    run_until(lambda: pad.mode == "check", 5, "the PIN saved")
+    assert "PIN saved" in pad.message and op.phase == "pin", "the set-up alone never opens the menu"
+    assert check_pin("258013", app.cfg.operator.pin_hash)
+
+    assert check_pin("258013", saved_config(app).operator.pin_hash), "saved to the config file"
+    _type_pin(pad, "258013")
+    run_until(lambda: op.phase == "menu", 5, "the menu after the right PIN")
+    assert "Operator PIN: set" in op.health_text and "Settings: ok" in op.health_text
+    assert "No operator PIN" not in app.corner_mark.text
+
+
+def test_wrong_pins_wait_longer_then_lock_the_pad(app: Any) -> None:
+    """Growing delays after 3 wrong PINs, a lockout after 10 that reopening the pad does not lift, every failure
+    counted for the menu."""
+    from kiosk.pin import LOCKOUT_S, PinGuard, delay_after
+
+    assert app.cfg.operator.pin_set, "runs after the set-up test"
+    now = [time.time()]
+    app.pin_guard = PinGuard(app.state_dir / "operator-pin-test.json", clock=lambda: now[0])
+    to_attract(app)
+    pad = _hold_corner(app)
+    assert pad.mode == "check"
+    for n in range(1, 11):
+        _type_pin(pad, "9999")
+        run_until(lambda: not pad.busy, 5, "the check")
+        if n < 3:
+            assert pad.message == "Wrong PIN" and not pad.waiting
+            continue
+        assert pad.waiting and button_disabled(pad, "1") and button_disabled(pad, "OK")
+        if n < 10:
+            assert f"Next try in 0:{delay_after(n):02.0f}" in pad.message or "Next try in 1:00" in pad.message
+            if n == 3:
+                screenshot("operator_pin_wait")
+            now[0] += delay_after(n)
+            run_until(lambda: not pad.waiting, 3, "the wait to end")
+    assert "Locked after 10 wrong PINs: try again in 15:00" in pad.message
+    screenshot("operator_pin_locked")
+    tap(button_with_text(pad, "\u2716"))  # closing and holding the corner again buys nothing
+    assert app.mode == "attract"
+    pad = _hold_corner(app)
+    assert pad.waiting and "Locked" in pad.message
+    now[0] += LOCKOUT_S
+    run_until(lambda: not pad.waiting, 3, "the lockout to end")
+    _type_pin(pad, "258013")
+    run_until(lambda: app.operator.phase == "menu", 5, "the menu")
+    assert "wrong PINs since last visit: 10" in app.operator.health_text
+    assert app.pin_guard.consecutive == 0 and app.pin_guard.failures_since_menu() == []
+    screenshot("operator_menu_health")
+    app.operator.close()
+    frames(2)
+
+
+def vkey_tap(vk: Any, name: str) -> None:
+    """Touch the on-screen keyboard where the key ``name`` is drawn (found by Kivy's own hit test)."""
+    for fy in [i / 24 for i in range(1, 24)]:
+        for fx in [i / 60 for i in range(1, 60)]:
+            x, y = vk.width * fx, vk.height * fy  # the keyboard's own coordinates
+            if vk.collide_margin(x, y):
+                continue
+            key = vk.get_key_at_pos(x, y)
+            if key is not None and (key[0][2] == name or (key[0][2] is None and key[0][1] == name)):
+                touch_up(touch_down(*vk.to_window(*vk.to_parent(x, y))))
+                return
+    raise AssertionError(f"no key {name!r} on the on-screen keyboard")
+
+
+def saved_config(app: Any) -> Any:
+    """The config file as the app saved it (the fixture's fast timeouts are outside the file's ranges)."""
+    import json
+
+    from kiosk import config as kconfig
+
+    return kconfig.load_dict(json.loads(app.config_path.read_text()), check_ranges=False)
+
+
+def button_disabled(root: Any, text: str) -> bool:
+    from kivy.uix.button import Button
+
+    found = [w for w in root.walk(restrict=True) if isinstance(w, Button) and w.text == text]
+    return bool(found) and all(w.disabled for w in found)
+
+
+def test_operator_gesture_pin_and_menu(app: Any) -> None:
+    to_attract(app)
+    pad = _hold_corner(app)
     op = app.operator
     assert op.phase == "pin"
-    for d in "1111":
-        tap(button_with_text(op, d))
-    tap(button_with_text(op, "OK"))
-    assert op.phase == "pin" and "Wrong" in op.pin_message
-    for d in "2468":  # the documented default PIN
-        tap(button_with_text(op, d))
-    tap(button_with_text(op, "OK"))
-    assert op.phase == "menu"
+    _type_pin(pad, "1111")
+    run_until(lambda: "Wrong" in pad.message, 5, "the wrong PIN")
+    assert op.phase == "pin"
+    _type_pin(pad, "258013")
+    run_until(lambda: op.phase == "menu", 5, "the menu")
     assert "Makoto" in op.counts_text
     volume = op.volume
     tap(button_with_text(op, "-"))
@@ -353,8 +470,45 @@ def test_operator_gesture_pin_and_menu(app: Any) -> None:
     tap(button_with_text(op, "Yes, do it"))
     assert app.scores.top(GAME, 5) == []
     # the saved config file has the new volume
-    from kiosk import config as kconfig
 
-    assert kconfig.load(app.config_path).sound.volume == pytest.approx(volume - 0.1)
+    assert saved_config(app).sound.volume == pytest.approx(volume - 0.1)
+    # the attract text on Kivy's on-screen keyboard, which turns with the menu
+    tap(button_with_text(op, "Type..."))
+    assert op.phase == "text" and op.text_draft == app.cfg.attract.text
+    vk = op._vkeyboard
+    frames(2)
+    for _ in range(len(op.text_draft)):
+        vkey_tap(vk, "backspace")
+    for name in ("h", "i", "spacebar", "t", "h", "e", "r", "e"):
+        vkey_tap(vk, name)
+    assert op.text_draft == "hi there", op.text_draft
+    screenshot("operator_vkeyboard")
+    tap(button_with_text(op, "Use this text"))
+    assert op.phase == "menu" and app.cfg.attract.text == "hi there"
+    assert saved_config(app).attract.text == "hi there"
     tap(button_with_text(op, "Close menu"))
     assert app.mode == "attract"
+
+
+def test_operator_screens_fit_a_1280x800_panel(app: Any) -> None:
+    """The PIN pad, the menu with its health panel and the on-screen keyboard at a smaller panel (screenshots)."""
+    from kivy.core.window import Window
+
+    Window.size = (1280, 800)
+    try:
+        frames(3)
+        to_attract(app)
+        pad = _hold_corner(app)
+        screenshot("operator_pin_1280x800")
+        _type_pin(pad, "258013")
+        run_until(lambda: app.operator.phase == "menu", 5, "the menu")
+        screenshot("operator_menu_1280x800")
+        tap(button_with_text(app.operator, "Type..."))
+        frames(2)
+        screenshot("operator_vkeyboard_1280x800")
+        tap(button_with_text(app.operator, "Cancel"))
+        assert app.operator.phase == "menu"
+        app.operator.close()
+    finally:
+        Window.size = (1920, 1080)
+        frames(10)

@@ -2,7 +2,8 @@
 per frame right after it, or at once by :meth:`LazyBuild.ensure_ready` when a player arrives first. This keeps
 start-up within twice a bare Kivy app's (``benchmarks/bench_ui.py``).
 
-The steps, in order: storage (high scores, saved games, resume offers), the sound effects, the picker, the
+The steps, in order: storage (high scores, saved games, resume offers; opened in a thread, see
+:meth:`LazyBuild._games`), the sound effects, the picker, the
 joining screen, the results screen, the operator menu, the "Still playing?" overlay, the hardware diagnostics,
 and every game's screen (a game screen that fails to build is logged and its game is played on the generic
 screen).
@@ -11,6 +12,7 @@ screen).
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -21,6 +23,7 @@ from kiosk.sound import Sounds
 
 if TYPE_CHECKING:
     from kiosk.app import KioskApp
+    from kiosk.storage.opener import OpenedStorage
 
 log = logging.getLogger("kiosk.shell.build")
 
@@ -33,6 +36,8 @@ class LazyBuild:
 
     def __init__(self, app: KioskApp) -> None:
         self.app = app
+        self._storage_thread: threading.Thread | None = None
+        self._opened: OpenedStorage | None = None
         self.steps: list[Callable[[], None]] = [
             self._games,
             self._sounds,
@@ -57,6 +62,7 @@ class LazyBuild:
         """Build whatever is not built yet, now (a player touched before the table finished starting)."""
         while self.steps:
             self.steps.pop(0)()
+        self.wait_for_storage()
 
     def _step(self, _dt: float = 0) -> None:
         if self.steps:
@@ -68,17 +74,39 @@ class LazyBuild:
 
     # ----------------------------------------------------------------------------------------------- steps
     def _games(self) -> None:
-        """High scores and saved games (each falls back to its unavailable stand-in), and the resume offers."""
-        from kiosk.storage import HighScores, SavedGames
+        """High scores and saved games (each falls back to its unavailable stand-in), and the resume offers:
+        opened in a thread (a large scores file or a long journal never holds the UI), taken by the app on the
+        next frame after they are ready (:meth:`storage_opened`). Until then the boards say "not opened yet"."""
+        from kiosk.storage.opener import open_in_background
         from kiosk.ui.results import trial_board
 
         app = self.app
         lower = {k: s.lower_is_better for k, s in app.games.items()}
         lower.update({trial_board(k): True for k in app.games})  # time trials: the fastest first
-        app.scores = HighScores.open_or_unavailable(app.state_dir / "scores.json", lower_is_better=lower)
-        app.saved_games = SavedGames.open_or_unavailable(app.state_dir / "games", specs=app.games)
-        app.director.offers = list(app.saved_games.startup())
+        self._storage_thread = open_in_background(
+            app.state_dir, lower_is_better=lower, specs=app.games, done=self._storage_ready
+        )
+
+    def _storage_ready(self, opened: OpenedStorage) -> None:  # in the storage thread
+        self._opened = opened
+        Clock.schedule_once(lambda _dt: self.storage_opened(), 0)
+
+    def storage_opened(self) -> None:
+        """Hand the opened stores to the app (once) and show a resume offer."""
+        opened, self._opened = self._opened, None
+        if opened is None:
+            return
+        app = self.app
+        app.scores, app.saved_games = opened.scores, opened.saved_games
+        app.director.offers = list(opened.offers)
         app.director.offer_if_any()
+
+    def wait_for_storage(self, timeout: float | None = None) -> None:
+        """Block until the stores are open (only :meth:`ensure_ready`: a player arrived before the start-up
+        finished; the normal start never waits)."""
+        if self._storage_thread is not None:
+            self._storage_thread.join(timeout)
+            self.storage_opened()
 
     def _sounds(self) -> None:
         cfg = self.app.cfg.sound

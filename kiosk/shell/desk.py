@@ -1,7 +1,8 @@
 """The operator desk: the room behind the operator menu. It implements :class:`kiosk.ui.operator.OperatorDesk`
 (the only thing the operator screen knows of the app): it opens the menu over whatever was on (a game in
 progress pauses and goes on when the menu closes; anything else returns to attract mode), and it carries out the
-menu's actions (settings written to the config file at once, a board reset, diagnostics, quit).
+menu's actions (settings written to the config file at once, a board reset, diagnostics, quit), and it gathers
+the table's health for the menu (:meth:`OperatorRoom.health`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from kiosk import config as kconfig
 from kiosk.config import Config
 from kiosk.engine import GameSpec
+from kiosk.health import Health, collect
+from kiosk.pin import PinGuard
 
 if TYPE_CHECKING:
     from kiosk.app import KioskApp
@@ -69,6 +72,25 @@ class OperatorRoom:
     def scores(self) -> Any:
         return self.app.scores
 
+    @property
+    def pin_guard(self) -> PinGuard:
+        return self.app.pin_guard
+
+    def health(self) -> Health:
+        """The health snapshot the menu shows (:func:`kiosk.health.collect` over the app's parts)."""
+        app = self.app
+        session = app.launcher.session
+        return collect(
+            state_dir=app.state_dir,
+            scores=app.scores,
+            saved_games=app.saved_games,
+            journal=session.journal if session is not None else None,
+            loaded_config=app.loaded_config,
+            pin_guard=app.pin_guard,
+            pin_set=app.cfg.operator.pin_set,
+            hardware=self.hardware_summary().splitlines(),
+        )
+
     def open_diagnostics(self) -> None:
         self.app.sm.current = "diagnostics"
 
@@ -110,6 +132,11 @@ class OperatorRoom:
                 kconfig.save(app.cfg, app.config_path)
             except OSError as exc:
                 log.error("could not save the config file %s: %s", app.config_path, exc)
+            else:
+                if app.loaded_config is not None and app.loaded_config.problems:
+                    # the broken file was replaced (and kept aside): the table runs on a file that loads again
+                    app.loaded_config = kconfig.LoadedConfig(app.cfg, "file", (), app.config_path)
+        app.update_marks()
 
     def quit_kiosk(self) -> None:
         """The operator's "quit to desktop" (the only way out from the screen)."""

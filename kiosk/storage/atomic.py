@@ -14,9 +14,18 @@ Decisions written down:
 * One process writes a file. :class:`FolderLock` takes an ``flock`` on ``.<file name>.lock`` next to the file;
   a second opener gets :class:`StorageUnavailable` instead of silently interleaving writes. The kernel drops
   the lock when the process dies, so a killed kiosk never leaves a stale lock behind.
-* A file that does not parse (an older version, a bad card, a hand edit) is *never* deleted: it is moved aside
-  as ``<stem>.corrupt-<YYYYmmdd-HHMMSS><suffix>``, a warning is logged, :attr:`AtomicJSONStorage.quarantined`
-  names it, and the storage starts empty so the kiosk always comes up. An empty (0-byte) file counts as empty.
+* A file that does not parse (an older version, a bad card, a hand edit, too large, nested too deep, not UTF-8)
+  is *never* deleted: it is moved aside as ``<stem>.corrupt-<YYYYmmdd-HHMMSS><suffix>``, a warning is logged,
+  :attr:`AtomicJSONStorage.quarantined` names it, and the storage starts empty so the kiosk always comes up. An
+  empty (0-byte) file counts as empty.
+* A file that parses but holds records of the wrong shape (a table that is not an object, a document that is
+  not an object, a document id that is not a decimal number, which would break every later TinyDB insert into
+  that table) keeps the rest: a *copy* of the file as it was is put aside (same name pattern), the bad records
+  are left out of the data in memory, listed in :attr:`AtomicJSONStorage.problems`, and the file is rewritten
+  without them by the owner (:meth:`AtomicJSONStorage.write`). A power cut at any point leaves either the old
+  file or the cleaned one, and the copy aside.
+* Size and depth are checked before parsing (:mod:`kiosk.storage.safejson`): ``max_bytes`` (default 32 MiB,
+  far above what the kiosk's own caps let a scores file reach) and 32 levels.
 * An unusable folder (cannot be created, not writable, read-only card) raises :class:`StorageUnavailable` at
   open time with a message naming the folder and the reason; callers decide to run without storage.
 """
@@ -29,12 +38,15 @@ import fcntl
 import json
 import logging
 import os
+import re
 import secrets
 import time
 from pathlib import Path
 from typing import Any
 
 from tinydb.storages import Storage
+
+from . import safejson
 
 __all__ = [
     "StorageError",
@@ -47,9 +59,16 @@ __all__ = [
     "quarantine",
     "temp_name",
     "ensure_writable_folder",
+    "copy_aside",
+    "aside_name",
 ]
 
 log = logging.getLogger("kiosk.storage")
+
+#: The largest scores file read (a full 10,000-entry board is about 1.2 MB; every board full is far below this).
+MAX_BYTES = 32 * 2**20
+#: The deepest nesting read: TinyDB's three levels plus a document's own (score details are small objects).
+MAX_DEPTH = 32
 
 
 class StorageError(Exception):
@@ -117,17 +136,44 @@ def atomic_write_bytes(target: Path, data: bytes, *, dir_fd: int | None = None) 
         os.fsync(dir_fd)
 
 
-def quarantine(path: Path, reason: str) -> Path:
-    """Move an unreadable file aside as ``<stem>.corrupt-<timestamp><suffix>`` and log it; returns the new path."""
+def aside_name(path: Path, kind: str = "corrupt") -> Path:
+    """A free name ``<stem>.<kind>-<YYYYmmdd-HHMMSS>[-n]<suffix>`` next to ``path``."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    dest = path.with_name(f"{path.stem}.corrupt-{stamp}{path.suffix}")
+    dest = path.with_name(f"{path.stem}.{kind}-{stamp}{path.suffix}")
     n = 1
     while dest.exists():
-        dest = path.with_name(f"{path.stem}.corrupt-{stamp}-{n}{path.suffix}")
+        dest = path.with_name(f"{path.stem}.{kind}-{stamp}-{n}{path.suffix}")
         n += 1
+    return dest
+
+
+def quarantine(path: Path, reason: str) -> Path:
+    """Move an unreadable file aside as ``<stem>.corrupt-<timestamp><suffix>`` and log it; returns the new path."""
+    dest = aside_name(path)
     os.replace(path, dest)
     fsync_dir(path.parent)
     log.warning("%s could not be read (%s); moved aside to %s and started fresh", path, reason, dest.name)
+    return dest
+
+
+def copy_aside(path: Path, reason: str) -> Path:
+    """Put a durable copy of ``path`` aside as ``<stem>.corrupt-<timestamp><suffix>`` (the file itself stays, to
+    be rewritten by its owner without the bad records) and log it; returns the copy's path."""
+    dest = aside_name(path)
+    tmp = temp_name(dest)
+    with open(path, "rb") as src, open(tmp, "wb") as out:
+        try:
+            while chunk := src.read(1 << 20):
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    os.replace(tmp, dest)
+    fsync_dir(path.parent)
+    log.warning("%s holds damaged records (%s); the file as it was is kept as %s", path, reason, dest.name)
     return dest
 
 
@@ -214,13 +260,22 @@ class AtomicJSONStorage(Storage):
     * **Start-up hygiene.** Stale temporary files are removed; an unparsable file is moved aside
       (:attr:`quarantined`), logged, and the storage starts empty.
 
-    ``path`` may be a str or Path; ``create_dirs`` (default True) creates missing parent folders.
+    ``path`` may be a str or Path; ``create_dirs`` (default True) creates missing parent folders; ``max_bytes``
+    is the largest file that is read (larger ones are moved aside unread).
     """
 
-    def __init__(self, path: str | os.PathLike[str], create_dirs: bool = True, *, what: str = "storage") -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        create_dirs: bool = True,
+        *,
+        what: str = "storage",
+        max_bytes: int = MAX_BYTES,
+    ) -> None:
         super().__init__()
         self.path = Path(path)
         self.what = what
+        self.max_bytes = max_bytes
         folder = self.path.parent
         if not create_dirs and not folder.is_dir():
             raise StorageUnavailable(f"{what} unavailable: folder {folder} does not exist")
@@ -232,10 +287,15 @@ class AtomicJSONStorage(Storage):
         except BaseException:
             self._lock.release()
             raise
-        #: Where an unreadable file found at open was moved to (None if the file was fine).
+        #: Where an unreadable file found at open was moved to, or where a copy of a file with damaged records was
+        #: put (None if the file was fine).
         self.quarantined: Path | None = None
+        #: What was wrong with the file at open, one line per problem (empty if it was fine).
+        self.problems: list[str] = []
+        #: Documents left out only for their id: (table, document), so the owner can still see them.
+        self.dropped_docs: list[tuple[str, dict[str, Any]]] = []
         self._data: dict[str, dict[str, Any]] | None = None
-        self._table_bytes: dict[str, tuple[dict, bytes]] = {}
+        self._table_bytes: dict[str, tuple[dict[str, Any], bytes]] = {}
         #: Size in bytes of the last file written (for benchmarks and the operator menu).
         self.last_write_bytes = 0
         try:
@@ -246,28 +306,43 @@ class AtomicJSONStorage(Storage):
 
     # --- loading ----------------------------------------------------------------------------------------
     def _load(self) -> None:
+        data: dict[str, dict[str, Any]] | None = None
         try:
-            raw = self.path.read_bytes()
+            parsed = safejson.read_file(self.path, max_bytes=self.max_bytes, max_depth=MAX_DEPTH, empty=None, levels=2)
         except FileNotFoundError:
-            raw = b""
+            parsed = None
+        except safejson.Unreadable as exc:
+            parsed = None
+            self.problems.append(str(exc))
+            self.quarantined = quarantine(self.path, str(exc))
         except OSError as exc:
             raise StorageError(f"cannot read {self.path}: {exc.strerror or exc}") from exc
-        data: dict[str, dict[str, Any]] | None = None
-        if raw.strip():
-            problem = None
-            try:
-                parsed = json.loads(raw)
-            except (ValueError, UnicodeDecodeError) as exc:
-                problem = f"not valid JSON: {exc}"
-            else:
-                problem = _shape_problem(parsed)
-                if problem is None:
-                    data = parsed
-            if problem is not None:
+        if parsed is not None:
+            if not isinstance(parsed, dict):
+                problem = f"top level is {type(parsed).__name__}, not an object"
+                self.problems.append(problem)
                 self.quarantined = quarantine(self.path, problem)
+            else:
+                data, dropped, self.dropped_docs = _keep_well_shaped(parsed)
+                if dropped:
+                    self.problems.extend(dropped)
+                    self.set_aside_copy(
+                        "; ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
+                    )
         self._data = data
         # Warm the per-table cache now: the first write then only serializes the table it changed.
         self._table_bytes = {name: (table, _dump(table)) for name, table in (data or {}).items()}
+
+    def set_aside_copy(self, reason: str) -> Path | None:
+        """Keep a copy of the file as it is on disk (once per open); the caller then writes the cleaned data.
+        Returns the copy's path, or None when the copy could not be made (logged; nothing else changes)."""
+        if self.quarantined is not None:
+            return self.quarantined
+        try:
+            self.quarantined = copy_aside(self.path, reason)
+        except OSError as exc:
+            log.error("could not keep a copy of %s aside: %s", self.path, exc.strerror or exc)
+        return self.quarantined
 
     # --- Storage interface ------------------------------------------------------------------------------
     def read(self) -> dict[str, dict[str, Any]] | None:
@@ -290,10 +365,16 @@ class AtomicJSONStorage(Storage):
         self._table_bytes = fresh
         self.last_write_bytes = len(blob)
 
-    def _serialize(self, data: dict[str, dict[str, Any]]) -> tuple[bytes, dict[str, tuple[dict, bytes]]]:
+    def replace_in_memory(self, data: dict[str, dict[str, Any]]) -> None:
+        """Use ``data`` from now on without writing it (the card refused the write): a later successful write
+        saves it."""
+        self._data = data
+        self._table_bytes = {name: (table, _dump(table)) for name, table in data.items()}
+
+    def _serialize(self, data: dict[str, dict[str, Any]]) -> tuple[bytes, dict[str, tuple[dict[str, Any], bytes]]]:
         parts = [b"{"]
         cache = self._table_bytes
-        fresh: dict[str, tuple[dict, bytes]] = {}
+        fresh: dict[str, tuple[dict[str, Any], bytes]] = {}
         for name, table in data.items():
             hit = cache.get(name)
             body = hit[1] if hit is not None and hit[0] is table else _dump(table)
@@ -315,14 +396,31 @@ def _dump(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _shape_problem(parsed: Any) -> str | None:
-    """TinyDB's layout is ``{table: {doc_id: {document}}}``; anything else is treated as unreadable."""
-    if not isinstance(parsed, dict):
-        return f"top level is {type(parsed).__name__}, not an object"
+_DOC_ID = re.compile(r"[0-9]{1,15}\Z")
+
+
+def _keep_well_shaped(
+    parsed: dict[str, Any],
+) -> tuple[dict[str, dict[str, Any]], list[str], list[tuple[str, dict[str, Any]]]]:
+    """TinyDB's layout is ``{table: {doc_id: {document}}}`` with decimal doc ids (TinyDB computes the next id as
+    ``max(int(id))``, so one id like ``"x"`` breaks every later insert). Returns the well-shaped part and one line
+    per record left out, and the documents left out only for their id."""
+    data: dict[str, dict[str, Any]] = {}
+    dropped: list[str] = []
+    docs: list[tuple[str, dict[str, Any]]] = []
     for name, table in parsed.items():
         if not isinstance(table, dict):
-            return f"table {name!r} is not an object"
+            dropped.append(f"table {name[:40]!r} is not an object")
+            continue
+        keep: dict[str, Any] = {}
         for doc_id, doc in table.items():
-            if not isinstance(doc, dict):
-                return f"document {doc_id!r} in table {name!r} is not an object"
-    return None
+            if not _DOC_ID.match(doc_id):
+                dropped.append(f"record id {doc_id[:20]!r} in table {name[:40]!r} is not a number")
+                if isinstance(doc, dict):
+                    docs.append((name, doc))
+            elif not isinstance(doc, dict):
+                dropped.append(f"record {doc_id} in table {name[:40]!r} is not an object")
+            else:
+                keep[doc_id] = doc
+        data[name] = keep if len(keep) != len(table) else table
+    return data, dropped, docs

@@ -41,8 +41,16 @@ Decisions written down:
   than ``max_age``, unreadable, for a game that is no longer installed, or that do not replay any more (rules
   changed) are archived with a reason; the archive is pruned to ``archive_limit_bytes`` (default 16 MiB),
   oldest first; the remaining unfinished games are returned, newest first.
-* **A failing card does not stop the game.** If a write fails, :meth:`GameJournal.sync` logs it, returns False and
-  stops journaling that game (a journal with a gap cannot be replayed); play goes on without crash recovery.
+* **A failing card does not stop the game, and journaling comes back.** If a write fails (card full),
+  :meth:`GameJournal.sync` logs it, sets :attr:`GameJournal.error` and returns False; play goes on. The next
+  ``sync`` (the next action) tries again: it cuts whatever part of the failed write reached the file and writes
+  every record since the last good write in one go, so the journal never has a gap. :attr:`GameJournal.state` is
+  ``"on"``, ``"retrying"`` or ``"closed"``, for the operator menu.
+* **Every file is read defensively.** A journal larger than :data:`MAX_FILE_BYTES` is archived unread; a line
+  longer than :data:`MAX_LINE_BYTES`, nested deeper than :data:`MAX_DEPTH`, not UTF-8 or not JSON ends the
+  readable part there (like a torn line); a header of the wrong shape (players, seed, seats, meta) makes the
+  journal unreadable. At start, whatever goes wrong with one journal archives that journal with a log line and
+  the others are still offered (:attr:`SavedGames.set_aside` lists what was archived and why).
 * One process owns the folder (``flock``); a second one gets :class:`StorageUnavailable`.
 """
 
@@ -61,6 +69,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from . import safejson
 from .atomic import FolderLock, StorageError, atomic_write_bytes, ensure_writable_folder, fsync_dir
 
 __all__ = [
@@ -78,6 +87,13 @@ log = logging.getLogger("kiosk.storage")
 
 FORMAT = 1
 SUFFIX = ".jsonl"
+#: A journal longer than this is not read (a long Makoto game is well under 1 MB).
+MAX_FILE_BYTES = 8 * 2**20
+#: The longest line read (one action and the chance records it caused).
+MAX_LINE_BYTES = 256 * 1024
+#: The deepest nesting of one record.
+MAX_DEPTH = 24
+_MAX_PLAYERS = 16
 _GAME_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}\Z")
 
 
@@ -127,12 +143,20 @@ def _check_header(h: Any) -> str | None:
     for key, kind in (("id", str), ("game", str), ("players", int), ("seed", int), ("started", str)):
         if not isinstance(h.get(key), kind) or isinstance(h.get(key), bool):
             return f"header field {key!r} missing or wrong"
+    if not _GAME_KEY.match(h["game"]) or len(h["id"]) > 200:
+        return "header field 'game' or 'id' is not a key"
+    if not 1 <= h["players"] <= _MAX_PLAYERS or abs(h["seed"]) >= 2**63:
+        return "header field 'players' or 'seed' out of range"
     try:
         datetime.fromisoformat(h["started"])
     except ValueError:
         return "header field 'started' is not a time"
     if h.get("setup") is not None and not isinstance(h["setup"], dict):
         return "header field 'setup' is not an object"
+    if h.get("meta") is not None and not isinstance(h["meta"], dict):
+        return "header field 'meta' is not an object"
+    if h.get("seats") is not None and not isinstance(h["seats"], list):
+        return "header field 'seats' is not a list"
     return None
 
 
@@ -140,20 +164,26 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
     """Read a journal file. Never raises for bad content: a missing/invalid header gives ``header=None``; loading
     stops at the first line that is not a complete valid record (a torn last write) and reports it."""
     path = Path(path)
-    raw = path.read_bytes()
     out = LoadedJournal(path, None)
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        out.ignored_bytes = size
+        out.problem = f"{size} bytes, more than the {MAX_FILE_BYTES} a journal may have"
+        return out
+    with open(path, "rb") as fh:
+        raw = fh.read(MAX_FILE_BYTES + 1)
     pos = 0
     first = True
     problem = ""
     while pos < len(raw):
-        nl = raw.find(b"\n", pos)
+        nl = raw.find(b"\n", pos, pos + MAX_LINE_BYTES + 1)
         if nl < 0:
-            problem = "torn last line (no newline)"
+            problem = "torn last line (no newline)" if len(raw) - pos <= MAX_LINE_BYTES else f"line too long at {pos}"
             break
         try:
-            rec = json.loads(raw[pos:nl])
-        except (ValueError, UnicodeDecodeError):
-            problem = f"unreadable line at byte {pos}"
+            rec = safejson.loads(raw[pos:nl], max_depth=MAX_DEPTH)
+        except safejson.Unreadable as exc:
+            problem = f"unreadable line at byte {pos} ({exc})"
             break
         if first:
             bad = _check_header(rec)
@@ -183,6 +213,8 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
         pos = nl + 1
     out.good_size = pos if out.header is not None else 0
     out.ignored_bytes = len(raw) - out.good_size
+    if problem and not out.ignored_bytes:  # a bad header on an otherwise empty file
+        out.problem = problem
     if problem and out.ignored_bytes:
         out.problem = problem
         rest = raw[pos:]
@@ -206,9 +238,14 @@ class GameJournal:
         self._records = list(records)
         self._saved = saved
         self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
+        self._good_size = os.fstat(self._fd).st_size  # the end of the last complete write
         self._write_lock = threading.RLock()  # a bot thread and the UI may both sync
-        #: Why journaling stopped (None while healthy).
+        #: Why the last write failed (None while healthy); the next ``sync`` tries again.
         self.error: str | None = None
+        #: Writes that failed in this game, and when the last one failed / the last good one was made.
+        self.failed_writes = 0
+        self.last_failure: datetime | None = None
+        self.last_write: datetime | None = None
 
     id = property(lambda self: self.header["id"])
     game = property(lambda self: self.header["game"])
@@ -235,12 +272,15 @@ class GameJournal:
             raise JournalError(f"journal record is not JSON: {exc}") from exc
         with self._write_lock:
             try:
+                if os.fstat(self._fd).st_size > self._good_size:  # part of a failed write reached the file
+                    os.ftruncate(self._fd, self._good_size)
                 view = memoryview(blob)
                 while view:
                     view = view[os.write(self._fd, view) :]
                 _fsync_data(self._fd)
             except OSError as exc:
                 raise JournalError(f"could not write journal {self.path}: {exc.strerror or exc}") from exc
+            self._good_size += len(blob)
             if keep is not None:
                 del self._records[keep:]
             self._records.extend(new_records)  # type: ignore[arg-type]
@@ -249,20 +289,29 @@ class GameJournal:
         """Append what ``state.journal`` holds beyond what is on the card; True once it is durable.
 
         If the state's journal got shorter or different (an undo), a ``rewind`` record comes first. On a write
-        error: logged, ``error`` set, False returned, and journaling stops for this game (the game goes on).
+        error: logged, ``error`` set, False returned; the game goes on and the next call tries again with every
+        record not yet on the card (``error`` is cleared when that works).
         """
         if state.journal is None:
             raise ValueError("this state keeps no journal (a clone?)")
         with self._write_lock:
             return self._sync(list(state.journal))
 
+    @property
+    def state(self) -> str:
+        """``"on"`` (every action on the card), ``"retrying"`` (the last write failed; the next action tries
+        again) or ``"closed"``."""
+        if self._fd is None:
+            return "closed"
+        return "on" if self.error is None else "retrying"
+
     def _sync(self, journal: list[dict[str, Any]]) -> bool:
-        if self.error is not None:
+        if self._fd is None:
             return False
         n = len(self._records)
         if len(journal) >= n and journal[:n] == self._records:
             new = list(journal[n:])
-            lines: list[Mapping[str, Any]] = new
+            lines: list[Mapping[str, Any]] = list(new)
             keep = None
         else:
             keep = 0
@@ -277,9 +326,18 @@ class GameJournal:
         try:
             self._write(lines, new, keep)
         except JournalError as exc:
+            if self.error is None:
+                log.error("journaling stopped for game %s (tried again at the next action): %s", self.path.name, exc)
             self.error = str(exc)
-            log.error("journaling stopped for game %s: %s", self.path.name, exc)
+            self.failed_writes += 1
+            self.last_failure = _now()
             return False
+        if self.error is not None:
+            log.warning(
+                "journaling of game %s works again after %d failed write(s)", self.path.name, self.failed_writes
+            )
+            self.error = None
+        self.last_write = _now()
         return True
 
     def finish(self, outcome: Any = None) -> Path | None:
@@ -296,14 +354,14 @@ class GameJournal:
     def _end(self, kind: str, reason: str, outcome: Any) -> Path | None:
         if self._fd is None:
             return None
-        if self.error is None:
-            try:
-                self._write(
-                    [{"end": kind, "at": _now().isoformat(timespec="seconds"), "reason": reason, "outcome": outcome}],
-                    [],
-                )
-            except JournalError as exc:
-                log.error("%s", exc)
+        # Even after failed writes: records missing from the card do not matter once the game has ended.
+        try:
+            self._write(
+                [{"end": kind, "at": _now().isoformat(timespec="seconds"), "reason": reason, "outcome": outcome}],
+                [],
+            )
+        except JournalError as exc:
+            log.error("%s", exc)
         self.close()
         if self._saved is None:
             return None
@@ -330,6 +388,8 @@ class NullJournal:
     durable = False
     error: str | None = "storage unavailable"
     path = None
+    state = "off"
+    failed_writes = 0
 
     def __init__(self, header: dict[str, Any] | None = None) -> None:
         self.header = header or {}
@@ -440,6 +500,10 @@ class SavedGames:
         for folder in (self.root, self.active, self.archive):
             ensure_writable_folder(folder, "saved games")
         self._lock = FolderLock(self.active, "saved games")
+        #: Journals archived at start because they could not be read or replayed: (file name, reason).
+        self.set_aside: list[tuple[str, str]] = []
+        #: Why the last new journal could not be created (None if the last one was).
+        self.last_error: str | None = None
         self._remove_temps()
 
     @classmethod
@@ -503,7 +567,9 @@ class SavedGames:
         try:
             atomic_write_bytes(path, blob)
         except OSError as exc:
-            raise JournalError(f"could not create journal {path}: {exc.strerror or exc}") from exc
+            self.last_error = f"could not create journal {path}: {exc.strerror or exc}"
+            raise JournalError(self.last_error) from exc
+        self.last_error = None
         return GameJournal(path, header, records, self)
 
     # --- start-up ---------------------------------------------------------------------------------------
@@ -514,7 +580,7 @@ class SavedGames:
             try:
                 loaded = load_journal(path)
                 mtime = path.stat().st_mtime
-            except OSError:
+            except (OSError, ValueError):
                 continue
             if loaded.header is None or loaded.end is not None:
                 continue
@@ -533,45 +599,66 @@ class SavedGames:
         offers = []
         for path in self._active_files():
             try:
-                loaded = load_journal(path)
-            except OSError as exc:
-                log.error("cannot read journal %s: %s", path, exc)
+                offer = self._startup_one(path, verify)
+            except Exception as exc:  # one journal must never stop the others from being offered
+                log.error("journal %s could not be checked (%s); archived", path.name, exc)
+                self._set_aside(path, f"could not be checked: {exc}")
                 continue
-            if loaded.header is None:
-                log.warning("journal %s has no valid header (%s); archived", path.name, loaded.problem)
-                self._archive(path)
-                continue
-            if loaded.end is not None:
-                self._archive(path)
-                continue
-            if loaded.damaged:
-                log.warning(
-                    "journal %s is damaged after action %d (%s); the game is offered up to there",
-                    path.name,
-                    loaded.actions,
-                    loaded.problem,
-                )
-            last = datetime.fromtimestamp(path.stat().st_mtime).astimezone()
-            age = self._clock() - last
-            if age > self.max_age:
-                self._abandon_file(loaded, f"not resumed within {self.max_age}")
-                continue
-            spec = self.specs.get(loaded.header["game"])
-            if spec is None:
-                self._abandon_file(loaded, "game not installed")
-                continue
-            offer = UnfinishedGame(loaded, self, getattr(spec, "title", loaded.header["game"]), last)
-            if verify:
-                try:
-                    offer.replay()
-                except JournalError as exc:
-                    log.warning("%s", exc)
-                    self._abandon_file(loaded, f"does not replay: {exc}")
-                    continue
-            offers.append(offer)
-        self.prune_archive()
+            if offer is not None:
+                offers.append(offer)
+        try:
+            self.prune_archive()
+        except OSError as exc:
+            log.error("could not prune the journal archive: %s", exc)
         offers.sort(key=lambda g: (g.last_activity, g.id), reverse=True)
         return offers
+
+    def _set_aside(self, path: Path, reason: str) -> None:
+        self.set_aside.append((path.name, reason))
+        try:
+            self._archive(path)
+        except OSError as exc:
+            log.error("could not archive %s: %s", path, exc)
+
+    def _startup_one(self, path: Path, verify: bool) -> UnfinishedGame | None:
+        try:
+            loaded = load_journal(path)
+        except OSError as exc:
+            log.error("cannot read journal %s: %s", path, exc)
+            return None
+        if loaded.header is None:
+            log.warning("journal %s has no valid header (%s); archived", path.name, loaded.problem)
+            self._set_aside(path, loaded.problem or "no valid header")
+            return None
+        if loaded.end is not None:
+            self._archive(path)
+            return None
+        if loaded.damaged:
+            log.warning(
+                "journal %s is damaged after action %d (%s); the game is offered up to there",
+                path.name,
+                loaded.actions,
+                loaded.problem,
+            )
+        last = datetime.fromtimestamp(path.stat().st_mtime).astimezone()
+        age = self._clock() - last
+        if age > self.max_age:
+            self._abandon_file(loaded, f"not resumed within {self.max_age}")
+            return None
+        spec = self.specs.get(loaded.header["game"])
+        if spec is None:
+            self._abandon_file(loaded, "game not installed")
+            return None
+        offer = UnfinishedGame(loaded, self, getattr(spec, "title", loaded.header["game"]), last)
+        if verify:
+            try:
+                offer.replay()
+            except JournalError as exc:
+                log.warning("%s", exc)
+                self.set_aside.append((path.name, f"does not replay: {exc}"))
+                self._abandon_file(loaded, f"does not replay: {exc}")
+                return None
+        return offer
 
     def archived(self) -> list[Path]:
         """Archived journals, oldest first."""
@@ -630,8 +717,10 @@ class SavedGames:
             raise JournalError(f"journal {loaded.path.name}: game {h['game']!r} is not installed")
         try:
             return replay(spec, h["players"], h["seed"], loaded.records, setup=h.get("setup"))
-        except (RuleError, ChanceMismatch, KeyError, TypeError, ValueError) as exc:
+        except (RuleError, ChanceMismatch) as exc:
             raise JournalError(f"journal {loaded.path.name} does not replay: {exc}") from exc
+        except Exception as exc:  # records from the card are untrusted: any failure of a game's parser is "damaged"
+            raise JournalError(f"journal {loaded.path.name} does not replay: {type(exc).__name__}: {exc}") from exc
 
     def _cut_tail(self, loaded: LoadedJournal) -> None:
         if loaded.ignored_bytes:
@@ -659,6 +748,8 @@ class UnavailableSavedGames:
     """Stands in for :class:`SavedGames` when the folder cannot be used: games run without crash recovery."""
 
     available = False
+    set_aside: list[tuple[str, str]] = []
+    last_error: str | None = None
 
     def __init__(self, reason: str) -> None:
         self.reason = reason

@@ -64,6 +64,7 @@ from typing import Any
 
 from tinydb import TinyDB
 
+from . import safejson
 from .atomic import AtomicJSONStorage, StorageError, StorageUnavailable
 
 __all__ = ["HighScores", "UnavailableHighScores", "ScoreEntry", "check_name", "check_score", "MAX_NAME"]
@@ -75,6 +76,8 @@ MAX_SCORE = 2**53
 MAX_DETAILS_BYTES = 1024
 CHUNK = 500
 _GAME_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}\Z")
+_SCORE_TABLE = re.compile(r"scores/([a-z0-9][a-z0-9_-]{0,31})/([0-9]{1,9})\Z")
+_PLAYS_TABLE = re.compile(r"plays/[0-9]{4}\Z")
 
 
 # ------------------------------------------------------------------------------------------------- values
@@ -148,7 +151,8 @@ def _check_details(details: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"Score details must be plain JSON values: {exc}") from None
     if len(text.encode("utf-8")) > MAX_DETAILS_BYTES:
         raise ValueError(f"Score details are limited to {MAX_DETAILS_BYTES} bytes of JSON.")
-    return json.loads(text)  # what a later load returns (tuples become lists): add() returns exactly that
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded  # what a later load returns (tuples become lists): add() returns exactly that
 
 
 def _local_now() -> datetime:
@@ -159,6 +163,12 @@ def _as_aware(moment: datetime | date) -> datetime:
     if isinstance(moment, datetime):
         return moment if moment.tzinfo is not None else moment.astimezone()
     return datetime.combine(moment, dtime()).astimezone()
+
+
+def _sorted_in_pieces(items: list[Any], piece: int = 2000) -> list[Any]:
+    if len(items) <= piece:
+        return sorted(items)
+    return list(heapq.merge(*(sorted(items[i : i + piece]) for i in range(0, len(items), piece))))
 
 
 def _registry_lower_is_better(game: str) -> bool | None:
@@ -217,8 +227,10 @@ class HighScores:
         #: Where a damaged file found at start was moved to, for the operator menu (None normally).
         self.quarantined: Path | None = self._storage.quarantined
         # In-memory mirror (this process is the only writer): per game, entries sorted best first.
-        self._boards: dict[str, list[tuple[tuple, ScoreEntry]]] = {}
-        self._by_time: dict[str, list[tuple[float, int, tuple, ScoreEntry]]] = {}  # per game, oldest first
+        self._boards: dict[str, list[tuple[tuple[float, float, int], ScoreEntry]]] = {}
+        self._by_time: dict[
+            str, list[tuple[float, int, tuple[float, float, int], ScoreEntry]]
+        ] = {}  # per game, oldest first
         self._where: dict[tuple[str, int], tuple[str, int]] = {}  # (game, id) -> (table, doc_id)
         self._chunks: dict[str, set[int]] = {}  # game -> chunk numbers in the file
         self._filled: dict[tuple[str, int], int] = {}  # (game, chunk) -> highest doc id ever used
@@ -251,52 +263,108 @@ class HighScores:
         self.close()
 
     def _load(self) -> None:
+        """Mirror the file in memory, leaving out every record that does not fit (see the module docstring).
+
+        When anything was left out, a copy of the file as it was is kept aside and the file is rewritten without
+        the bad records, so they cannot break a later write (a record id TinyDB cannot count from, a document
+        nested too deep to serialize again).
+        """
         data = self._storage.read() or {}
+        clean: dict[str, dict[str, Any]] = {}
+        dropped: list[str] = []
+        seen: dict[str, set[int]] = {}
         for name, table in data.items():
-            parts = name.split("/")
-            if len(parts) == 3 and parts[0] == "scores" and parts[2].isdigit():
-                game, chunk = parts[1], int(parts[2])
-                self._chunks.setdefault(game, set()).add(chunk)
-                self._filled[(game, chunk)] = max((int(k) for k in table if k.isdigit()), default=0)
+            m = _SCORE_TABLE.match(name)
+            if m:
+                game, chunk = m.group(1), int(m.group(2))
+                keep: dict[str, Any] = {}
                 for doc_id, doc in table.items():
                     entry = self._entry_from_doc(game, doc)
-                    if entry is None or not doc_id.isdigit():
-                        self.skipped += 1
+                    if entry is None or entry.id in seen.setdefault(game, set()):
+                        dropped.append(f"{name} record {doc_id}: not a valid score entry")
                         seq = doc.get("seq")
-                        if isinstance(seq, int) and not isinstance(seq, bool) and abs(seq) < 2**53:
+                        if isinstance(seq, int) and not isinstance(seq, bool) and abs(seq) < MAX_SCORE:
                             self._next_id[game] = max(self._next_id.get(game, 1), seq + 1)  # never reuse an id
                         continue
+                    seen[game].add(entry.id)
+                    keep[doc_id] = doc
                     self._mirror_add(entry, name, int(doc_id), sort=False)
-            elif len(parts) == 2 and parts[0] == "plays":
+                if keep:
+                    self._chunks.setdefault(game, set()).add(chunk)
+                    self._filled[(game, chunk)] = max(int(k) for k in keep)
+                    clean[name] = keep
+            elif _PLAYS_TABLE.match(name):
+                keep = {}
                 for doc_id, doc in table.items():
                     try:
+                        if set(doc) != {"game", "day", "count"} or not isinstance(doc["day"], str):
+                            raise ValueError("not a play count")
                         key = (check_game(doc["game"]), date.fromisoformat(doc["day"]).isoformat())
                         count = check_score(doc["count"])
+                        if count < 0 or key[1] != doc["day"]:
+                            raise ValueError("not a play count")
                     except (KeyError, TypeError, ValueError):
-                        self.skipped += 1
+                        dropped.append(f"{name} record {doc_id}: not a valid play count")
                         continue
+                    if key in self._plays:  # the same day twice: add them up in the first record
+                        table0, id0, count0 = self._plays[key]
+                        clean.get(table0, keep)[str(id0)] = {"game": key[0], "day": key[1], "count": count0 + count}
+                        self._plays[key] = (table0, id0, count0 + count)
+                        dropped.append(f"{name} record {doc_id}: {key[0]} {key[1]} counted twice (added up)")
+                        continue
+                    keep[doc_id] = dict(doc)
                     self._plays[key] = (name, int(doc_id), count)
-        for board in self._boards.values():
-            board.sort()
-        for times in self._by_time.values():
-            times.sort()
-        if self.skipped:
-            log.warning("%s: ignored %d malformed record(s)", self.path, self.skipped)
+                if keep:
+                    clean[name] = keep
+            elif name.startswith(("scores/", "plays/")):
+                dropped.append(f"table {name[:40]!r} is not a scores or plays table")
+            else:
+                clean[name] = table  # a table of a newer version: kept as it is
+        for name, doc in self._storage.dropped_docs:  # left out for their id: their seq is still never reused
+            m = _SCORE_TABLE.match(name)
+            seq = doc.get("seq")
+            if m and isinstance(seq, int) and not isinstance(seq, bool) and abs(seq) < MAX_SCORE:
+                self._next_id[m.group(1)] = max(self._next_id.get(m.group(1), 1), seq + 1)
+        # Sorted in pieces and merged (Python-level merge): one sort call over a whole large board would hold the
+        # interpreter lock, and this runs in a background thread while the UI draws.
+        for game, board in self._boards.items():
+            self._boards[game] = _sorted_in_pieces(board)
+        for game, times in self._by_time.items():
+            self._by_time[game] = _sorted_in_pieces(times)
+        #: What was wrong with the file at open (for the operator menu); empty when it was fine.
+        self.problems = list(self._storage.problems) + dropped
+        self.skipped = len(self.problems) if data or dropped else 0
+        if data and self.problems:
+            log.warning("%s: left out %d damaged record(s): %s", self.path, self.skipped, "; ".join(self.problems[:5]))
+            self._storage.set_aside_copy("; ".join(self.problems[:3]))
+            try:
+                self._storage.write(clean)
+            except StorageError as exc:
+                log.error("%s: the cleaned file could not be written (%s); it is used from memory", self.path, exc)
+                self._storage.replace_in_memory(clean)
+        self.quarantined = self._storage.quarantined
 
-    def _entry_from_doc(self, game: str, doc: Mapping[str, Any]) -> ScoreEntry | None:
+    def _entry_from_doc(self, game: str, doc: Any) -> ScoreEntry | None:
         try:
             details = doc.get("details", {})
-            if not isinstance(details, dict):
+            if not isinstance(details, dict) or set(doc) - {"seq", "name", "score", "at", "details"}:
+                return None
+            if details:
+                if not safejson.check_depth(details, 8):
+                    return None
+                _check_details(details)
+            at = doc["at"]
+            if not isinstance(at, str) or len(at) > 40:
                 return None
             return ScoreEntry(
                 check_game(game),
                 check_score(doc["seq"]),
                 check_name(doc["name"]),
                 check_score(doc["score"]),
-                _as_aware(datetime.fromisoformat(doc["at"])),
+                _as_aware(datetime.fromisoformat(at)),
                 details,
             )
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             return None
 
     # --- ordering ---------------------------------------------------------------------------------------
@@ -309,7 +377,7 @@ class HighScores:
                 self._order[game] = bool(_registry_lower_is_better(game))
         return self._order[game]
 
-    def _key(self, game: str, score: int, at: datetime, seq: int) -> tuple:
+    def _key(self, game: str, score: int, at: datetime, seq: int) -> tuple[float, float, int]:
         return (score if self.lower_is_better(game) else -score, at.timestamp(), seq)
 
     def _mirror_add(self, entry: ScoreEntry, table: str, doc_id: int, sort: bool = True) -> None:

@@ -23,6 +23,8 @@ ORDER = (
     "game.kv",
     "board.kv",
     "results.kv",
+    "marks.kv",
+    "pinpad.kv",
     "operator.kv",
     "diagnostics.kv",
 )

@@ -1,11 +1,17 @@
 """The operator menu: reached by holding a finger in any corner for ``operator.hold_s`` seconds, then a PIN.
 
-The PIN is checked against the hash in the config (``kiosk.config.check_pin``); three wrong PINs return to
-attract mode. The menu faces the long side nearest the corner that was held. It shows play counts (today,
-the last 7 days, all time, per game) and the hardware status (the full diagnostics screen when the hardware
-layer provides one), and sets volume and mute, the attract text, bot levels, idle timeouts; it resets one
-game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is written to
-the config file at once.
+The PIN pad is :class:`kiosk.ui.pinpad.PinPad`: the PIN is checked off the UI thread against the hash in the
+config, wrong PINs cost growing delays and then a lockout (:class:`kiosk.pin.PinGuard`, shared by the app, so
+closing and reopening the pad buys nothing). Without a PIN (a try-out, or an install before ``kiosk --set-pin``)
+the corner gesture opens only the PIN set-up: the PIN typed twice, then the pad asks for it to open the menu.
+
+The menu faces the long side nearest the corner that was held. It shows the table's health
+(:meth:`OperatorDesk.health`: storage, crash recovery, damaged files, free space, settings problems, wrong
+PINs since the menu was last opened, hardware; the full diagnostics screen when the hardware layer provides one)
+and the play counts (today, the last 7 days, all time, per game); it sets volume and mute, the attract text
+(typed on Kivy's on-screen keyboard, or a preset), bot levels, idle timeouts, and the PIN (typed twice); it
+resets one game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is
+written to the config file at once.
 
 The screen knows nothing of the app: it talks to an :class:`OperatorDesk` (the shell's operator room
 implements it), so it can be built and tested against any object with those few members.
@@ -24,6 +30,7 @@ Adding to the menu
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -36,9 +43,13 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.screenmanager import Screen
+from kivy.uix.vkeyboard import VKeyboard
 
-from kiosk.config import BOT_LEVELS, Config, check_pin
+from kiosk.config import BOT_LEVELS, Config
 from kiosk.engine import GameSpec
+from kiosk.health import Health
+from kiosk.pin import PinGuard
+from kiosk.ui.pinpad import PinPad  # noqa: F401  (registers the class for layouts/operator.kv)
 
 __all__ = ["ATTRACT_PRESETS", "OperatorDesk", "OperatorScreen"]
 
@@ -57,6 +68,15 @@ class OperatorDesk(Protocol):
     @property
     def scores(self) -> Any:
         """``kiosk.storage.HighScores`` (or its unavailable stand-in)."""
+        ...
+
+    @property
+    def pin_guard(self) -> PinGuard:
+        """Wrong-PIN delays, lockout and log (``kiosk.pin``), shared by every opening of the pad."""
+        ...
+
+    def health(self) -> Health:
+        """The health snapshot (``kiosk.health``): storage, journal, files aside, card, settings, PIN, hardware."""
         ...
 
     def hardware_summary(self) -> str: ...
@@ -84,20 +104,28 @@ ATTRACT_PRESETS = (
     "Sushi games for everyone - touch!",
     "Happy hour: play a game!",
 )
+MAX_ATTRACT_TEXT = 60
+
+
+class _Keyboard(VKeyboard):
+    """Kivy's on-screen keyboard. Kivy 2.3 draws a disabled one with ``key_background_disabled_normal``, which
+    it never defines (the menu disables it whenever another part shows): defined here, with the normal look."""
+
+    key_background_disabled_normal = StringProperty("atlas://data/images/defaulttheme/vkeyboard_key_normal")
 
 
 class OperatorScreen(Screen):
     desk = ObjectProperty(None)  # an OperatorDesk
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
-    phase = OptionProperty("pin", options=["pin", "menu", "confirm"])
-    pin_entry = StringProperty("")
-    pin_message = StringProperty("Operator PIN")
+    phase = OptionProperty("pin", options=["pin", "menu", "confirm", "text"])
+    pin_message = StringProperty("")  #: the menu's status line (a board reset, a PIN changed)
     counts_text = StringProperty("")
-    hardware_text = StringProperty("")
+    health_text = StringProperty("")
     volume = NumericProperty(0.7)
     muted = BooleanProperty(False)
     attract_text = StringProperty("")
+    text_draft = StringProperty("")  #: the attract text being typed on the on-screen keyboard
     bot_level = StringProperty("normal")
     attract_level = StringProperty("easy")
     idle_s = NumericProperty(90)
@@ -108,35 +136,50 @@ class OperatorScreen(Screen):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self._wrong = 0
         self._confirm_action: Callable[[], None] | None = None
+        self._changing_pin = False
+        self._visit_failures: tuple[Any, ...] = ()
+        self._vkeyboard: Any = None
+        pad = self.ids.pinpad
+        pad.bind(on_success=self._pin_ok, on_new_pin=self._new_pin, on_cancel=self._pin_cancel)
 
     # ------------------------------------------------------------------------------------------- PIN
     def open(self, facing: str) -> None:
         self.facing = facing
         self.phase = "pin"
-        self.pin_entry = ""
-        self.pin_message = "Operator PIN"
-        self._wrong = 0
-
-    def digit(self, d: str) -> None:
-        if len(self.pin_entry) < 8:
-            self.pin_entry += d
-
-    def backspace(self) -> None:
-        self.pin_entry = self.pin_entry[:-1]
-
-    def submit_pin(self) -> None:
-        if check_pin(self.pin_entry, self.desk.cfg.operator.pin_hash):
-            self.pin_entry = ""
-            self.show_menu()
-            return
-        self._wrong += 1
-        self.pin_entry = ""
-        if self._wrong >= 3:
-            self.close()
+        self._changing_pin = False
+        pad = self.ids.pinpad
+        pad.guard = self.desk.pin_guard
+        if self.desk.cfg.operator.pin_set:
+            pad.start("check", self.desk.cfg.operator.pin_hash)
         else:
-            self.pin_message = f"Wrong PIN ({3 - self._wrong} tries left)"
+            pad.start("setup")
+
+    def _pin_ok(self, _pad: Any) -> None:
+        self.show_menu()
+
+    def _new_pin(self, pad: Any, pin_hash: str) -> None:
+        self.desk.update_config(operator={"pin_hash": pin_hash})
+        self.desk.pin_guard.reset()
+        if self._changing_pin:
+            self._changing_pin = False
+            self.pin_message = "Operator PIN changed"
+            self.phase = "menu"
+            self.refresh()
+        else:  # the first PIN: the set-up alone never opens the menu
+            pad.start("check", pin_hash, "PIN saved. Type it to open the menu")
+
+    def _pin_cancel(self, _pad: Any) -> None:
+        if self._changing_pin:
+            self._changing_pin = False
+            self.phase = "menu"
+        else:
+            self.close()
+
+    def change_pin(self) -> None:
+        self._changing_pin = True
+        self.phase = "pin"
+        self.ids.pinpad.start("setup", message="New operator PIN (4 to 8 digits)")
 
     # ------------------------------------------------------------------------------------------- menu
     def show_menu(self) -> None:
@@ -152,12 +195,17 @@ class OperatorScreen(Screen):
         if self.board_game not in games and games:
             self.board_game = games[0]
         self._board_title()
+        self.pin_message = ""
+        # The wrong PINs since the last visit are shown for this whole visit, then count as seen.
+        self._visit_failures = tuple(self.desk.pin_guard.failures_since_menu())
+        self.desk.pin_guard.menu_opened()
         self.refresh()
         self.phase = "menu"
 
     def refresh(self) -> None:
         self.counts_text = self._counts()
-        self.hardware_text = self.desk.hardware_summary()
+        health = dataclasses.replace(self.desk.health(), pin_failures=self._visit_failures)
+        self.health_text = "\n".join(health.lines())
 
     def _counts(self) -> str:
         scores = self.desk.scores
@@ -180,6 +228,61 @@ class OperatorScreen(Screen):
     def _board_title(self) -> None:
         self.board_title = self._title(self.board_game) if self.board_game else "-"
 
+    # ------------------------------------------------------------------------------------------- attract text
+    def edit_attract_text(self) -> None:
+        """Type a new attract text on Kivy's on-screen keyboard (it turns with the menu)."""
+        self.text_draft = self.attract_text
+        self.phase = "text"  # first: a keyboard added to a disabled parent fails to lay out its keys
+        holder = self.ids.vkb_holder
+        if self._vkeyboard is None:
+            vk = _Keyboard(do_translation=False, do_rotation=False, do_scale=False, docked=False)
+            # On SDL2 windows Kivy sends characters as on_textinput and only the special keys as on_key_down.
+            vk.bind(on_key_down=self._vkey, on_textinput=lambda _vk, text: self.type_text(text))
+            holder.bind(size=self._fit_vkeyboard, pos=self._fit_vkeyboard)
+            self._vkeyboard = vk
+        if self._vkeyboard.parent is None:
+            holder.add_widget(self._vkeyboard)
+        self._fit_vkeyboard()
+
+    def on_phase(self, _screen: Any, phase: str) -> None:
+        # The keyboard leaves with its part of the menu: hidden, it would still take the touches over its area.
+        vk = self._vkeyboard
+        if phase != "text" and vk is not None and vk.parent is not None:
+            vk.parent.remove_widget(vk)
+
+    def _fit_vkeyboard(self, *_a: Any) -> None:
+        vk, holder = self._vkeyboard, self.ids.vkb_holder
+        if vk is None:
+            return
+        # Kivy lays the keys out on its own 700 x 200 surface and is scaled to fit (as its docked mode does).
+        vk.do_translation = vk.do_rotation = vk.do_scale = False
+        vk.size = (700, 200)
+        if holder.width > 0 and holder.height > 0:
+            vk.scale = min(holder.width / 700.0, holder.height / 200.0)
+            vk.center = holder.center
+
+    def _vkey(self, _vk: Any, keycode: Any, text: str | None, _modifiers: Any) -> None:
+        if keycode == "backspace":
+            self.text_draft = self.text_draft[:-1]
+        elif keycode == "enter":
+            self.text_ok()
+        elif keycode == "escape":
+            self.text_cancel()
+        elif keycode == "spacebar":
+            self.type_text(" ")
+        elif text and keycode not in ("shift", "capslock", "layout", "special", "tab"):
+            self.type_text(text)
+
+    def type_text(self, text: str) -> None:
+        self.text_draft = (self.text_draft + text)[:MAX_ATTRACT_TEXT]
+
+    def text_ok(self) -> None:
+        self.phase = "menu"
+        self.set_attract_text(self.text_draft)
+
+    def text_cancel(self) -> None:
+        self.phase = "menu"
+
     # ------------------------------------------------------------------------------------------- settings
     def change_volume(self, delta: float) -> None:
         self.volume = round(min(1.0, max(0.0, self.volume + delta)), 2)
@@ -195,7 +298,7 @@ class OperatorScreen(Screen):
         self.set_attract_text(presets[i % len(presets)])
 
     def set_attract_text(self, text: str) -> None:
-        text = text.strip()[:60]
+        text = "".join(ch for ch in text if ch.isprintable()).strip()[:MAX_ATTRACT_TEXT]
         if text:
             self.attract_text = text
             self.desk.update_config(attract={"text": text})
@@ -252,6 +355,6 @@ class OperatorScreen(Screen):
         self.desk.open_diagnostics()
 
     def close(self) -> None:
+        self.ids.pinpad.stop()
         self.phase = "pin"
-        self.pin_entry = ""
         self.desk.close()

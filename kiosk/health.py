@@ -1,0 +1,205 @@
+"""The table's health in one plain value, for the operator menu and the attract screen's corner marks (no Kivy).
+
+    >>> h = Health(pin_set=False)
+    >>> h.marks()
+    ['No operator PIN']
+
+:func:`collect` reads what the stores, the config loader, the PIN guard and the hardware layer already know (no
+file is parsed; one folder listing and one ``statvfs``), so it is cheap enough to call whenever the menu opens.
+
+Decisions written down:
+
+* Files moved aside are listed from the state folder itself (``*.corrupt-*``, ``*.rejected-*``), not only those
+  of this start: the operator sees them until someone looks at them and deletes them.
+* The corner marks are short and few: "No operator PIN" (a try-out or a fresh install: the corner gesture opens
+  the PIN set-up) and "Settings problem" (the config did not load: the table runs on the last good copy or the
+  defaults). Everything else waits for the menu; guests need not know about a card that is filling up.
+* "Low space" is below 50 MB free on the card (a full scores file is about 10 MB, a game journal well under 1 MB).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Health", "collect", "LOW_SPACE_BYTES"]
+
+LOW_SPACE_BYTES = 50 * 10**6
+
+
+@dataclass(frozen=True)
+class Health:
+    """What the operator menu's health panel shows. Every field has a harmless default."""
+
+    storage_ok: bool = True
+    storage_reason: str = ""
+    boards: dict[str, int] = field(default_factory=dict)  #: entries per game
+    scores_problems: tuple[str, ...] = ()  #: what was wrong with the scores file at start
+    journal_state: str = "no game"  #: "on", "retrying", "closed", "off", "no game"
+    journal_error: str | None = None
+    journal_failed_writes: int = 0
+    saved_games_ok: bool = True
+    journal_start_error: str | None = None  #: why the last new game got no journal (card full), if it did not
+    journals_set_aside: tuple[tuple[str, str], ...] = ()  #: (file, reason) archived at this start
+    files_aside: tuple[str, ...] = ()  #: damaged files kept aside in the state folder
+    free_bytes: int | None = None
+    total_bytes: int | None = None
+    config_source: str = "file"
+    config_problems: tuple[str, ...] = ()
+    pin_set: bool = True
+    pin_failures: tuple[datetime, ...] = ()  #: wrong PINs since the menu was last opened
+    pin_consecutive: int = 0
+    pin_wait_s: float = 0.0
+    pin_problem: str | None = None
+    hardware: tuple[str, ...] = ()
+
+    @property
+    def low_space(self) -> bool:
+        return self.free_bytes is not None and self.free_bytes < LOW_SPACE_BYTES
+
+    def marks(self) -> list[str]:
+        """The small marks for a corner of the attract screen (empty when all is well)."""
+        out = []
+        if not self.pin_set:
+            out.append("No operator PIN")
+        if self.config_problems:
+            out.append("Settings problem")
+        return out
+
+    def problems(self) -> list[str]:
+        """One short line per thing that needs the operator (empty when all is well)."""
+        out = []
+        if not self.pin_set:
+            out.append("No operator PIN is set.")
+        if self.pin_failures:
+            out.append(f"{len(self.pin_failures)} wrong PIN(s) since the menu was last opened.")
+        if self.config_problems:
+            out.append(
+                f"Settings file has {len(self.config_problems)} problem(s): running on the {self.config_source}."
+            )
+        if not self.storage_ok:
+            out.append("High scores unavailable.")
+        if self.scores_problems:
+            out.append(f"Scores file had {len(self.scores_problems)} damaged part(s), left out.")
+        if self.journal_state == "retrying":
+            out.append("Saving the game for crash recovery fails (retried at every move).")
+        if self.journal_start_error:
+            out.append("The last game started without crash recovery.")
+        if not self.saved_games_ok:
+            out.append("Crash recovery unavailable.")
+        if self.files_aside:
+            out.append(f"{len(self.files_aside)} damaged file(s) kept aside.")
+        if self.low_space:
+            out.append("The card is almost full.")
+        return out
+
+    def lines(self) -> list[str]:
+        """The full panel as text lines, most important first."""
+        out: list[str] = []
+        scores = "ok" if self.storage_ok else f"UNAVAILABLE ({self.storage_reason})"
+        entries = sum(self.boards.values())
+        out.append(f"High scores: {scores}; {entries} entries on {len(self.boards)} board(s)")
+        out += [f"  left out at start: {p}" for p in self.scores_problems[:3]]
+        if len(self.scores_problems) > 3:
+            out.append(f"  ... and {len(self.scores_problems) - 3} more")
+        journal = {
+            "on": "on (every move saved)",
+            "retrying": f"FAILING, retried at every move ({self.journal_failed_writes} failed write(s))",
+            "closed": "closed",
+            "off": "off (no storage)",
+            "no game": "no game running",
+        }.get(self.journal_state, self.journal_state)
+        out.append(f"Crash recovery: {'ok' if self.saved_games_ok else 'UNAVAILABLE'}; journal {journal}")
+        if self.journal_error and self.journal_state == "retrying":
+            out.append(f"  last error: {self.journal_error}")
+        if self.journal_start_error:
+            out.append(f"  the last game started without crash recovery: {self.journal_start_error}")
+        out += [f"  journal set aside: {name} ({why})" for name, why in self.journals_set_aside[:3]]
+        if self.files_aside:
+            shown = ", ".join(self.files_aside[:3]) + (" ..." if len(self.files_aside) > 3 else "")
+            out.append(f"Damaged files kept aside: {len(self.files_aside)} ({shown})")
+        if self.free_bytes is not None and self.total_bytes:
+            mark = "  LOW" if self.low_space else ""
+            out.append(f"Card: {self.free_bytes / 1e6:,.0f} MB free of {self.total_bytes / 1e6:,.0f} MB{mark}")
+        if self.config_problems:
+            out.append(f"Settings: running on the {self.config_source}; the file has problems:")
+            out += [f"  {p}" for p in self.config_problems[:4]]
+            if len(self.config_problems) > 4:
+                out.append(f"  ... and {len(self.config_problems) - 4} more (kiosk --check-config)")
+        else:
+            out.append("Settings: ok")
+        pin = "set" if self.pin_set else "NOT SET"
+        fails = len(self.pin_failures)
+        when = ", ".join(t.strftime("%d %b %H:%M") for t in self.pin_failures[-3:])
+        out.append(f"Operator PIN: {pin}; wrong PINs since last visit: {fails}{f' (last: {when})' if fails else ''}")
+        if self.pin_problem:
+            out.append(f"  {self.pin_problem}")
+        out += list(self.hardware)
+        return out
+
+
+def _files_aside(folders: Iterable[Path]) -> tuple[str, ...]:
+    found: list[str] = []
+    for folder in folders:
+        try:
+            found += sorted(
+                p.name for p in folder.iterdir() if (".corrupt-" in p.name or ".rejected-" in p.name) and p.is_file()
+            )
+        except OSError:
+            continue
+    return tuple(found)
+
+
+def collect(
+    *,
+    state_dir: Path | None = None,
+    scores: Any = None,
+    saved_games: Any = None,
+    journal: Any = None,
+    loaded_config: Any = None,
+    pin_guard: Any = None,
+    pin_set: bool = True,
+    hardware: Sequence[str] = (),
+) -> Health:
+    """Build a :class:`Health` from the kiosk's parts (any may be None: not started, or a try-out)."""
+    storage_ok = bool(getattr(scores, "available", False))
+    boards: dict[str, int] = {}
+    if storage_ok:
+        for game in scores.games():
+            n = scores.count(game)
+            if n:
+                boards[game] = n
+    free = total = None
+    if state_dir is not None:
+        try:
+            usage = shutil.disk_usage(state_dir)
+            free, total = usage.free, usage.total
+        except OSError:
+            pass
+    return Health(
+        storage_ok=storage_ok,
+        storage_reason=str(getattr(scores, "reason", "not opened") if scores is not None else "not opened"),
+        boards=boards,
+        scores_problems=tuple(getattr(scores, "problems", ()) or ()),
+        journal_state=str(getattr(journal, "state", "no game")) if journal is not None else "no game",
+        journal_error=getattr(journal, "error", None) if journal is not None else None,
+        journal_failed_writes=int(getattr(journal, "failed_writes", 0)) if journal is not None else 0,
+        saved_games_ok=bool(getattr(saved_games, "available", False)),
+        journal_start_error=getattr(saved_games, "last_error", None),
+        journals_set_aside=tuple(getattr(saved_games, "set_aside", ()) or ()),
+        files_aside=_files_aside([state_dir]) if state_dir is not None else (),
+        free_bytes=free,
+        total_bytes=total,
+        config_source=str(getattr(loaded_config, "source", "file")),
+        config_problems=tuple(getattr(loaded_config, "problems", ()) or ()),
+        pin_set=pin_set,
+        pin_failures=tuple(pin_guard.failures_since_menu()) if pin_guard is not None else (),
+        pin_consecutive=int(getattr(pin_guard, "consecutive", 0)),
+        pin_wait_s=float(pin_guard.wait_s()) if pin_guard is not None else 0.0,
+        pin_problem=getattr(pin_guard, "problem", None),
+        hardware=tuple(hardware),
+    )

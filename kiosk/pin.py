@@ -1,0 +1,227 @@
+"""The operator PIN's policy: growing delays, a lockout, and a log of every wrong PIN (no Kivy, no screens).
+
+    >>> guard = PinGuard(None, clock=lambda: 1000.0)     # None: kept in memory only (a test, a try-out)
+    >>> for _ in range(3):
+    ...     _ = guard.record_failure()
+    >>> guard.wait_s()                                   # the 4th try waits
+    5.0
+    >>> guard.record_success(); guard.wait_s()
+    0.0
+
+Decisions written down (the issue asks for "growing delays after 3 failures, a lockout of some minutes after 10"):
+
+* The first 3 wrong PINs in a row cost nothing (a typo, a fat finger). After the 3rd, each try waits longer:
+  5, 10, 20, 40, then 60 seconds. After the 10th wrong PIN in a row the PIN pad is locked for 15 minutes, and
+  every further wrong PIN locks it for another 15 minutes: a 4-digit PIN then takes months of patience, while the
+  operator who mistypes a few times waits seconds. Only a right PIN (or ``kiosk --set-pin``) resets the count.
+* The count survives a restart: it is kept with the failure log in ``operator-pin.json`` in the state folder
+  (written atomically; a damaged file is moved aside and the count starts again, with a log line). Pulling the
+  plug does not buy fresh tries.
+* Every wrong PIN is logged (``kiosk.operator`` logger: the journal under systemd) with its time, and kept in the
+  file (the last :data:`KEEP_FAILURES`). The operator menu shows the failures since it was last opened
+  (:meth:`PinGuard.failures_since_menu`, then :meth:`PinGuard.menu_opened`).
+* Times are wall-clock seconds (they must survive a restart). A clock that jumps back (a Pi without a real-time
+  clock before NTP) never makes a wait longer than its own length.
+* Checking a PIN costs a PBKDF2 computation (0.1 to 0.5 s): :func:`check_in_background` runs it in a thread so
+  the UI never stalls.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from kiosk.config import check_pin, hash_pin
+from kiosk.storage import safejson
+from kiosk.storage.atomic import atomic_write_bytes, quarantine
+
+__all__ = [
+    "PinGuard",
+    "delay_after",
+    "check_in_background",
+    "hash_in_background",
+    "new_pin_hash",
+    "FREE_TRIES",
+    "LOCKOUT_AFTER",
+    "LOCKOUT_S",
+]
+
+log = logging.getLogger("kiosk.operator")
+
+FREE_TRIES = 3
+LOCKOUT_AFTER = 10
+LOCKOUT_S = 15 * 60.0
+MAX_DELAY_S = 60.0
+KEEP_FAILURES = 200
+FILE_NAME = "operator-pin.json"
+_MAX_BYTES = 64 * 1024
+
+
+def delay_after(failures: int) -> float:
+    """Seconds to wait before the next try after ``failures`` wrong PINs in a row."""
+    if failures < FREE_TRIES:
+        return 0.0
+    if failures < LOCKOUT_AFTER:
+        return float(min(MAX_DELAY_S, 5.0 * 2.0 ** (failures - FREE_TRIES)))
+    return LOCKOUT_S
+
+
+class PinGuard:
+    """Counts wrong PINs, says how long the next try must wait, and keeps the failure log.
+
+    ``path``: the state file (``<state folder>/operator-pin.json``), or None to keep everything in memory.
+    ``clock``: wall-clock seconds (``time.time``); tests pass a fake one.
+    """
+
+    def __init__(self, path: Path | str | None, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path) if path is not None else None
+        self._clock = clock
+        self._lock = threading.Lock()
+        self.consecutive = 0  #: wrong PINs in a row
+        self.failures: list[float] = []  #: times of the last wrong PINs, oldest first
+        self.menu_seen = 0.0  #: when the operator menu was last opened
+        #: Why the state file was not usable (moved aside), or could not be written; None when fine.
+        self.problem: str | None = None
+        self._load()
+
+    # --- the policy ------------------------------------------------------------------------------------
+    def wait_s(self) -> float:
+        """Seconds until the next try is allowed (0.0: now)."""
+        with self._lock:
+            if not self.failures or self.consecutive < FREE_TRIES:
+                return 0.0
+            delay = delay_after(self.consecutive)
+            elapsed = max(0.0, self._clock() - self.failures[-1])  # a clock that went back counts as no time
+            return max(0.0, delay - elapsed)
+
+    @property
+    def locked_out(self) -> bool:
+        """True during a lockout (10 or more wrong PINs in a row and the 15 minutes not over)."""
+        return self.consecutive >= LOCKOUT_AFTER and self.wait_s() > 0
+
+    def record_failure(self) -> float:
+        """A wrong PIN was entered: log it with its time, keep it, and return the wait before the next try."""
+        with self._lock:
+            now = self._clock()
+            self.consecutive += 1
+            self.failures = (self.failures + [now])[-KEEP_FAILURES:]
+            n = self.consecutive
+        wait = delay_after(n)
+        log.warning(
+            "wrong operator PIN at %s (%d in a row)%s",
+            datetime.fromtimestamp(now).astimezone().isoformat(timespec="seconds"),
+            n,
+            f"; next try in {wait:.0f} s" if wait else "",
+        )
+        self._save()
+        return wait
+
+    def record_success(self) -> None:
+        """The right PIN: the count starts again (the log stays)."""
+        with self._lock:
+            changed = self.consecutive != 0
+            self.consecutive = 0
+        if changed:
+            self._save()
+
+    def reset(self) -> None:
+        """A new PIN was set (``kiosk --set-pin``): no wait, no lockout."""
+        self.record_success()
+
+    # --- the operator menu -----------------------------------------------------------------------------
+    def failures_since_menu(self) -> list[datetime]:
+        """Wrong PINs since the operator menu was last opened, oldest first (local times)."""
+        with self._lock:
+            return [datetime.fromtimestamp(t).astimezone() for t in self.failures if t > self.menu_seen]
+
+    def menu_opened(self) -> None:
+        """The menu was opened (and showed :meth:`failures_since_menu`): those count as seen."""
+        with self._lock:
+            self.menu_seen = max([self._clock(), *self.failures])
+        self._save()
+
+    # --- the file --------------------------------------------------------------------------------------
+    def _load(self) -> None:
+        if self.path is None:
+            return
+        try:
+            data = safejson.read_file(self.path, max_bytes=_MAX_BYTES, max_depth=3)
+            consecutive, failures, seen = data["consecutive"], data["failures"], data["menu_seen"]
+            if not (
+                isinstance(consecutive, int)
+                and not isinstance(consecutive, bool)
+                and 0 <= consecutive < 10**6
+                and isinstance(failures, list)
+                and all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in failures)
+                and isinstance(seen, (int, float))
+            ):
+                raise ValueError("not a PIN failure log")
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            self.problem = f"{self.path.name} cannot be read: {exc.strerror or exc}"
+            log.error("%s", self.problem)
+            return
+        except (ValueError, KeyError, TypeError) as exc:
+            self.problem = f"{self.path.name} was damaged ({exc}) and moved aside"
+            try:
+                quarantine(self.path, str(exc))
+            except OSError as move_exc:
+                log.error("could not move %s aside: %s", self.path, move_exc)
+            return
+        self.consecutive = consecutive
+        self.failures = sorted(float(t) for t in failures)[-KEEP_FAILURES:]
+        self.menu_seen = float(seen)
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        with self._lock:
+            blob = json.dumps(
+                {"consecutive": self.consecutive, "failures": self.failures, "menu_seen": self.menu_seen}
+            ).encode()
+        try:
+            atomic_write_bytes(self.path, blob)
+        except OSError as exc:
+            self.problem = f"{self.path.name} cannot be written ({exc.strerror or exc}): kept in memory"
+            log.error("%s", self.problem)
+
+
+# ------------------------------------------------------------------------------------------------ PIN set-up
+def new_pin_hash(first: str, second: str) -> str:
+    """The hash for a PIN typed twice; ``ValueError`` with the message for the set-up screen."""
+    if first != second:
+        raise ValueError("The two PINs differ. Try again.")
+    try:
+        return hash_pin(first)
+    except ValueError:
+        raise ValueError("A PIN is 4 to 8 digits.") from None
+
+
+def check_in_background(pin: str, pin_hash: str | None, done: Callable[[bool], None]) -> threading.Thread:
+    """Check ``pin`` in a daemon thread and call ``done(matches)`` from that thread (hand it to the UI with
+    ``Clock.schedule_once``)."""
+    t = threading.Thread(target=lambda: done(check_pin(pin, pin_hash)), name="pin-check", daemon=True)
+    t.start()
+    return t
+
+
+def hash_in_background(first: str, second: str, done: Callable[[str | None, str | None], None]) -> threading.Thread:
+    """:func:`new_pin_hash` in a daemon thread; ``done(hash, None)`` or ``done(None, message)``."""
+
+    def run() -> None:
+        try:
+            h = new_pin_hash(first, second)
+        except ValueError as exc:
+            done(None, str(exc))
+            return
+        done(h, None)
+
+    t = threading.Thread(target=run, name="pin-hash", daemon=True)
+    t.start()
+    return t

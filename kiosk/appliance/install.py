@@ -156,23 +156,32 @@ class Installer:
     # ---- steps
     def step_packages(self) -> None:
         step = "packages"
-        wanted = list(PACKAGES)
-        for p in PI_PACKAGES:
-            if self._apt_has(p):
-                wanted.append(p)
-            else:
-                self.skip(step, f"{p}: not in this system's archive (Raspberry Pi OS has it; needed on a Pi 5)")
-        missing = [p for p in wanted if not self._dpkg_has(p)]
-        if not missing:
+        lists = any(Path("/var/lib/apt/lists").glob("*_Packages"))
+        pi = [p for p in PI_PACKAGES if self._apt_has(p)] if lists else []
+        missing = [p for p in (*PACKAGES, *pi) if not self._dpkg_has(p)]
+        if lists and not missing:
+            for p in PI_PACKAGES:
+                if p not in pi:
+                    self.skip(step, f"{p}: not in this system's archive (Raspberry Pi OS has it; a Pi 5 needs it)")
             self.ok(step, "all installed")
             return
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
 
         def install() -> None:
             self.run("apt-get", "update", "-qq")
-            self.run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing, env=env)
+            todo = [p for p in PACKAGES if not self._dpkg_has(p)]
+            for p in PI_PACKAGES:
+                if self._apt_has(p):
+                    todo += [] if self._dpkg_has(p) else [p]
+                else:
+                    self.skip(step, f"{p}: not in this system's archive (Raspberry Pi OS has it; a Pi 5 needs it)")
+            if todo:
+                self.run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *todo, env=env)
 
-        self.change(step, "apt-get install " + " ".join(missing), install)
+        what = "apt-get install " + " ".join(missing) if missing else "apt-get update (no package lists yet)"
+        if not lists and missing:
+            what += f" (and {', '.join(PI_PACKAGES)} where the archive has it)"
+        self.change(step, what, install)
 
     @staticmethod
     def _dpkg_has(pkg: str) -> bool:

@@ -27,6 +27,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -63,7 +64,7 @@ def base_tarball(cache: Path) -> Path:
         say(f"Debian root from the cache: {tar}")
         return tar
     cache.mkdir(parents=True, exist_ok=True)
-    part = tar.with_name(tar.name + ".part")
+    part = tar.with_name(tar.stem + ".part.tar")  # mmdebstrap picks the format by the extension
     t0 = time.monotonic()
     if shutil.which("mmdebstrap"):
         say(f"building a fresh {SUITE} root with mmdebstrap (once; cached in {cache})")
@@ -107,8 +108,10 @@ def mounted_root(tar: Path, cache: Path, keep: bool) -> Iterator[Path]:
     finally:
         for m in reversed(mounts):
             subprocess.run(["umount", "-R", "-l", str(m)], check=False)
-        if keep:
-            say(f"kept: {root}")
+        still = [ln.split()[1] for ln in Path("/proc/mounts").read_text().splitlines() if str(work) in ln]
+        if keep or still:
+            # never delete a tree with /dev still bound inside it
+            say(f"kept: {root}" + (f" (still mounted: {still})" if still else ""))
         else:
             shutil.rmtree(work, ignore_errors=True)
 
@@ -156,7 +159,8 @@ def run_check(cache: Path, keep: bool) -> None:
         before = snapshot(root)
         dry = installer(root, "--dry-run", "--pin", PIN)
         check(dry.returncode == 0 and "[would]" in dry.stdout, "--dry-run lists the steps it would take")
-        changed = {k for k in set(before) | set(snapshot(root)) if before.get(k) != snapshot(root).get(k)}
+        after_dry = snapshot(root)
+        changed = {k for k in set(before) | set(after_dry) if before.get(k) != after_dry.get(k)}
         check(not changed, f"--dry-run changed nothing (changed: {sorted(changed)[:5]})")
 
         first = installer(root, "--pin", PIN)
@@ -217,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=Path("/var/cache/sushi-kiosk-check"), help="cache folder")
     p.add_argument("--keep", action="store_true", help="keep the root afterwards (for a look around)")
     args = p.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_a: sys.exit(143))  # clean up the mounts when stopped
     if os.geteuid() != 0:
         print("skipped: needs root (chroot, mount)", file=sys.stderr)
         return SKIP

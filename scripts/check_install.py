@@ -41,6 +41,10 @@ SUITE = "bookworm"
 INCLUDE = "systemd,systemd-sysv,udev,python3,ca-certificates,util-linux,dbus"
 GROUPS = ("render", "video", "input", "gpio", "dialout", "audio")
 PIN = "1357"
+HOST_CA = "/etc/ssl/certs/ca-certificates.crt"
+CHROOT_CA = "/etc/ssl/certs/host-ca-certificates.crt"
+# how this machine reaches the package index, passed into the root
+PASS_ENV = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
 
 
 class CheckFailed(AssertionError):
@@ -90,6 +94,8 @@ def mounted_root(tar: Path, cache: Path, keep: bool) -> Iterator[Path]:
     try:
         subprocess.run(["tar", "-C", str(root), "-xf", str(tar)], check=True)
         shutil.copyfile("/etc/resolv.conf", root / "etc" / "resolv.conf", follow_symlinks=True)
+        # this machine's certificate authorities, for pip behind a network that re-signs TLS
+        shutil.copyfile(HOST_CA, root / CHROOT_CA.lstrip("/"))
         for src, dst, opts in (
             ("proc", "proc", ["-t", "proc"]),
             ("sysfs", "sys", ["-t", "sysfs", "-o", "ro"]),
@@ -138,7 +144,9 @@ def in_root(root: Path, *cmd: str, stdin: str | None = None) -> subprocess.Compl
         "HOME": "/root",
         "LANG": "C.UTF-8",
         "PIP_CACHE_DIR": "/var/cache/pip",
+        "PIP_CERT": CHROOT_CA,
     }
+    env.update({k: v for k, v in os.environ.items() if k in PASS_ENV})
     return subprocess.run(
         ["chroot", str(root), *cmd], env=env, capture_output=True, text=True, input=stdin, start_new_session=True
     )

@@ -101,7 +101,7 @@ class Admin:
     def status(self, kind: str, ok: bool, message: str) -> None:
         print(f"kiosk-admin: {kind}: {message}", flush=True)
         write_status(self.state_dir, kind=kind, ok=ok, message=message)
-        with contextlib.suppress(KeyError, OSError):
+        with contextlib.suppress(LookupError, OSError):  # no kiosk user (a development machine)
             shutil.chown(self.dir / "status.json", "kiosk", "kiosk")
 
     def _take(self, name: str) -> dict[str, Any] | None:

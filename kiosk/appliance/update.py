@@ -212,7 +212,10 @@ def _unpack_wheels(bundle: Path, manifest: dict[str, Any], dest: Path) -> None:
         for name in wanted:
             if "/" in name or not name.endswith(".whl"):
                 raise UpdateError(f"bundle lists a bad wheel name: {name!r}")
-            member = tar.extractfile(f"wheels/{name}")
+            try:
+                member = tar.extractfile(f"wheels/{name}")
+            except KeyError:
+                member = None
             if member is None:
                 raise UpdateError(f"bundle lacks wheels/{name}")
             with open(dest / name, "wb") as out:
@@ -511,7 +514,7 @@ class Updater:
             self.say(f"installing {vid} into {target}")
             try:
                 build(target)
-            except (UpdateError, OSError, subprocess.CalledProcessError) as exc:
+            except (UpdateError, OSError, tarfile.TarError, subprocess.CalledProcessError) as exc:
                 shutil.rmtree(target, ignore_errors=True)
                 msg = f"{vid} could not be installed: {exc}"
                 self._record(step="failed", new=vid, old=old, message=msg, when=time.time())

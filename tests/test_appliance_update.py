@@ -211,3 +211,12 @@ def test_power_cut_at_each_step_leaves_the_old_version_running(root_a, bundles, 
     assert up.active() == b_id and up.previous_version() == a_id
     assert _version(root_a) == "0.1.1"
     assert _updater(root_a, "recover", env=env).stdout.strip() == "nothing to recover"
+
+
+def test_kiosk_command_line_version_and_build_outside_a_checkout(tmp_path: Path):
+    kiosk = Path(sys.executable).parent / "kiosk"
+    v = subprocess.run([str(kiosk), "--version"], capture_output=True, text=True, timeout=60)
+    assert v.returncode == 0 and re.fullmatch(r"kiosk \d+\.\d+\.\d+\S*\n", v.stdout)
+    b = subprocess.run([str(kiosk), "--build-update", "out"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert b.returncode == 1 and "is not a checkout of the kiosk" in b.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,13 @@ __all__ = ["Admin", "find_usb_bundles", "main", "newest_bundle"]
 
 STATE_DIR = Path("/var/lib/sushi-kiosk")
 USB_MOUNTS = Path("/run/kiosk-usb")
+
+
+def _boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
 
 
 def _version_key(version: str) -> tuple[tuple[int, str], ...]:
@@ -174,11 +182,16 @@ class Admin:
                     for m in mounts:
                         subprocess.run(["umount", str(m)], check=False)
         if readonly.overlay_active():
-            req["restore_read_only"] = True
+            if req.get("boot") == _boot_id():
+                time.sleep(60)  # this boot already asked for the reboot: it is on its way
+                return 0
+            req.update(restore_read_only=True, boot=_boot_id())
             (self.dir / "update.request").write_text(json.dumps(req))
             try:
                 readonly.set_overlay(False)
             except subprocess.CalledProcessError as exc:
+                self._done("update")
+                pending.unlink(missing_ok=True)
                 self.status("update", False, f"could not leave read-only mode for the update: {exc}")
                 return 1
             self.status("update", True, "the table restarts without read-only mode to install the update")

@@ -18,7 +18,7 @@ import pytest
 
 from kiosk.appliance import readonly
 from kiosk.appliance.admin import Admin, newest_bundle
-from kiosk.appliance.requests import pending, read_status, request_read_only, request_update
+from kiosk.appliance.requests import pending, read_status, request_read_only, request_update, system_state, write_status
 from kiosk.appliance.update import NoStart, Updater
 
 
@@ -116,3 +116,18 @@ def test_read_only_plan_puts_the_state_partition_in_fstab_once(tmp_path: Path):
     assert again[0].done
     assert fstab.read_text() == text
     assert any(ln.skip or ln.done or "overlay" in ln.what for ln in again[2:])
+
+
+def test_system_state_for_the_operator_menu(tmp_path: Path):
+    unit = tmp_path / "kiosk-admin.path"
+    state = system_state(tmp_path, unit, mounts="/dev/root / ext4 rw 0 0\n")
+    assert not state.helper and "not installed as a table" in state.text()
+    unit.write_text("[Path]\n")
+    state = system_state(tmp_path, unit, mounts="overlay / overlay rw 0 0\n")
+    assert state.helper and state.read_only and "read-only" in state.text()
+    request_read_only(tmp_path, False)
+    assert "Working on: read-only" in system_state(tmp_path, unit, mounts="overlay / overlay rw 0 0\n").text()
+    (tmp_path / "requests" / "read-only.request").unlink()
+    write_status(tmp_path, kind="update", ok=True, message="updated to 0.1.1-abc")
+    text = system_state(tmp_path, unit, mounts="/dev/root / ext4 rw 0 0\n").text()
+    assert "writable (maintenance)" in text and "updated to 0.1.1-abc" in text

@@ -17,10 +17,24 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["pending", "read_status", "request_read_only", "request_update", "requests_dir", "write_status"]
+__all__ = [
+    "HELPER_UNIT",
+    "SystemState",
+    "pending",
+    "read_status",
+    "request_read_only",
+    "request_update",
+    "requests_dir",
+    "system_state",
+    "write_status",
+]
+
+#: The installed path unit that hands requests to the root helper; without it nobody carries them out.
+HELPER_UNIT = Path("/etc/systemd/system/kiosk-admin.path")
 
 
 def requests_dir(state_dir: Path) -> Path:
@@ -68,3 +82,39 @@ def read_status(state_dir: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+@dataclass(frozen=True)
+class SystemState:
+    """What the operator menu shows about the system."""
+
+    helper: bool  # the root helper is installed (the table was set up by the installer)
+    read_only: bool  # the root is read-only right now
+    pending: tuple[str, ...]  # requests not carried out yet
+    last: dict[str, Any]  # the helper's last outcome (kind, ok, message, when)
+
+    def text(self) -> str:
+        if not self.helper:
+            return "System: not installed as a table (no read-only mode, no updates from here)"
+        lines = [
+            "System: read-only (protected against power cuts)"
+            if self.read_only
+            else "System: writable (maintenance): turn read-only back on when done"
+        ]
+        if self.pending:
+            lines.append("Working on: " + ", ".join(self.pending) + " ...")
+        elif self.last:
+            when = time.strftime("%H:%M", time.localtime(float(self.last.get("when", 0))))
+            lines.append(f"Last ({when}): {self.last.get('message', '')}")
+        return "\n".join(lines)
+
+
+def system_state(state_dir: Path, helper_unit: Path = HELPER_UNIT, mounts: str | None = None) -> SystemState:
+    from kiosk.appliance.readonly import overlay_active
+
+    return SystemState(
+        helper=helper_unit.exists(),
+        read_only=overlay_active(mounts),
+        pending=tuple(pending(state_dir)),
+        last=read_status(state_dir),
+    )

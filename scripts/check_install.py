@@ -164,6 +164,7 @@ def installer(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def run_check(cache: Path, keep: bool) -> None:
     tar = base_tarball(cache)
     with mounted_root(tar, cache, keep) as root:
+        src = root / "srv" / "sushi-kiosk"  # the copy of the checkout that the installer runs from
         before = snapshot(root)
         dry = installer(root, "--dry-run", "--pin", PIN)
         check(dry.returncode == 0 and "[would]" in dry.stdout, "--dry-run lists the steps it would take")
@@ -182,9 +183,9 @@ def run_check(cache: Path, keep: bool) -> None:
         check(set(GROUPS) <= groups, f"kiosk is in {', '.join(GROUPS)} (has {sorted(groups)})")
         for unit in ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path"):
             installed = root / "etc/systemd/system" / unit
-            check(installed.read_text() == (HERE / "systemd" / unit).read_text(), f"{unit} installed")
+            check(installed.read_text() == (src / "systemd" / unit).read_text(), f"{unit} installed")
         rule = root / "etc/udev/rules.d/99-tapstick.rules"
-        check(rule.read_text() == (HERE / "hardware/udev/99-tapstick.rules").read_text(), "udev rule installed")
+        check(rule.read_text() == (src / "hardware/udev/99-tapstick.rules").read_text(), "udev rule installed")
 
         def state(unit: str) -> str:
             return subprocess.run(

@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh
-apt_install libgl1 libmtdev1
+apt_install libgl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core
 ensure_venv
 "$VENV/bin/pip" install --quiet --disable-pip-version-check .
+# Render the pieces' pictures now rather than at the first start (kept until the picture table or font changes).
+"$VENV/bin/python" -m kiosk.ui.pictures >/dev/null || true
 exec "$VENV/bin/kiosk" "$@"

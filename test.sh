@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh
 # systemd-analyze checks the units; mmdebstrap builds the Debian root that the installer check runs in
-apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 systemd mmdebstrap
+apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core \
+    systemd mmdebstrap
 ensure_venv
 "$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"
 # The gate: lint and format (ruff) and types (mypy), configured in pyproject.toml.

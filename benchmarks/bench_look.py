@@ -1,0 +1,166 @@
+"""The look's costs: resident memory in attract mode against a bare Kivy app showing one label, and the picture
+atlas's first-start rendering time.
+
+Budget: the kiosk's resident memory (RSS) in attract mode, while bots play, at most 2x a bare Kivy app (one Label)
+started the same way in the same run; the absolute megabytes are reported too (a Pi 4 has 2-8 GB, a Pi 3 1 GB).
+The kiosk is also measured without the picture font (``KIOSK_EMOJI_FONT`` pointing nowhere: pieces drawn as
+shapes), so the atlas's own share is visible. Each figure is one child process (``python -c``), 1920x1080, on
+the same X display (Xvfb started here when ``$DISPLAY`` is unset: :func:`benchmarks.bench_ui._display`); RSS is
+read from ``/proc/self/status`` after the kiosk is fully built and an attract game has played for a while.
+
+The atlas: :func:`kiosk.ui.pictures.build_atlas` timed in this process into a temporary folder (what the first
+start pays when ``python -m kiosk.ui.pictures`` did not run at install), and the PNG's size.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+MEMORY_BUDGET = 2.0
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def child(kind: str, out: str, settle: float) -> None:
+    """Inside the child: the bare Label app or the kiosk in attract mode; writes {"rss_mb": ...} to ``out``."""
+    state = Path(tempfile.mkdtemp(prefix=f"bench-look-{kind}-"))
+    from kiosk.__main__ import configure_kivy
+
+    configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, maxfps=60, log_level="warning")
+    from kivy.app import App
+    from kivy.clock import Clock
+
+    result: dict[str, Any] = {}
+    if kind == "label":
+        from kivy.uix.label import Label
+
+        class Bare(App):
+            def build(self) -> Any:
+                return Label(text="Hello, table", font_size=48)
+
+        app: Any = Bare()
+    else:
+        from kiosk.app import KioskApp
+        from kiosk.config import Config
+
+        app = KioskApp(
+            Config().replace(attract={"call_s": 1.0}),
+            state_dir=state,
+            hardware="none",
+            handle_signals=False,
+            seed=7,
+            kiosk_mode=False,
+        )
+
+    def ready() -> bool:
+        return kind == "label" or (app.ready and app.sm.current.startswith("game:"))
+
+    def poll(_dt: float) -> None:
+        if not ready():
+            Clock.schedule_once(poll, 0.1)
+            return
+        Clock.schedule_once(done, settle)
+
+    def done(_dt: float) -> None:
+        result["rss_mb"] = _rss_mb()
+        if kind != "label":
+            result["screen"] = app.sm.current
+        app.stop()
+
+    Clock.schedule_once(poll, 1.0)
+    app.run()
+    Path(out).write_text(json.dumps(result))
+    shutil.rmtree(state, ignore_errors=True)
+
+
+def _run_child(kind: str, env: dict[str, str], settle: float, font: str | None = None) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "result.json"
+        code = f"import benchmarks.bench_look as b; b.child({kind!r}, {str(out)!r}, {settle!r})"
+        child_env = dict(
+            env,
+            KIVY_NO_ARGS="1",
+            KIVY_NO_FILELOG="1",
+            KIVY_NO_CONSOLELOG="1",
+            SDL_AUDIODRIVER="dummy",
+            KIVY_HOME=str(Path(tmp) / "kivy"),
+        )
+        if font is not None:
+            child_env["KIOSK_EMOJI_FONT"] = font
+        root = Path(__file__).resolve().parents[1]
+        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=root, capture_output=True, timeout=240)
+        if proc.returncode != 0 or not out.exists():
+            raise RuntimeError(f"{kind} child failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+        result: dict[str, Any] = json.loads(out.read_text())
+        return result
+
+
+def _atlas() -> dict[str, Any]:
+    from kiosk.ui import pictures
+
+    if not pictures.font_path().is_file():
+        return {"error": f"no picture font at {pictures.font_path()}"}
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        pictures.build_atlas(Path(tmp))
+        seconds = time.perf_counter() - t0
+        png = Path(tmp) / f"{pictures.ATLAS_NAME}.png"
+        return {
+            "build_s": round(seconds, 3),
+            "pictures": len(pictures.PICTURES),
+            "png_kb": round(png.stat().st_size / 1024, 1),
+            "texture_mb": round(png_texture_mb(png), 2),
+        }
+
+
+def png_texture_mb(png: Path) -> float:
+    from PIL import Image
+
+    with Image.open(png) as im:
+        return im.width * im.height * 4 / 2**20
+
+
+def run(quick: bool) -> dict[str, Any]:
+    from benchmarks.bench_ui import _display
+
+    env, xvfb = _display()
+    settle = 2.0 if quick else 5.0
+    rounds = 1 if quick else 2
+    try:
+        bare = [_run_child("label", env, settle) for _ in range(rounds)]
+        kiosk = [_run_child("kiosk", env, settle) for _ in range(rounds)]
+        shapes = [_run_child("kiosk", env, settle, font=os.devnull + ".missing") for _ in range(rounds)]
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait(timeout=10)
+    bare_mb = statistics.median(r["rss_mb"] for r in bare)
+    kiosk_mb = statistics.median(r["rss_mb"] for r in kiosk)
+    shapes_mb = statistics.median(r["rss_mb"] for r in shapes)
+    ratio = kiosk_mb / bare_mb
+    return {
+        "memory": {
+            "bare_label_mb": round(bare_mb, 1),
+            "attract_mb": round(kiosk_mb, 1),
+            "attract_without_pictures_mb": round(shapes_mb, 1),
+            "ratio": round(ratio, 3),
+            "budget": MEMORY_BUDGET,
+            "within_budget": ratio <= MEMORY_BUDGET,
+            "attract_screen": kiosk[0].get("screen"),
+        },
+        "atlas": _atlas(),
+    }

@@ -1,0 +1,293 @@
+"""Screenshots of every screen: ``python -m kiosk.shots`` (the one command that regenerates ``artifacts/screens``).
+
+It starts the real kiosk (``KioskApp``, mock hardware, a throw-away state folder with a few saved high scores) in
+a real window at each size (default 1920x1080 and 1280x800), visits every screen and saves a PNG of each:
+
+* attract mode: the call, the high-score boards, each game as bots play it, the resume offer;
+* the picker, a game's how-to and the joining screen, chosen from a long edge (south-west) and a short edge (west);
+* every game with a human at a long edge and, separately, at a short edge (bots in the other seats), the
+  human's private tray held open;
+* the results screen with the initials entry; the operator screen from both edges.
+
+Files are ``artifacts/screens/<shot>_<W>x<H>.png``. Each screen is also walked by the fit checker
+(:func:`kiosk.ui.fit.check_tree`); its findings go to ``artifacts/screens/fit_<W>x<H>.txt`` and the command
+prints how many each shot has. Without a display the command re-runs itself under ``xvfb-run`` (Debian
+``xvfb``, which ``test.sh`` installs). Each size runs in its own process (Kivy allows one window per process).
+
+    python -m kiosk.shots                      # both sizes, every shot
+    python -m kiosk.shots --sizes 1280x800 --only makoto   # shots whose name contains "makoto"
+
+Exit status 1 if a shot failed to be taken (the others are still taken).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+__all__ = ["main", "SHOT_SIZES"]
+
+SHOT_SIZES = ("1920x1080", "1280x800")
+LONG, SHORT = "south-west", "west"
+
+
+def _default_out() -> Path:
+    return Path.cwd() / "artifacts" / "screens"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m kiosk.shots", description=__doc__.split("\n")[0])
+    p.add_argument("--out", type=Path, default=None, help="folder for the PNGs (default ./artifacts/screens)")
+    p.add_argument("--sizes", default=",".join(SHOT_SIZES), help="window sizes, comma-separated WxH")
+    p.add_argument("--only", default="", help="take only the shots whose name contains this text")
+    p.add_argument("--child", default="", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    out = (args.out or _default_out()).resolve()
+    if args.child:
+        return _child(out, args.child, args.only)
+    if not os.environ.get("DISPLAY"):
+        xvfb = shutil.which("xvfb-run")
+        if xvfb is None:
+            print("no display and no xvfb-run: install xvfb (test.sh does)", file=sys.stderr)
+            return 2
+        cmd = [xvfb, "-a", "-s", "-screen 0 1920x1080x24", sys.executable, "-m", "kiosk.shots", *(argv or sys.argv[1:])]
+        return subprocess.call(cmd)
+    out.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for size in [s.strip() for s in args.sizes.split(",") if s.strip()]:
+        cmd = [sys.executable, "-m", "kiosk.shots", "--out", str(out), "--child", size]
+        if args.only:
+            cmd += ["--only", args.only]
+        rc = subprocess.call(cmd)
+        status = status or (1 if rc else 0)
+    return status
+
+
+# ------------------------------------------------------------------------------------------------ the child
+class Tour:
+    """Drives one running kiosk from screen to screen (one window size)."""
+
+    def __init__(self, app: Any, out: Path, size: str) -> None:
+        self.app = app
+        self.out = out
+        self.size = size
+        self.fit_lines: list[str] = []
+        self.failed: list[str] = []
+
+    # -------------------------------------------------------------------------------------- loop helpers
+    @staticmethod
+    def frames(n: int = 2) -> None:
+        from kivy.base import EventLoop
+
+        for _ in range(n):
+            EventLoop.idle()
+
+    def run_for(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.frames(1)
+
+    def run_until(self, pred: Callable[[], bool], timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.frames(1)
+            if pred():
+                self.frames(3)
+                return True
+        return False
+
+    def seat(self, position: str) -> Any:
+        return self.app.table.by_position(position)
+
+    # -------------------------------------------------------------------------------------- one shot
+    def shot(self, name: str) -> None:
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+
+        self.frames(4)
+        target = self.out / f"{name}_{self.size}.png"
+        made = Window.screenshot(name=str(target))
+        if made:
+            shutil.move(made, target)
+        problems = check_tree(Window, (float(Window.width), float(Window.height)))
+        self.fit_lines.append(f"## {name} ({len(problems)})")
+        self.fit_lines += [f"- {p}" for p in problems]
+        print(f"{self.size} {name}: {len(problems)} fit findings", flush=True)
+
+    def take(self, name: str, only: str, setup: Callable[[], None]) -> None:
+        if only and only not in name:
+            return
+        try:
+            setup()
+            self.shot(name)
+        except Exception:
+            self.failed.append(name)
+            print(f"{self.size} {name}: FAILED\n{traceback.format_exc()}", file=sys.stderr, flush=True)
+
+    # -------------------------------------------------------------------------------------- the screens
+    def attract_call(self) -> None:
+        self.app.go_attract()
+        self.run_until(lambda: self.app.sm.current == "attract", 3)
+
+    def attract_step(self, kind: str, key: str | None, seconds: float) -> None:
+        app = self.app
+        app.go_attract()
+        steps = app._attract_cycle()
+        app._attract_step = steps.index((kind, key))
+        app._attract_next()
+        self.run_for(seconds)
+
+    def attract_offer(self) -> None:
+        self.attract_call()
+        self.app.attract_screen.show_offer("Resume the Makoto game from 14:05?")
+
+    def picker(self, position: str) -> None:
+        self.app.go_attract()
+        self.frames(2)
+        self.app.leave_attract(self.seat(position).index)
+
+    def howto(self, position: str, key: str) -> None:
+        self.picker(position)
+        self.frames(2)
+        self.app.picker.show_howto(key)
+
+    def join(self, position: str, key: str) -> None:
+        self.picker(position)
+        self.frames(2)
+        self.app.open_join(key, self.seat(position).index)
+
+    def game(self, key: str, position: str) -> None:
+        app = self.app
+        app.go_attract()
+        self.frames(2)
+        spec = app.games[key]
+        n = max(spec.min_players, min(spec.max_players, 4))
+        human = self.seat(position)
+        others = [s for s in app.table.seats if s.index != human.index]
+        # bots spread around the table: every other seat first
+        others = sorted(others, key=lambda s: (s.edge == human.edge, s.index))
+        seats = [(human.index, None)] + [(s.index, "random") for s in others[: n - 1]]
+        app.start_game(key, seats)
+        self.run_for(2.5)
+        screen = app.sm.current_screen
+        panel = getattr(screen, "panels", {}).get(human.index)
+        tray = getattr(getattr(panel, "ids", None), "tray", None) if panel is not None else None
+        if tray is not None:
+            tray.held_by_button = True
+
+    def results(self, position: str) -> None:
+        app = self.app
+        app.go_attract()
+        self.frames(2)
+        human = self.seat(position)
+        bot_seat = next(s for s in app.table.seats if s.edge != human.edge)
+        app.start_game("makoto", [(human.index, None), (bot_seat.index, "random")])
+        session = app.sm.current_screen.session
+        spec = app.games["makoto"]
+        g = next(i for i, s in enumerate(session.seats) if s.index == human.index)
+        hand = spec.bots["random"](g, 5)
+        end = time.monotonic() + 60
+        while app.mode == "game" and time.monotonic() < end:
+            state = session.state
+            if g in state.to_move():
+                session.apply(g, hand.choose(state))
+            next_game = getattr(app.sm.current_screen, "next_game", None)
+            if getattr(app.sm.current_screen, "sheet_text", "") and next_game is not None:
+                next_game()
+            self.frames(1)
+        self.run_until(lambda: app.mode == "results", 5)
+
+    def operator(self, facing: str) -> None:
+        self.app.go_attract()
+        self.frames(2)
+        self.app.open_operator(facing)
+
+    def tour(self, only: str) -> None:
+        app = self.app
+        self.take("attract_call", only, self.attract_call)
+        for key in app.games:
+            self.take(f"attract_{key}", only, partial(self.attract_step, "game", key, 4.0))
+        self.take("attract_boards", only, partial(self.attract_step, "boards", next(iter(app.games)), 0.5))
+        self.take("attract_offer", only, self.attract_offer)
+        edges = (("long", LONG), ("short", SHORT))
+        for edge, position in edges:
+            self.take(f"picker_{edge}", only, partial(self.picker, position))
+            self.take(f"howto_{edge}", only, partial(self.howto, position, "makoto"))
+            self.take(f"join_{edge}", only, partial(self.join, position, "makoto"))
+        for key in app.games:
+            for edge, position in edges:
+                self.take(f"{key}_{edge}", only, partial(self.game, key, position))
+        for edge, position in edges:
+            self.take(f"results_{edge}", only, partial(self.results, position))
+        self.take("operator_long", only, partial(self.operator, "bottom"))
+        self.take("operator_short", only, partial(self.operator, "left"))
+        app.go_attract()
+        self.frames(2)
+
+
+def _seed_scores(state: Path) -> None:
+    """A few high scores (all-time and today) so the boards have something to show."""
+    from kiosk.games import GAMES
+    from kiosk.storage import HighScores
+
+    scores = HighScores.open_or_unavailable(state / "scores.json")
+    names = ["AKI", "BEN", "CHO", "DAN", "EVE"]
+    for key in GAMES:
+        for i, name in enumerate(names):
+            scores.add(key, name, 40 - 7 * i)
+    close = getattr(scores, "close", None)
+    if close is not None:
+        close()
+
+
+def _child(out: Path, size: str, only: str) -> int:
+    width, height = (int(v) for v in size.split("x"))
+    out.mkdir(parents=True, exist_ok=True)
+    state = Path(tempfile.mkdtemp(prefix="kiosk-shots-"))
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ["KIVY_HOME"] = str(state / "kivy")
+    from kiosk.__main__ import configure_kivy
+
+    configure_kivy(state_dir=state, fullscreen=False, width=width, height=height, log_level="warning")
+    from kivy.base import runTouchApp, stopTouchApp
+    from kivy.core.window import Window
+
+    from kiosk.app import KioskApp
+    from kiosk.config import Config
+
+    _seed_scores(state)
+    cfg = Config().replace(
+        attract={"move_delay_s": 0.15, "game_s": 60.0, "boards_s": 60.0, "call_s": 60.0, "bot_level": "random"},
+        bots={"move_delay_s": 0.05, "default_level": "random"},
+        timeouts={"idle_s": 600.0, "still_playing_s": 600.0, "menu_idle_s": 600.0, "initials_s": 600.0},
+    )
+    app = KioskApp(cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock", handle_signals=False)
+    Window.size = (width, height)
+    app._run_prepare()
+    runTouchApp(embedded=True)
+    Tour.frames(3)
+    app.ensure_ready()
+    tour = Tour(app, out, size)
+    try:
+        tour.tour(only)
+    finally:
+        (out / f"fit_{size}.txt").write_text("\n".join(tour.fit_lines) + "\n", encoding="utf-8")
+        app.stop()
+        stopTouchApp()
+        shutil.rmtree(state, ignore_errors=True)
+    return 1 if tour.failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

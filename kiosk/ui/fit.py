@@ -1,0 +1,244 @@
+"""The widget-tree fit checker: text that does not fit, text too small, touch targets too small, labels that overlap.
+
+:func:`check_tree` walks a widget tree as it is on screen (after a frame has laid it out) and returns a
+:class:`Problem` for each of:
+
+* ``cut``: a label's text does not fit its box. The text is laid out again as Kivy would with unlimited room
+  (the same font, size, wrap width from ``text_size``, markup, padding, no ``shorten``, no ``max_lines``) and
+  compared with the box: wider or taller than the label (so it spills over its neighbours or Kivy drops lines),
+  shortened with an ellipsis (``shorten``), or a word broken across two lines because it is wider than the wrap
+  width ("Cucumbe r").
+* ``small_text``: a label a player must read set under :func:`~kiosk.ui.typescale.min_text_px` (18 px at
+  1920x1080, 14 px at 1280x800). A label whose ``must_read`` property is False (``FinePrint``: a square's
+  name in a corner) is held only to fitting.
+* ``small_target``: a button (anything with Kivy's ``ButtonBehavior``) narrower or lower than
+  :func:`~kiosk.ui.typescale.min_target_px` (60 px at 1080, 44 px at 800), counting only the part of it that a
+  later sibling button does not cover (the visible strip of an overlapped card).
+* ``overlap``: the inked text of two labels overlapping on screen (by more than 2 px each way), neither inside
+  the other.
+
+Only what is on screen counts: widgets with opacity 0 (or under one), outside the window, of zero size, or with
+empty text are skipped; disabled buttons are not touch targets. Boxes are compared in window coordinates, so
+labels in seat zones turned to face a side are checked as drawn.
+
+>>> Problem("cut", None, "Cucumber", "needs 120x30 px, has 80x30").line()
+"cut: 'Cucumber' (needs 120x30 px, has 80x30)"
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.ui.typescale import min_target_px, min_text_px
+
+__all__ = ["Problem", "check_tree", "walk", "report"]
+
+TOLERANCE = 1.5  # pixels: rounding in Kivy's layout
+OVERLAP = 2.0
+_TAG = re.compile(r"\[/?[a-z_]+(=[^\]]*)?\]")
+_ELLIPSIS = ("...", "\u2026")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding: ``kind`` (``cut``, ``small_text``, ``small_target``, ``overlap``), the widget, its text."""
+
+    kind: str
+    widget: Any
+    text: str
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.kind}: {self.text[:60]!r} ({self.detail})"
+
+    def __str__(self) -> str:
+        path = _path(self.widget) if self.widget is not None else ""
+        return f"{self.line()} at {path}" if path else self.line()
+
+
+def _path(w: Any) -> str:
+    parts: list[str] = []
+    while w is not None and len(parts) < 6:
+        parts.append(type(w).__name__)
+        parent = w.parent
+        w = parent if parent is not w else None
+    return " < ".join(parts)
+
+
+def walk(root: Any) -> Iterator[Any]:
+    """Every widget on screen under ``root`` (itself included): opacity 0 and zero-size branches are skipped."""
+    stack = [root]
+    while stack:
+        w = stack.pop()
+        if getattr(w, "opacity", 1) <= 0.01:
+            continue
+        yield w
+        stack.extend(reversed(getattr(w, "children", [])))
+
+
+def _window_rect(w: Any, x: float, y: float, width: float, height: float) -> tuple[float, float, float, float]:
+    """A rectangle in ``w``'s parent coordinates as a bounding box in window coordinates."""
+    pts = [w.to_window(px, py) for px, py in ((x, y), (x + width, y), (x, y + height), (x + width, y + height))]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def _is_widget(w: Any) -> bool:
+    from kivy.uix.widget import Widget
+
+    return isinstance(w, Widget)
+
+
+def _is_label(w: Any) -> bool:
+    from kivy.uix.label import Label
+
+    return isinstance(w, Label)
+
+
+def _is_button(w: Any) -> bool:
+    from kivy.uix.behaviors import ButtonBehavior
+
+    return isinstance(w, ButtonBehavior)
+
+
+def _plain(label: Any) -> str:
+    return _TAG.sub("", label.text) if label.markup else label.text
+
+
+def _layout(label: Any, wrap: float | None) -> tuple[tuple[float, float], list[str]]:
+    """Lay ``label``'s text out as Kivy does, with wrap width ``wrap`` and unlimited height: (size, lines)."""
+    core = label._label
+    opts = dict(core.options)
+    opts.update(text_size=(wrap, None), shorten=False, max_lines=0)
+    opts.pop("text", None)  # Kivy keeps the label's text outside the options it renders with
+    c = type(core)(text=label.text, **opts)
+    c.refresh()
+    lines = ["".join(getattr(word, "text", "") for word in line.words) for line in getattr(c, "_cached_lines", [])]
+    return (float(c.content_size[0]), float(c.content_size[1])), lines
+
+
+def _broken_word(plain: str, lines: list[str]) -> str:
+    """A word of ``plain`` that the layout split across two lines, or ``""``."""
+    words = plain.split()
+    for a, b in zip(lines, lines[1:]):
+        if a and b and not a[-1].isspace() and not b[0].isspace():
+            tail = a.split()[-1] if a.split() else ""
+            head = b.split()[0] if b.split() else ""
+            if tail and head and (tail + head) in words and tail not in words:
+                return tail + head
+    return ""
+
+
+def _label_problems(label: Any, window: tuple[float, float]) -> list[Problem]:
+    text = _plain(label).strip()
+    if not text:
+        return []
+    out: list[Problem] = []
+    if getattr(label, "must_read", True) and label.font_size < min_text_px(window) - 0.05:
+        out.append(
+            Problem("small_text", label, text, f"{label.font_size:.1f} px, minimum {min_text_px(window):.0f} px")
+        )
+    label.texture_update()
+    tw, th = label.text_size
+    wrap = tw if tw is not None and tw > 0 else None
+    (need_w, need_h), lines = _layout(label, wrap)
+    box_w, box_h = label.width, label.height
+    if th is not None and th > 0:
+        box_h = min(box_h, th + 2 * _pad(label)[1])
+    if need_w > box_w + TOLERANCE or need_h > box_h + TOLERANCE:
+        out.append(Problem("cut", label, text, f"needs {need_w:.0f}x{need_h:.0f} px, has {box_w:.0f}x{box_h:.0f}"))
+    elif (
+        label.shorten
+        and any(e in "".join(_shown_lines(label)) for e in _ELLIPSIS)
+        and not any(e in text for e in _ELLIPSIS)
+    ):
+        out.append(Problem("cut", label, text, "shortened with an ellipsis"))
+    broken = _broken_word(text, lines) if wrap else ""
+    if broken:
+        out.append(Problem("cut", label, text, f"the word {broken!r} is broken across two lines"))
+    return out
+
+
+def _pad(label: Any) -> tuple[float, float]:
+    p = label.padding
+    return (float(p[0]), float(p[1])) if len(p) >= 2 else (float(p[0]), float(p[0]))
+
+
+def _shown_lines(label: Any) -> list[str]:
+    return ["".join(getattr(w, "text", "") for w in line.words) for line in getattr(label._label, "_cached_lines", [])]
+
+
+def _ink(label: Any) -> tuple[float, float, float, float]:
+    """Where the label's texture is drawn (Kivy centres it in the label), in window coordinates."""
+    tw, th = label.texture_size
+    return _window_rect(label, label.center_x - tw / 2, label.center_y - th / 2, tw, th)
+
+
+def _inside(a: Any, b: Any) -> bool:
+    w = b.parent
+    while w is not None and w is not w.parent:
+        if w is a:
+            return True
+        w = w.parent
+    return False
+
+
+def _visible_width(button: Any) -> float:
+    """The button's width, less what a later sibling button lying over its right part covers."""
+    parent = button.parent
+    if parent is None:
+        return float(button.width)
+    siblings = list(reversed(parent.children))  # drawing order: later ones lie on top
+    i = siblings.index(button) if button in siblings else -1
+    width = float(button.width)
+    for other in siblings[i + 1 :]:
+        if not _is_button(other) or getattr(other, "opacity", 1) <= 0.01:
+            continue
+        if (
+            other.y <= button.y + TOLERANCE
+            and other.top >= button.top - TOLERANCE
+            and button.x < other.x < button.right
+        ):
+            width = min(width, other.x - button.x)
+    return width
+
+
+def check_tree(root: Any, window: tuple[float, float] | None = None) -> list[Problem]:
+    """Every problem in the tree under ``root`` (see the module docstring). ``window``: the window's size
+    (default: Kivy's window)."""
+    if window is None:
+        from kivy.core.window import Window
+
+        window = (float(Window.width), float(Window.height))
+    out: list[Problem] = []
+    inks: list[tuple[Any, tuple[float, float, float, float]]] = []
+    target = min_target_px(window)
+    for w in walk(root):
+        if not _is_widget(w) or w.width <= 0 or w.height <= 0:  # the Window itself is not a widget
+            continue
+        wx, wy, ww, wh = _window_rect(w, w.x, w.y, w.width, w.height)
+        if wx >= window[0] or wy >= window[1] or wx + ww <= 0 or wy + wh <= 0:
+            continue
+        if _is_button(w) and not w.disabled:
+            vis = _visible_width(w)
+            if vis < target - TOLERANCE or w.height < target - TOLERANCE:
+                name = _plain(w).strip() if _is_label(w) else type(w).__name__
+                out.append(Problem("small_target", w, name, f"{vis:.0f}x{w.height:.0f} px, minimum {target:.0f}"))
+        if _is_label(w) and _plain(w).strip():
+            out.extend(_label_problems(w, window))
+            inks.append((w, _ink(w)))
+    for i, (a, ra) in enumerate(inks):
+        for b, rb in inks[i + 1 :]:
+            dx = min(ra[0] + ra[2], rb[0] + rb[2]) - max(ra[0], rb[0])
+            dy = min(ra[1] + ra[3], rb[1] + rb[3]) - max(ra[1], rb[1])
+            if dx > OVERLAP and dy > OVERLAP and not _inside(a, b) and not _inside(b, a):
+                out.append(Problem("overlap", a, _plain(a).strip(), f"over {_plain(b).strip()[:40]!r}"))
+    return out
+
+
+def report(problems: list[Problem]) -> str:
+    """The problems one a line (for a test's failure message)."""
+    return "\n".join(str(p) for p in problems) or "no problems"

@@ -1,0 +1,259 @@
+"""The pieces' pictures: one atlas (a PNG and a Kivy ``.atlas`` index) rendered from Noto Color Emoji.
+
+Every ingredient, teacup, action card, Makoto card kind, Takoyaki topping and title picture the screens draw is a
+colour glyph of the Noto Color Emoji font (SIL Open Font License 1.1; Debian ``fonts-noto-color-emoji``; the
+licence text is in the repository's ``licenses/`` folder). Kivy's own text rendering draws no colour emoji, so
+Pillow renders the glyphs once (the font holds bitmaps at 109 px only: ``embedded_color=True`` at that size)
+into a single atlas in the cache folder, and Kivy loads them as ``atlas://`` images (one texture, one upload).
+
+Where the atlas lives (decision): ``$KIVY_HOME/pictures`` (the kiosk sets ``KIVY_HOME`` to ``<state folder>/kivy``;
+without it, that default): never inside the installed package, which may be read-only.
+:func:`ensure_atlas` builds it at first start (about 0.3 s for the whole set on an x86 laptop) and again only
+when the picture table, the cell size or the font file changes (a stamp in the index names all three), so
+``python -m kiosk.ui.pictures`` run at install time leaves nothing for the first start to do. The atlas is
+written to a temporary name and renamed, so a power cut mid-build leaves either the old atlas or none.
+
+Without the font (or without Pillow) :func:`ensure_atlas` returns ``None`` and :func:`picture` returns ``""``:
+the piece widgets then draw their fallback shape (category colour and symbol), never a crash.
+
+>>> sorted(PICTURES)[:3]
+['avocado', 'caviar', 'chop']
+>>> picture_name("Cream Cheese")
+'cream_cheese'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+log = logging.getLogger("kiosk.ui.pictures")
+
+__all__ = [
+    "PICTURES",
+    "EMOJI_FONT",
+    "CELL",
+    "ATLAS_NAME",
+    "picture_name",
+    "cache_dir",
+    "build_atlas",
+    "ensure_atlas",
+    "picture",
+    "has_picture",
+    "reset",
+]
+
+#: Where Debian's fonts-noto-color-emoji puts the font; ``KIOSK_EMOJI_FONT`` overrides it (tests, other systems).
+EMOJI_FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
+#: The font's only bitmap size: Pillow refuses others for this font.
+GLYPH_PX = 109
+#: One atlas cell, in pixels (the glyph bitmap is 136 x 128; it is scaled to fit, keeping its aspect).
+CELL = 128
+ATLAS_NAME = "pieces"
+
+#: Picture name -> the glyph drawn for it. Ingredient names are the engines' kind names through
+#: :func:`picture_name` ("Cream Cheese" -> ``cream_cheese``). Chosen to tell apart at a glance from any side
+#: of the table; the words stay in the trays and the how-to.
+PICTURES: dict[str, str] = {
+    # rice, misc and maki
+    "rice": "\U0001f35a",  # bowl of rice
+    "nori": "\U0001f359",  # rice ball wrapped in nori
+    "maki": "\U0001f365",  # the swirl of a rolled maki
+    "egg": "\U0001f95a",
+    "tempura": "\U0001f364",  # fried shrimp
+    "cream_cheese": "\U0001f9c0",
+    "sesame": "\U0001fad8",  # beans: the seeds
+    # fish
+    "salmon": "\U0001f363",  # sushi (salmon nigiri)
+    "tuna": "\U0001f41f",  # blue fish
+    "yellowtail": "\U0001f420",  # yellow tropical fish
+    "eel": "\U0001f40d",
+    "mackerel": "\U0001f421",
+    # vegetables
+    "avocado": "\U0001f951",
+    "cucumber": "\U0001f952",
+    "scallion": "\U0001f331",
+    "mushroom": "\U0001f344",
+    "radish": "\U0001fada",  # root
+    "pickle": "\U0001fad9",  # jar
+    # seafood
+    "shrimp": "\U0001f990",
+    "scallop": "\U0001f41a",
+    "crab": "\U0001f980",
+    "octopus": "\U0001f419",
+    "geoduck": "\U0001f9aa",  # oyster
+    "squid": "\U0001f991",
+    "roe": "\U0001fae7",  # bubbles: the round eggs
+    # special
+    "caviar": "\U0001fad0",  # dark small spheres
+    # table pieces
+    "teacup": "\U0001f375",
+    "wasabi": "\U0001f33f",  # the green plant; a Wasabi cube, a Wasabi card
+    # action cards (Maki and Wasabi!)
+    "switch": "\U0001f504",
+    "chop": "\U0001f52a",
+    "second_helping": "\U0001f37d",
+    "substitute": "\U0001f501",
+    "spicy": "\U0001f336",
+    "stack": "\U0001f95e",  # a stack of pancakes
+    # Makoto
+    "sword": "\u2694",
+    "oracle": "\u2600",
+    "kensei": "\U0001f451",
+    # Takoyaki
+    "hot": "\U0001f525",
+    "takoyaki": "\U0001f9c6",
+    # titles and the shell
+    "game_maki": "\U0001f363",
+    "game_wasabi": "\U0001f371",
+    "game_makoto": "\U0001f3b4",
+    "game_takoyaki": "\U0001f419",
+    "trophy": "\U0001f3c6",
+    "touch": "\U0001f446",
+    "party": "\U0001f389",
+    "star": "\u2b50",
+}
+
+
+def picture_name(kind: str) -> str:
+    """The picture name of an engine's kind or card name: lower case, words joined by ``_``."""
+    return "_".join(kind.lower().replace("!", "").replace("-", " ").split())
+
+
+def font_path() -> Path:
+    env = os.environ.get("KIOSK_EMOJI_FONT")
+    return Path(env) if env else EMOJI_FONT
+
+
+def cache_dir() -> Path:
+    """``$KIVY_HOME/pictures``; without ``KIVY_HOME``, where the kiosk puts it by default (``<state>/kivy``)."""
+    home = os.environ.get("KIVY_HOME")
+    if home:
+        return Path(home) / "pictures"
+    from kiosk.config import default_state_dir
+
+    return default_state_dir() / "kivy" / "pictures"
+
+
+def _stamp(font: Path) -> str:
+    st = font.stat()
+    table = json.dumps(PICTURES, sort_keys=True)
+    return hashlib.sha256(f"{table}|{CELL}|{font.name}|{st.st_size}|{int(st.st_mtime)}".encode()).hexdigest()[:16]
+
+
+def build_atlas(folder: Path, font: Path | None = None) -> Path:
+    """Render every picture of :data:`PICTURES` into ``folder/pieces.png`` + ``folder/pieces.atlas``.
+
+    Returns the ``.atlas`` path. Raises ``OSError`` if the font cannot be read and ``ImportError`` without
+    Pillow (:func:`ensure_atlas` turns both into "no pictures")."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = font or font_path()
+    face = ImageFont.truetype(str(font), GLYPH_PX)
+    names = sorted(PICTURES)
+    cols = 8
+    rows = (len(names) + cols - 1) // cols
+    sheet = Image.new("RGBA", (cols * CELL, rows * CELL), (0, 0, 0, 0))
+    index: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        glyph = PICTURES[name]
+        left, top, right, bottom = (int(v) for v in face.getbbox(glyph))
+        w, h = max(1, right - left), max(1, bottom - top)
+        one = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        ImageDraw.Draw(one).text((-left, -top), glyph, font=face, embedded_color=True)
+        box = one.getbbox()  # the inked part: the glyphs' bitmaps have uneven margins
+        if box:
+            one = one.crop(box)
+        scale = (CELL - 4) / max(one.size)
+        one = one.resize(
+            (max(1, round(one.width * scale)), max(1, round(one.height * scale))), Image.Resampling.LANCZOS
+        )
+        col, row = i % cols, i // cols
+        x = col * CELL + (CELL - one.width) // 2
+        y = row * CELL + (CELL - one.height) // 2
+        sheet.alpha_composite(one, (x, y))
+        # Kivy's atlas coordinates start at the image's bottom-left corner
+        index[name] = [col * CELL, sheet.height - (row + 1) * CELL, CELL, CELL]
+    folder.mkdir(parents=True, exist_ok=True)
+    png = folder / f"{ATLAS_NAME}.png"
+    atlas = folder / f"{ATLAS_NAME}.atlas"
+    tmp_png = folder / f".{ATLAS_NAME}.png.tmp"
+    tmp_atlas = folder / f".{ATLAS_NAME}.atlas.tmp"
+    sheet.save(tmp_png, format="PNG")
+    tmp_atlas.write_text(json.dumps({f"{ATLAS_NAME}.png": index}), encoding="utf-8")
+    os.replace(tmp_png, png)
+    os.replace(tmp_atlas, atlas)
+    (folder / "stamp").write_text(_stamp(font), encoding="utf-8")  # last: a half-built atlas is never stamped
+    return atlas
+
+
+_atlas: Path | None = None
+_checked = False
+
+
+def ensure_atlas(folder: Path | None = None) -> Path | None:
+    """The atlas's ``.atlas`` path, built if missing or stale; ``None`` when pictures cannot be had here.
+
+    Checked once per process (the result is remembered; :func:`reset` forgets it)."""
+    global _atlas, _checked
+    if _checked and folder is None:
+        return _atlas
+    folder = folder or cache_dir()
+    font = font_path()
+    result: Path | None = None
+    try:
+        atlas = folder / f"{ATLAS_NAME}.atlas"
+        stamp = folder / "stamp"
+        if not font.is_file():
+            log.warning("no picture font at %s: pieces are drawn as shapes (install fonts-noto-color-emoji)", font)
+        elif atlas.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == _stamp(font):
+            result = atlas
+        else:
+            result = build_atlas(folder, font)
+            log.info("pictures rendered into %s", result)
+    except (OSError, ImportError, ValueError) as exc:
+        log.warning("pictures unavailable (%s): pieces are drawn as shapes", exc)
+        result = None
+    _atlas, _checked = result, True
+    return result
+
+
+def reset() -> None:
+    """Forget the remembered atlas (tests, or after the cache folder was cleared)."""
+    global _atlas, _checked
+    _atlas, _checked = None, False
+
+
+def picture(name: str) -> str:
+    """A Kivy image source for picture ``name`` (``atlas://…/pieces/salmon``), or ``""`` without pictures.
+
+    Unknown names give ``""`` too: a widget then shows its fallback shape."""
+    atlas = ensure_atlas()
+    key = picture_name(name)
+    if atlas is None or key not in PICTURES:
+        return ""
+    return f"atlas://{atlas.with_suffix('')}/{key}"
+
+
+def has_picture(name: str) -> bool:
+    return picture_name(name) in PICTURES
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m kiosk.ui.pictures [FOLDER]``: render the atlas now (at install time); prints its path."""
+    args = sys.argv[1:] if argv is None else argv
+    folder = Path(args[0]) if args else cache_dir()
+    atlas = ensure_atlas(folder)
+    if atlas is None:
+        print("pictures unavailable: pieces will be drawn as shapes", file=sys.stderr)
+        return 1
+    print(atlas)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

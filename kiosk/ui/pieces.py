@@ -1,0 +1,515 @@
+"""The table's pieces as Kivy widgets: tiles, recipe cards, Makoto cards, Takoyaki balls and order cards, tokens.
+
+Each piece is a widget with Kivy properties and a kv rule (``pieces.kv`` beside this file, loaded once on
+import); none holds a rule of any game: a screen sets the properties from ``state.view(seat)``. Pictures come
+from the atlas (:mod:`kiosk.ui.pictures`); without it every piece draws a fallback shape, never nothing.
+
+Decisions, written down:
+
+* **Colour is never the only cue.** An ingredient tile carries its picture *and* its category's colour and
+  symbol (:data:`CATEGORIES`: R rice, M misc/maki, F fish, V vegetables, S seafood, ★ special), in a corner
+  badge; a recipe card repeats each ingredient's badge. Makoto's Sword and Oracle cards carry their symbol; a
+  raw Takoyaki ball has a lower-case letter and a pale batter face, a fried one an upper-case letter, a golden
+  crust, its sauce on top and a mayonnaise zigzag.
+* **Pictures carry the meaning on the shared board** (readable from every side); words are for the trays.
+* **A Makoto card is never too narrow for its number.** A card's number is sized from the card's width and the
+  number's digit count, and card rows never squeeze a card below :func:`card_width` for its height: they
+  overlap cards instead (each card keeps its top-left corner, with its number, in view and at least a touch
+  target's width), and a row that still does not fit wraps onto a second line.
+* Pieces size their text from their own size; the type scale (:mod:`kiosk.ui.typescale`) and the widget-tree
+  checker (:mod:`kiosk.ui.fit`) keep the result readable.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from kiosk.ui import pictures
+from kiosk.ui.cards import card_number_size, card_width, row_layout
+from kiosk.ui.typescale import register_fonts
+
+__all__ = [
+    "Category",
+    "CATEGORIES",
+    "category_of",
+    "Picture",
+    "FinePrint",
+    "Ingredient",
+    "Tile",
+    "RecipeCard",
+    "MakotoCard",
+    "CardRow",
+    "CardFan",
+    "CardDeck",
+    "CardBacks",
+    "TakoBall",
+    "TakoOrderCard",
+    "Token",
+    "TitleBanner",
+    "card_width",
+    "card_number_size",
+    "row_layout",
+    "BALL_RGBA",
+    "BALL_LETTER",
+]
+
+
+@dataclass(frozen=True)
+class Category:
+    """An ingredient category's look: ``symbol`` (the colour-blind cue) and ``rgba`` (the tile colour)."""
+
+    symbol: str
+    rgba: tuple[float, float, float, float]
+    name: str
+
+
+#: Every category of both games' card data (Maki: base, misc, fish, veg, seafood, special; Wasabi!: rice, maki,
+#: fish, vegetables, seafood, special). Letters, not colours, are the cue; colours only help.
+CATEGORIES: dict[str, Category] = {
+    "base": Category("R", (0.95, 0.93, 0.85, 1), "rice"),
+    "rice": Category("R", (0.95, 0.93, 0.85, 1), "rice"),
+    "misc": Category("M", (0.80, 0.72, 0.90, 1), "misc"),
+    "maki": Category("M", (0.55, 0.70, 0.50, 1), "maki"),
+    "fish": Category("F", (0.98, 0.62, 0.50, 1), "fish"),
+    "veg": Category("V", (0.60, 0.86, 0.48, 1), "vegetables"),
+    "vegetables": Category("V", (0.60, 0.86, 0.48, 1), "vegetables"),
+    "seafood": Category("S", (0.55, 0.78, 1.00, 1), "seafood"),
+    "special": Category("\u2605", (1.00, 0.85, 0.35, 1), "special"),
+}
+UNKNOWN = Category("?", (0.80, 0.80, 0.80, 1), "other")
+TEACUP_RGBA = (0.62, 0.45, 0.32, 1)
+EMPTY_RGBA = (1, 1, 1, 0.08)
+WASABI_RGBA = (0.40, 0.74, 0.30, 1)
+
+#: Takoyaki ball colours (the sauce) and letters: red, green, blue.
+BALL_RGBA: dict[int, tuple[float, float, float, float]] = {
+    1: (0.90, 0.25, 0.22, 1),
+    2: (0.22, 0.70, 0.30, 1),
+    3: (0.25, 0.45, 0.95, 1),
+}
+BALL_LETTER = {1: "R", 2: "G", 3: "B"}
+
+#: Makoto card kinds, as the engine numbers them (card // 20): normal, Sword, Oracle.
+CARD_NORMAL, CARD_SWORD, CARD_ORACLE = 0, 1, 2
+
+
+def category_of(name: str) -> Category:
+    return CATEGORIES.get(name, UNKNOWN)
+
+
+class Picture(Widget):
+    """A picture from the atlas (``name``: see :data:`kiosk.ui.pictures.PICTURES`), or, without the atlas, a
+    rounded shape in ``fallback_rgba`` with ``symbol`` on it."""
+
+    name = StringProperty("")
+    source = StringProperty("")
+    symbol = StringProperty("")
+    fallback_rgba = ListProperty([0.8, 0.8, 0.8, 1])
+
+    def on_name(self, _w: Any, name: str) -> None:
+        self.source = pictures.picture(name) if name else ""
+        if not self.symbol:
+            self.symbol = name[:2].title()
+
+
+class Tile(ButtonBehavior, Widget):
+    """A square of the Maki / Wasabi! board: ``kind`` is the ingredient (``""`` empty, ``"teacup"``),
+    ``category`` its category key; ``stack`` (Wasabi! stacks: ``×N`` badge), ``covered`` (under a Wasabi card),
+    ``eligible`` (the acting player may tap it: a ``+``), ``selected`` (a thick double frame), ``cell`` (the
+    square's name, ``B3``, small in a corner)."""
+
+    kind = StringProperty("")
+    category = StringProperty("")
+    stack = NumericProperty(0)
+    covered = BooleanProperty(False)
+    eligible = BooleanProperty(False)
+    selected = BooleanProperty(False)
+    cell = StringProperty("")
+    source = StringProperty("")
+    symbol = StringProperty("")
+    rgba = ListProperty(list(EMPTY_RGBA))
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(kind=self._look, category=self._look)
+        self._look()
+
+    def _look(self, *_a: Any) -> None:
+        kind = self.kind
+        if not kind:
+            self.source, self.symbol, self.rgba = "", "", list(EMPTY_RGBA)
+        elif kind == "teacup":
+            self.source, self.symbol, self.rgba = pictures.picture("teacup"), "CUP", list(TEACUP_RGBA)
+        else:
+            cat = category_of(self.category)
+            self.source, self.symbol, self.rgba = pictures.picture(kind), cat.symbol, list(cat.rgba)
+
+
+class FinePrint(Label):
+    """Text nobody needs to read to play (a square's name in a corner): the fit checker does not hold it to the
+    reading minimum, only to fitting its box."""
+
+    must_read = BooleanProperty(False)
+
+
+class Ingredient(Widget):
+    """One ingredient of a recipe card: its picture on its category's colour, and the category symbol."""
+
+    kind = StringProperty("")
+    category = StringProperty("")
+    source = StringProperty("")
+    symbol = StringProperty("")
+    rgba = ListProperty(list(UNKNOWN.rgba))
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(kind=self._look, category=self._look)
+        self._look()
+
+    def _look(self, *_a: Any) -> None:
+        cat = category_of(self.category)
+        self.source = pictures.picture(self.kind) if self.kind else ""
+        self.symbol, self.rgba = cat.symbol, list(cat.rgba)
+
+
+class RecipeCard(Widget):
+    """A recipe: its ``name``, its ``ingredients`` (kind names, in card order) with their ``categories``,
+    ``points`` and ``style`` (Wasabi earned for serving in order). ``done`` marks a completed recipe.
+
+    The ingredients are a row of pictures, each on its category's colour with the category symbol (the order
+    on the card is the order that earns style)."""
+
+    name = StringProperty("")
+    ingredients = ListProperty([])
+    categories = ListProperty([])
+    points = NumericProperty(0)
+    style = NumericProperty(0)
+    done = BooleanProperty(False)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.slots: list[Ingredient] = []
+        self.bind(ingredients=self._relayout, categories=self._relayout, pos=self._relayout, size=self._relayout)
+        self._relayout()
+
+    def _relayout(self, *_a: Any) -> None:
+        n = len(self.ingredients)
+        while len(self.slots) < n:
+            self.slots.append(Ingredient(size_hint=(None, None)))
+        for w in self.slots[n:]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        pad = self.height * 0.06
+        band = self.height * 0.58  # the pictures' band, under the name
+        side = min(band, (self.width - 2 * pad) / max(1, n) - 4)
+        left = self.x + (self.width - n * (side + 4) + 4) / 2
+        cats = list(self.categories) + [""] * n
+        for i, (w, kind) in enumerate(zip(self.slots, self.ingredients)):
+            w.kind, w.category = kind, cats[i]
+            w.size = (side, side)
+            w.pos = (left + i * (side + 4), self.y + pad + (band - side) / 2)
+            if w.parent is None:
+                self.add_widget(w)
+
+
+class MakotoCard(ButtonBehavior, Widget):
+    """A Makoto card face up (``number``, ``kind``: 0 normal, 1 Sword, 2 Oracle) or, with ``face_up`` False,
+    its back. ``selected`` lifts it with a frame, ``fresh`` marks a just-drawn card (NEW), ``angle`` turns it
+    (degrees, about its centre) in a fan. The number sits in the top-left corner and again large in the middle;
+    its size comes from :func:`card_number_size`, so it always fits the card."""
+
+    number = NumericProperty(0)
+    kind = NumericProperty(CARD_NORMAL)
+    face_up = BooleanProperty(True)
+    selected = BooleanProperty(False)
+    fresh = BooleanProperty(False)
+    angle = NumericProperty(0)
+    flip = NumericProperty(1.0)  # drawn scaled by this across (kiosk.ui.motion.flip_in)
+    text = StringProperty("")
+    source = StringProperty("")
+    slot = NumericProperty(0)
+    #: the width of the card that shows when the next card lies over it (0: the whole card shows): the corner
+    #: number is sized to fit in it
+    corner = NumericProperty(0)
+    owner = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(number=self._look, kind=self._look, face_up=self._look)
+        self._look()
+
+    def _look(self, *_a: Any) -> None:
+        self.text = str(self.number) if self.face_up else ""
+        name = {CARD_SWORD: "sword", CARD_ORACLE: "oracle"}.get(self.kind, "")
+        self.source = pictures.picture(name) if (name and self.face_up) else ""
+
+    @property
+    def symbol(self) -> str:
+        return {CARD_SWORD: "\u2694", CARD_ORACLE: "\u2600"}.get(self.kind, "")
+
+    def on_release(self) -> None:
+        if self.owner is not None and hasattr(self.owner, "card_pressed"):
+            self.owner.card_pressed(self)
+
+
+class CardRow(Widget):
+    """A row of Makoto cards (a hand, the Blind): ``cards`` is a list of ``(number, kind)``; overlapping and
+    wrapping as :func:`row_layout` decides. ``min_step`` is the least visible strip of a covered card (set it to
+    the touch-target minimum for a hand). Tapped cards call ``on_card(index)`` via the ``card`` event."""
+
+    cards = ListProperty([])
+    selected = ListProperty([])  # indexes
+    fresh = NumericProperty(-1)
+    disabled_cards = ListProperty([])  # indexes
+    face_up = BooleanProperty(True)
+    min_step = NumericProperty(44)
+    max_rows = NumericProperty(2)
+    __events__ = ("on_card",)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.widgets: list[MakotoCard] = []
+        self.bind(
+            cards=self._relayout,
+            pos=self._relayout,
+            size=self._relayout,
+            selected=self._relayout,
+            fresh=self._relayout,
+            disabled_cards=self._relayout,
+            face_up=self._relayout,
+            min_step=self._relayout,
+        )
+        self._relayout()
+
+    def on_card(self, index: int) -> None:
+        pass
+
+    def card_pressed(self, card: MakotoCard) -> None:
+        self.dispatch("on_card", card.slot)
+
+    def _relayout(self, *_a: Any) -> None:
+        n = len(self.cards)
+        while len(self.widgets) < n:  # reuse card widgets: a new hand does not rebuild them
+            w = MakotoCard(owner=self, size_hint=(None, None))
+            self.widgets.append(w)
+        for w in self.widgets[n:]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        cw, ch, step, per_row = row_layout(n, self.width, self.height, min_step=self.min_step, max_rows=self.max_rows)
+        rows = math.ceil(n / per_row) if per_row else 0
+        gap = 4.0
+        total_h = rows * ch + (rows - 1) * gap
+        for i, (w, (number, kind)) in enumerate(zip(self.widgets, self.cards)):
+            r, c = divmod(i, per_row) if per_row else (0, 0)
+            w.slot = i
+            w.number, w.kind, w.face_up = int(number), int(kind), self.face_up
+            w.selected = i in self.selected
+            w.fresh = i == self.fresh
+            w.disabled = i in self.disabled_cards
+            w.size = (cw, ch)
+            last = c == per_row - 1 or i == n - 1
+            w.corner = 0 if last or step >= cw else step
+            w.x = self.x + c * step
+            w.top = self.y + (self.height + total_h) / 2 - r * (ch + gap) + (ch * 0.08 if w.selected else 0)
+            if w.parent is None:
+                self.add_widget(w)  # added in order: a later card lies on top and takes the touch first
+
+
+class CardFan(Widget):
+    """The combination on the table, fanned: ``cards`` as ``(number, kind)``, turned a few degrees each about
+    the fan's foot; every number stays in view. ``label`` names who played it (empty: nothing on the table)."""
+
+    cards = ListProperty([])
+    label = StringProperty("")
+    spread = NumericProperty(9.0)  # degrees between two cards
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.widgets: list[MakotoCard] = []
+        self.bind(cards=self._relayout, pos=self._relayout, size=self._relayout)
+        self._relayout()
+
+    def _relayout(self, *_a: Any) -> None:
+        n = len(self.cards)
+        while len(self.widgets) < n:
+            self.widgets.append(MakotoCard(size_hint=(None, None)))
+        for w in self.widgets[n:]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        ch = self.height * 0.78
+        cw = card_width(ch)
+        step = min(cw * 0.55, (self.width - cw) / max(1, n - 1)) if n > 1 else 0
+        left = self.center_x - (cw + step * (n - 1)) / 2
+        for i, (w, (number, kind)) in enumerate(zip(self.widgets, self.cards)):
+            w.number, w.kind, w.face_up = int(number), int(kind), True
+            w.size = (cw, ch)
+            w.corner = 0 if i == n - 1 or step >= cw else step
+            w.x = left + i * step
+            w.y = self.y + self.height * 0.06 + abs(i - (n - 1) / 2) * -ch * 0.03
+            w.angle = (((n - 1) / 2) - i) * self.spread
+            if w.parent is None:
+                self.add_widget(w)
+
+
+class CardDeck(Widget):
+    """A face-down pile (the Oracle deck) with its ``count`` on it; ``label`` names it; ``picture`` on the back."""
+
+    count = NumericProperty(0)
+    label = StringProperty("")
+    picture = StringProperty("oracle")
+    source = StringProperty("")
+
+    def on_picture(self, _w: Any, name: str) -> None:
+        self.source = pictures.picture(name)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.source = pictures.picture(self.picture)
+
+
+class CardBacks(Widget):
+    """An opponent's hand: a few card backs fanned, and the ``count`` of cards held in words beside them."""
+
+    count = NumericProperty(0)
+
+
+class TakoBall(Widget):
+    """A Takoyaki ball: ``colour`` (1 red, 2 green, 3 blue), ``fried`` (side up). Raw: the pale batter side,
+    the sauce's colour only as a rim at the bottom, a lower-case letter. Fried: a golden crust, the sauce on
+    top in its colour, a white mayonnaise zigzag, an upper-case letter. ``dragging`` draws its shadow."""
+
+    colour = NumericProperty(1)
+    fried = BooleanProperty(False)
+    dragging = BooleanProperty(False)
+    letter = StringProperty("r")
+    sauce = ListProperty(list(BALL_RGBA[1]))
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(colour=self._look, fried=self._look)
+        self._look()
+
+    def _look(self, *_a: Any) -> None:
+        c = int(self.colour) if int(self.colour) in BALL_RGBA else 1
+        self.sauce = list(BALL_RGBA[c])
+        self.letter = BALL_LETTER[c] if self.fried else BALL_LETTER[c].lower()
+
+
+#: The share of an order card's height taken by its header band.
+HEADER = 0.18
+
+
+class TakoOrderCard(Widget):
+    """An order card (3 rows x 4 columns as its seat sees it): ``cells`` 12 colours or 0. The two right columns
+    are the heated half (marked with fire): their balls are drawn fried; the left, unheated half's balls raw,
+    as the order asks. ``shown`` False draws the card's back (a "?": not revealed yet)."""
+
+    cells = ListProperty([0] * 12)
+    shown = BooleanProperty(True)
+    hot_source = StringProperty("")
+    flip = NumericProperty(1.0)  # drawn scaled by this across (kiosk.ui.motion.flip_in)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.hot_source = pictures.picture("hot")
+        self.balls: list[TakoBall] = []
+        self.bind(cells=self._relayout, pos=self._relayout, size=self._relayout, shown=self._relayout)
+        self._relayout()
+
+    def _relayout(self, *_a: Any) -> None:
+        # a band at the top names the halves (the fire over the heated half); the 3 x 4 spaces below it
+        cell = min(self.width / 4, self.height * (1 - HEADER) / 3)
+        ox = self.x + (self.width - cell * 4) / 2
+        oy = self.y + (self.height * (1 - HEADER) - cell * 3) / 2
+        coloured = [(s, c) for s, c in enumerate(self.cells) if c] if self.shown else []
+        while len(self.balls) < len(coloured):
+            self.balls.append(TakoBall(size_hint=(None, None)))
+        for b in self.balls[len(coloured) :]:
+            if b.parent is not None:
+                self.remove_widget(b)
+        for b, (s, c) in zip(self.balls, coloured):
+            row, col = divmod(s, 4)
+            b.colour = c
+            b.fried = col >= 2
+            b.size = (cell * 0.78, cell * 0.78)
+            b.center = (ox + (col + 0.5) * cell, oy + (2 - row + 0.5) * cell)
+            if b.parent is None:
+                self.add_widget(b)
+
+
+class Token(Widget):
+    """A round token: a ``picture`` (or ``text``, e.g. points) on a disc of ``rgba``, with an optional ``count``
+    badge (``×N`` when above 1)."""
+
+    picture = StringProperty("")
+    source = StringProperty("")
+    text = StringProperty("")
+    count = NumericProperty(1)
+    rgba = ListProperty([0.96, 0.93, 0.85, 1])
+
+    def on_picture(self, _w: Any, name: str) -> None:
+        self.source = pictures.picture(name) if name else ""
+
+
+class TitleBanner(Widget):
+    """The table's title with the games' pictures under it (attract mode): ``title``, ``subtitle`` and ``games``,
+    a list of game keys (each drawn as its ``game_<key>`` picture with the game's title beneath, ``titles``)."""
+
+    title = StringProperty("")
+    subtitle = StringProperty("")
+    games = ListProperty([])
+    titles = ListProperty([])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.badges: list[Picture] = []
+        self.bind(games=self._relayout, pos=self._relayout, size=self._relayout)
+        self._relayout()
+
+    def _relayout(self, *_a: Any) -> None:
+        n = len(self.games)
+        while len(self.badges) < n:
+            self.badges.append(Picture(size_hint=(None, None)))
+        for w in self.badges[n:]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        side = min(self.height * 0.42, self.width / max(1, n) * 0.6)
+        gap = side * 0.5
+        left = self.center_x - (n * side + (n - 1) * gap) / 2
+        for i, (w, key) in enumerate(zip(self.badges, self.games)):
+            w.symbol = (self.titles[i] if i < len(self.titles) else key)[:1].upper()
+            w.name = f"game_{key}"
+            w.size = (side, side)
+            w.pos = (left + i * (side + gap), self.y + self.height * 0.08)
+            if w.parent is None:
+                self.add_widget(w)
+
+
+_loaded = False
+
+
+def load_kv() -> None:
+    """Load ``pieces.kv`` once (a second load would duplicate its rules)."""
+    global _loaded
+    if not _loaded:
+        register_fonts()
+        Builder.load_file(str(Path(__file__).with_name("pieces.kv")))
+        _loaded = True
+
+
+load_kv()

@@ -1,0 +1,162 @@
+"""One type scale and one pair of faces for the whole table, and the minimum sizes a player can use.
+
+**Sizes.** Every text size is a step of :data:`SCALE`, in pixels at a 1080-pixel short edge, times the app's
+unit ``u`` (``min(window size) / 1080``, the shell's ``app.u``): :func:`px`. The smallest step a player must read
+is ``small`` (19 px at 1920x1080, 14.1 px at 1280x800), so nothing a player reads is under the minimums the
+table promises: 18 px at 1080 and 14 px at 800 (:func:`min_text_px`; in between, linear). ``tiny`` (16 px at
+1080) is for what nobody needs to read to play: a square's name in a corner, an operator's footnote.
+
+**Touch.** A touch target is at least 60 x 60 px at 1920x1080 and 44 x 44 px at 1280x800
+(:func:`min_target_px`; ``TARGET`` x ``u`` always meets it).
+
+**Faces** (decision): words are set in Inter (SIL Open Font License 1.1, Debian ``fonts-inter``; its licence
+text is in ``licenses/``), chosen for legibility at small sizes and from a distance; it is registered as
+``KioskSans`` with its bold. Inter has no chess-like symbols (``⚔ ☀ ● ◆ ▶ ★``), which the table uses as cues
+next to colour, so a text with a character Inter lacks is set in DejaVu Sans (which Kivy ships),
+registered as ``KioskSymbols``: :func:`face` picks per text. Without Inter on the machine both names fall back
+to DejaVu Sans: the table looks plainer, but every glyph is there.
+
+>>> px("body", 1.0), round(px("small", 800 / 1080), 1)
+(22.0, 14.1)
+>>> min_text_px((1920, 1080)), min_text_px((1280, 800)), min_target_px((1280, 800))
+(18.0, 14.0, 44.0)
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("kiosk.ui.typescale")
+
+__all__ = [
+    "SCALE",
+    "TARGET",
+    "SANS",
+    "SYMBOLS",
+    "px",
+    "min_text_px",
+    "min_target_px",
+    "register_fonts",
+    "face",
+    "covers",
+]
+
+#: Text steps in pixels at a 1080-pixel short edge. ``small`` is the least a player must read.
+SCALE: dict[str, float] = {
+    "tiny": 16.0,
+    "small": 19.0,
+    "body": 22.0,
+    "label": 26.0,
+    "title": 32.0,
+    "heading": 40.0,
+    "display": 56.0,
+    "hero": 84.0,
+}
+#: The side of the smallest touch target, in pixels at a 1080-pixel short edge.
+TARGET = 60.0
+
+SANS = "KioskSans"
+SYMBOLS = "KioskSymbols"
+INTER_DIR = Path("/usr/share/fonts/opentype/inter")
+DEJAVU = "data/fonts/DejaVuSans.ttf"
+#: Kivy ships DejaVu Sans without its bold; Debian's fonts-dejavu-core has it (else SDL emboldens the regular).
+DEJAVU_BOLD = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+
+
+def px(step: str, u: float) -> float:
+    """The size of text step ``step`` for the app unit ``u`` (``app.u``)."""
+    return SCALE[step] * u
+
+
+def _between(short: float, at800: float, at1080: float) -> float:
+    if short >= 1080:
+        return at1080
+    if short <= 800:
+        return at800
+    return at800 + (at1080 - at800) * (short - 800) / 280
+
+
+def min_text_px(window: tuple[float, float]) -> float:
+    """The smallest text a player may have to read in a window of this size (18 px at 1080, 14 px at 800)."""
+    return _between(min(window), 14.0, 18.0)
+
+
+def min_target_px(window: tuple[float, float]) -> float:
+    """The smallest side of a touch target in a window of this size (60 px at 1080, 44 px at 800)."""
+    return _between(min(window), 44.0, 60.0)
+
+
+def inter_paths() -> tuple[Path, Path] | None:
+    folder = Path(os.environ.get("KIOSK_UI_FONT_DIR", INTER_DIR))
+    regular, bold = folder / "Inter-Regular.otf", folder / "Inter-Bold.otf"
+    return (regular, bold) if regular.is_file() and bold.is_file() else None
+
+
+_registered = False
+
+
+def register_fonts() -> bool:
+    """Register ``KioskSans`` and ``KioskSymbols`` with Kivy (once). True when Inter is used."""
+    global _registered
+    from kivy.core.text import LabelBase
+
+    inter = inter_paths()
+    if not _registered:
+        bold = str(DEJAVU_BOLD) if DEJAVU_BOLD.is_file() else None
+        if inter is None:
+            log.warning("Inter not found in %s: text falls back to DejaVu Sans (install fonts-inter)", INTER_DIR)
+            LabelBase.register(SANS, DEJAVU, fn_bold=bold)
+        else:
+            LabelBase.register(SANS, str(inter[0]), fn_bold=str(inter[1]))
+        LabelBase.register(SYMBOLS, DEJAVU, fn_bold=bold)
+        _registered = True
+    return inter is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def covers(ch: str) -> bool:
+    """Whether the words face (Inter) has a glyph for character ``ch`` (False without Inter or Pillow)."""
+    if ch.isascii():
+        return inter_paths() is not None
+    probe = _probe()
+    if probe is None:
+        return False
+    font, notdef = probe
+    try:
+        return ch.isspace() or _ink(font, ch) != notdef
+    except (OSError, ValueError):
+        return False
+
+
+def _ink(font: Any, ch: str) -> bytes:
+    from PIL import Image, ImageDraw
+
+    im = Image.new("L", (48, 48))
+    ImageDraw.Draw(im).text((8, 4), ch, font=font, fill=255)
+    return im.tobytes()
+
+
+@functools.lru_cache(maxsize=1)
+def _probe() -> tuple[Any, bytes] | None:
+    inter = inter_paths()
+    if inter is None:
+        return None
+    try:
+        from PIL import ImageFont
+
+        font = ImageFont.truetype(str(inter[0]), 24)
+        return font, _ink(font, "\U000f0000")  # a private-use code point: what a missing glyph draws
+    except (OSError, ImportError):
+        return None
+
+
+@functools.lru_cache(maxsize=8192)
+def face(text: str) -> str:
+    """The registered font name to set ``text`` in: ``KioskSans`` unless Inter lacks one of its characters.
+
+    Markup tags are plain ASCII, so markup text works too."""
+    return SANS if all(covers(ch) for ch in set(text)) else SYMBOLS

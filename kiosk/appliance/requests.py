@@ -109,11 +109,12 @@ class SystemState:
         return "\n".join(lines)
 
 
-def system_state(state_dir: Path, helper_unit: Path = HELPER_UNIT, mounts: str | None = None) -> SystemState:
+def system_state(state_dir: Path, helper_unit: Path | None = None, mounts: str | None = None) -> SystemState:
+    """The state for the menu; ``helper_unit`` defaults to :data:`HELPER_UNIT`, ``mounts`` to ``/proc/mounts``."""
     from kiosk.appliance.readonly import overlay_active
 
     return SystemState(
-        helper=helper_unit.exists(),
+        helper=(helper_unit or HELPER_UNIT).exists(),
         read_only=overlay_active(mounts),
         pending=tuple(pending(state_dir)),
         last=read_status(state_dir),

@@ -198,6 +198,8 @@ def run_check(cache: Path, keep: bool) -> None:
             check(state(unit) == "masked", f"{unit} masked: no login prompt, no Ctrl+Alt+Del reboot")
         check("kernel.sysrq = 0" in (root / "etc/sysctl.d/90-kiosk.conf").read_text(), "SysRq off")
         check("NAutoVTs=0" in (root / "etc/systemd/logind.conf.d/90-kiosk.conf").read_text(), "logind: no VTs")
+        emoji = root / "usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+        check(emoji.exists(), "the emoji font for the pieces' pictures is installed")
         cfg = (root / "opt/sushi-kiosk/current/pyvenv.cfg").read_text()
         check("include-system-site-packages = true" in cfg, "the venv sees the system's site-packages (lgpio)")
         version = in_root(root, "/opt/sushi-kiosk/current/bin/kiosk", "--version")

@@ -10,7 +10,8 @@ either way (1 for a step that failed, 2 for bad arguments).
 
 Steps, in order:
 
-1. system packages (``apt-get``): python3-venv, OpenGL/EGL, mtdev, and python3-lgpio where the archive has it
+1. system packages (``apt-get``): python3-venv, OpenGL/EGL, mtdev, the fonts (Noto Color Emoji for the pieces'
+   pictures, Inter and DejaVu for the text), and python3-lgpio where the archive has it
    (Raspberry Pi OS: the Pi 5's only working GPIO library; the app's venv sees it through
    ``--system-site-packages``);
 2. groups (render, video, input, gpio, dialout, audio) and the system user ``kiosk`` in them, no login shell;
@@ -60,7 +61,18 @@ __all__ = ["Installer", "main", "source_digest"]
 USER = "kiosk"
 GROUPS = ("render", "video", "input", "gpio", "dialout", "audio")
 STATE_DIR = Path("/var/lib/sushi-kiosk")
-PACKAGES = ("python3-venv", "libgl1", "libegl1", "libgles2", "libgl1-mesa-dri", "libmtdev1")
+PACKAGES = (
+    "python3-venv",
+    "libgl1",
+    "libegl1",
+    "libgles2",
+    "libgl1-mesa-dri",
+    "libmtdev1",
+    # the pieces' pictures (colour emoji) and the table's type faces (docs/look.md)
+    "fonts-noto-color-emoji",
+    "fonts-inter",
+    "fonts-dejavu-core",
+)
 PI_PACKAGES = ("python3-lgpio",)
 UNITS = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path")
 ENABLE = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.path")

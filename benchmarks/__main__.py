@@ -11,7 +11,7 @@ import traceback
 from pathlib import Path
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["soak"]:  # the long soak run has its own command line (benchmarks/soak.py)
         from benchmarks import soak

@@ -85,7 +85,9 @@ def child(state: str, events: str) -> None:
     last: list[Any] = [None]
 
     def watch(_dt: float) -> None:
-        session = getattr(app, "_attract_session", None)
+        director = getattr(app, "director", None)  # the shell's attract director (older apps: on the app)
+        session = getattr(director, "session", None) if director is not None else None
+        session = session or getattr(app, "_attract_session", None)
         if session is not None and session is not last[0]:
             event("game", key=session.spec.key, screen=app.sm.current)
         last[0] = session

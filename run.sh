@@ -6,6 +6,7 @@ cd "$(dirname "$0")"
 source scripts/venv.sh
 apt_install libgl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core
 ensure_venv
+rm -rf build  # setuptools keeps deleted package files in build/lib and would install them again
 "$VENV/bin/pip" install --quiet --disable-pip-version-check .
 # Render the pieces' pictures now rather than at the first start (kept until the picture table or font changes).
 "$VENV/bin/python" -m kiosk.ui.pictures >/dev/null || true

@@ -8,6 +8,7 @@ source scripts/venv.sh
 apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core \
     systemd mmdebstrap
 ensure_venv
+rm -rf build  # setuptools keeps deleted package files in build/lib and would install them again
 "$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"
 # The gate: lint and format (ruff) and types (mypy), configured in pyproject.toml.
 "$VENV/bin/ruff" check --quiet .

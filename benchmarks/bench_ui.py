@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Kiosk start-up and attract-mode frame time, each as a ratio to a bare Kivy app (one Label) started the same way
 in the same run (issue 6). Budgets: start-up at most 2x the bare app, frame time at most 1.5x.
 

@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """The kiosk application: the router between the table's modes; the flows are :mod:`kiosk.shell`'s rooms.
 
 Start it through :func:`kiosk.__main__.main` (which configures Kivy before importing this module). Modes:

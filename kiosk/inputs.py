@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """One seat-tagged input event for everything players do: touches, seat buttons, tap sticks and the keyboard.
 
 :class:`SeatEvent` is the one kind of event screens receive. :class:`InputHub` (a Kivy ``EventDispatcher``)
@@ -223,10 +222,10 @@ class HardwareInputs:
                 from gpiozero.pins.mock import MockFactory
 
                 extra["pin_factory"] = MockFactory()
-            self.buttons = self._construct(SeatButtons, pins, self._on_button, **extra)
-            if getattr(self.buttons, "available", True) is False:
-                reason = getattr(self.buttons, "unavailable_reason", "no GPIO")
-                self._note(f"no GPIO seat buttons ({reason}): keyboard fallback for seat buttons")
+            buttons = self._construct(SeatButtons, pins, self._on_button, **extra)
+            self.buttons = buttons
+            if not buttons.available:
+                self._note(f"no GPIO seat buttons ({buttons.unavailable_reason}): keyboard fallback for seat buttons")
         except Exception as exc:  # a busy pin, a bad pin map, ...
             self.buttons = None
             self._note(f"no GPIO seat buttons ({type(exc).__name__}: {exc}): keyboard fallback for seat buttons")

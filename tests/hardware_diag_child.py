@@ -50,7 +50,7 @@ def frames(seconds: float = 0.0, until=None) -> None:
             return
         if time.monotonic() >= end and until is None:
             return
-        if until is not None and time.monotonic() > end + 3:
+        if until is not None and time.monotonic() > end + 30:
             raise SystemExit("timed out waiting: " + getattr(until, "__name__", "condition"))
         time.sleep(0.005)
 

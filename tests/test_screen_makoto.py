@@ -29,7 +29,7 @@ from conftest import (
     tick,
 )
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.slow]  # whole matches played by bots: about two minutes
 
 HERE = Path(__file__).resolve()
 SCENARIOS = [

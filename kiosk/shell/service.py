@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Service glue: what makes the app a well-behaved systemd service and a locked-down kiosk.
 
 * ``READY=1`` after the first frame is drawn, ``WATCHDOG=1`` from a Clock interval on the UI thread (a frozen UI

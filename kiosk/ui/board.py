@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """The board screen shared by board games (Maki and Wasabi! subclass it): the board as a grid of tiles in the
 centre, each seat's hand in its private tray.
 

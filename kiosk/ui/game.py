@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Game screens: the plug-in point for per-game screens, and the generic screen every game can be played with.
 
 Plug-in interface (for ``kiosk/games/<key>/screen.py``)

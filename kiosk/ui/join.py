@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Seat joining: every seat has its own join pad facing it; empty seats can take a bot; start when enough.
 
 Rules (decisions, written down):

@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """The operator menu: reached by holding a finger in any corner for ``operator.hold_s`` seconds, then a PIN.
 
 The PIN is checked against the hash in the config (``kiosk.config.check_pin``); three wrong PINs return to

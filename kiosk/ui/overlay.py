@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """The layer above every screen: the "Still playing?" prompt at every seat, and short notices.
 
 Shown by the app's idle handler: after ``timeouts.idle_s`` without input during a game, every seat of the table

@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """The game picker: the registered games with player counts and a one-screen how-to-play each.
 
 The picker is shared, so it faces one seat at a time: the player who touched the table to leave attract mode

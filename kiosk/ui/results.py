@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Results and high scores: final places at every seat, arcade initials entry on the seat's own edge, boards.
 
 Rules (decisions, written down):

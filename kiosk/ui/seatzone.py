@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Widgets that face a seat: the seat zone, the centre panel and the private tray.
 
 Every per-seat widget goes inside a :class:`SeatZone`, which the seat model (:class:`kiosk.seats.SeatMap`)

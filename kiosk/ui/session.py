@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """A game being played at the table: the engine state, which table seat holds which game seat, and the bots.
 
 :class:`GameSession` is what every game screen (the generic one and the per-game screens of later issues)

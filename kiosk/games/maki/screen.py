@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Maki on the table: the shared board screen (:class:`kiosk.ui.board.BoardScreen`: the board as a grid of tiles
 in the centre, each seat's recipes in its private tray) with Maki's teacups, Wasabi pool and display, its button
 order, its prompts and its last moves in words (:func:`maki_event_text`).

@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Makoto on the table: hands in private trays, the shared centre readable from every side, a match with the
 box-lid rule and the score sheet between games.
 

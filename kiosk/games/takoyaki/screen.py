@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Takoyaki on the table: every seat's grill facing its player, gestures turned into engine actions.
 
 The screen holds no rules: it turns gestures into :class:`Push`, :class:`Turn`, :class:`Claim` and

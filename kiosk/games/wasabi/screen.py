@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """Wasabi! on the table: the board of stacks in the centre, each seat's hand and recipes in its private tray.
 
 Built on Maki's :class:`kiosk.games.maki.screen.BoardScreen` (the generic screen's seat panels with a board of

@@ -82,8 +82,13 @@ def test_kiosk_unit_keeps_the_code_read_only_and_the_state_writable():
     assert re.search(r"^ExecStart=/opt/sushi-kiosk/current/bin/kiosk ", text, re.M)
 
 
-@pytest.mark.parametrize("unit", [u for u in UNITS if u != KIOSK], ids=lambda u: u.name)
-def test_helper_units_are_rated(unit: Path):
-    # the root helpers (update, read-only switch) must run as root, but are still sandboxed where they can be
-    level, failing = _security(unit)
-    assert level <= 9.0, f"{unit.name}: exposure {level}: {failing}"
+# The root helpers must run as root. The recovery only rewrites /opt/sushi-kiosk's links; the operator helper
+# mounts USB sticks, runs raspi-config (which rewrites /boot/firmware and the initramfs) and reboots, so it keeps
+# the file system writable and its capabilities, but has no network and no access to homes or kernel settings.
+HELPER_LIMITS = {"kiosk-update-recover.service": 2.5, "kiosk-admin.service": 6.5}
+
+
+@pytest.mark.parametrize("name", sorted(HELPER_LIMITS))
+def test_helper_units_are_sandboxed(name: str):
+    level, failing = _security(ROOT / "systemd" / name)
+    assert level <= HELPER_LIMITS[name], f"{name}: exposure {level}: {failing}"

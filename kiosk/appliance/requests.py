@@ -105,7 +105,8 @@ class SystemState:
             lines.append("Working on: " + ", ".join(self.pending) + " ...")
         elif self.last:
             when = time.strftime("%H:%M", time.localtime(float(self.last.get("when", 0))))
-            lines.append(f"Last ({when}): {self.last.get('message', '')}")
+            message = str(self.last.get("message", ""))
+            lines.append(f"Last ({when}): {message if len(message) <= 90 else message[:89] + '...'}")
         return "\n".join(lines)
 
 

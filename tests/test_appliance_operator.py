@@ -80,6 +80,15 @@ def test_system_entries_hand_requests_to_the_root_helper(app: Any, tmp_path, mon
     requests.write_status(app.state_dir, kind="read-only", ok=True, message="read-only mode on: the table restarts")
     tap(button_with_text(op, "\u21bb Refresh"))
     assert "read-only mode on: the table restarts" in op.system_text
+    # readable on a smaller screen too: the system lines fit their label
+    from kivy.core.window import Window
+
+    for size in ((1280, 800), (1920, 1080)):
+        Window.size = size
+        frames(4)
+        [label] = [w for w in op.walk(restrict=True) if getattr(w, "text", None) == op.system_text]
+        assert label.texture_size[1] <= label.height + 1, (size, label.texture_size, label.height)
+        screenshot(f"operator_system_{size[0]}x{size[1]}")
     tap(button_with_text(op, "Update from USB stick..."))
     assert "USB stick" in op.confirm_text
     tap(button_with_text(op, "Yes, do it"))

@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh
-apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core
+# systemd-analyze checks the units; mmdebstrap builds the Debian root that the installer check runs in
+apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core \
+    systemd mmdebstrap
 ensure_venv
 rm -rf build  # setuptools keeps deleted package files in build/lib and would install them again
 "$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"

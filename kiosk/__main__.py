@@ -4,6 +4,9 @@
     kiosk --fullscreen         # the Pi service: fullscreen (KMS/DRM without a desktop), real GPIO and serial
     kiosk --check-config       # validate the config file and exit (2 with one line per problem)
     kiosk --set-pin            # set the operator PIN (asked twice on the terminal; stored hashed)
+    kiosk --version            # print the version and exit
+    kiosk --build-update DIR   # from a checkout: build an update bundle into DIR (see kiosk.appliance.update)
+    kiosk --install-update F   # as root: install bundle F beside the running version, roll back if not READY
 
 A config file that does not load never stops the kiosk itself: it starts with the last good copy or the defaults
 and shows the problems in the operator menu (``kiosk.config.load_safely``); only ``--check-config`` exits non-zero,
@@ -100,6 +103,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--check-config", action="store_true", help="validate the config file and exit")
     p.add_argument("--set-pin", action="store_true", help="set the operator PIN and exit")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    p.add_argument("--build-update", type=Path, metavar="DIR", help="build an update bundle from the checkout here")
+    p.add_argument("--install-update", type=Path, metavar="FILE", help="install an update bundle (as root)")
     return p.parse_args(argv)
 
 
@@ -153,6 +159,23 @@ def _check_config(config_path: Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.version:
+        import importlib.metadata
+
+        from kiosk import __version__
+
+        try:  # the installed distribution's version (what an update bundle installed)
+            version = importlib.metadata.version("sushi-table-kiosk")
+        except importlib.metadata.PackageNotFoundError:
+            version = __version__
+        print(f"kiosk {version}")
+        return 0
+    if args.build_update or args.install_update:
+        from kiosk.appliance import update
+
+        if args.build_update:
+            return update.main(["build", "--source", ".", "--out", str(args.build_update)])
+        return update.main(["install", str(args.install_update)])
     from kiosk import config as kconfig
 
     state_dir = args.state_dir or kconfig.default_state_dir()

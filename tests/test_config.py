@@ -175,7 +175,7 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
         "KIVY_HOME=/var/lib/sushi-kiosk/kivy",
         "TTYPath=/dev/tty1",
         "Conflicts=getty@tty1.service",
-        "ExecStart=/opt/sushi-kiosk/.venv/bin/kiosk --fullscreen",
+        "ExecStart=/opt/sushi-kiosk/current/bin/kiosk --fullscreen",
         "Restart=always",
     ):
         assert needed in unit, needed
@@ -184,6 +184,6 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
         pytest.skip("systemd-analyze is not installed")
     kiosk_bin = Path(sys.executable).with_name("kiosk")
     target = tmp_path / "kiosk.service"
-    target.write_text(unit.replace("/opt/sushi-kiosk/.venv/bin/kiosk", str(kiosk_bin)))
+    target.write_text(unit.replace("/opt/sushi-kiosk/current/bin/kiosk", str(kiosk_bin)))
     out = subprocess.run([tool, "verify", str(target)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and not out.stdout.strip() and not out.stderr.strip(), out.stdout + out.stderr

@@ -16,7 +16,7 @@ from tapcore import Clock32, StickDetector, TapBoard, FULL_SCALE
 
 def make_readers():
     """One zero-argument function per stick returning a 0..65535 sample."""
-    readers = []
+    readers = []  # type: list
     mux_adc = None
     select_pins = None
     for kind, gpio, _threshold, _dead in cfg.STICKS:

@@ -1,8 +1,9 @@
 """The operator desk: the room behind the operator menu. It implements :class:`kiosk.ui.operator.OperatorDesk`
 (the only thing the operator screen knows of the app): it opens the menu over whatever was on (a game in
 progress pauses and goes on when the menu closes; anything else returns to attract mode), and it carries out the
-menu's actions (settings written to the config file at once, a board reset, diagnostics, quit), and it gathers
-the table's health for the menu (:meth:`OperatorRoom.health`).
+menu's actions (settings written to the config file at once, a board reset, diagnostics, quit, and the system
+requests: read-only mode and updates, handed to the root helper through files in the state folder), and it
+gathers the table's health for the menu (:meth:`OperatorRoom.health`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kiosk import config as kconfig
+from kiosk.appliance import requests
+from kiosk.appliance.requests import SystemState
 from kiosk.config import Config
 from kiosk.engine import GameSpec
 from kiosk.health import Health, collect
@@ -137,6 +140,21 @@ class OperatorRoom:
                     # the broken file was replaced (and kept aside): the table runs on a file that loads again
                     app.loaded_config = kconfig.LoadedConfig(app.cfg, "file", (), app.config_path)
         app.update_marks()
+
+    def system_state(self) -> SystemState:
+        return requests.system_state(self.app.state_dir)
+
+    def request_system(self, kind: str, on: bool = False) -> None:
+        """Write the request file the root helper (kiosk-admin) carries out; it reboots or restarts the kiosk."""
+        try:
+            if kind == "read-only":
+                requests.request_read_only(self.app.state_dir, on)
+            elif kind == "update":
+                requests.request_update(self.app.state_dir)
+            else:
+                raise ValueError(f"unknown system request {kind!r}")
+        except OSError as exc:
+            log.error("could not hand the %s request to the system: %s", kind, exc)
 
     def quit_kiosk(self) -> None:
         """The operator's "quit to desktop" (the only way out from the screen)."""

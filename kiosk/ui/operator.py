@@ -12,6 +12,9 @@ and the play counts (today, the last 7 days, all time, per game); it sets volume
 (typed on Kivy's on-screen keyboard, or a preset), bot levels, idle timeouts, and the PIN (typed twice); it
 resets one game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is
 written to the config file at once.
+Its **System** part shows whether the system is read-only and the last system request's outcome, turns
+read-only mode off for maintenance and back on, and installs an update from a USB stick (each after a
+confirmation; the desk hands them to the root helper, see ``kiosk.appliance.requests``).
 
 The screen knows nothing of the app: it talks to an :class:`OperatorDesk` (the shell's operator room
 implements it), so it can be built and tested against any object with those few members.
@@ -45,6 +48,7 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 from kivy.uix.vkeyboard import VKeyboard
 
+from kiosk.appliance.requests import SystemState
 from kiosk.config import BOT_LEVELS, Config
 from kiosk.engine import GameSpec
 from kiosk.health import Health
@@ -93,6 +97,14 @@ class OperatorDesk(Protocol):
 
     def quit_kiosk(self) -> None: ...
 
+    def system_state(self) -> SystemState:
+        """Read-only mode, the root helper and its last outcome (``kiosk.appliance.requests.system_state``)."""
+        ...
+
+    def request_system(self, kind: str, on: bool = False) -> None:
+        """Hand ``"read-only"`` (``on``) or ``"update"`` (from a USB stick) to the root helper."""
+        ...
+
     def close(self) -> None:
         """Leave the menu (back to the game it interrupted, or attract mode)."""
         ...
@@ -133,6 +145,9 @@ class OperatorScreen(Screen):
     board_game = StringProperty("")
     board_title = StringProperty("")
     confirm_text = StringProperty("")
+    system_text = StringProperty("")
+    system_ready = BooleanProperty(False)  # the root helper is installed and idle
+    read_only = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -206,6 +221,10 @@ class OperatorScreen(Screen):
         self.counts_text = self._counts()
         health = dataclasses.replace(self.desk.health(), pin_failures=self._visit_failures)
         self.health_text = "\n".join(health.lines())
+        state = self.desk.system_state()
+        self.system_text = state.text()
+        self.read_only = state.read_only
+        self.system_ready = state.helper and not state.pending
 
     def _counts(self) -> str:
         scores = self.desk.scores
@@ -339,6 +358,26 @@ class OperatorScreen(Screen):
 
     def ask_quit(self) -> None:
         self._ask("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)", self.desk.quit_kiosk)
+
+    def ask_read_only(self) -> None:
+        on = not self.read_only
+        question = (
+            "Turn read-only mode back on?\nThe table restarts, protected against power cuts."
+            if on
+            else "Turn read-only mode off for maintenance?\nThe table restarts; turn it back on when done."
+        )
+        self._ask(question, lambda: self._system("read-only", on))
+
+    def ask_update(self) -> None:
+        self._ask(
+            "Install the newest update from the USB stick?\nThe table restarts on it (or goes back to this version "
+            "if it does not start).",
+            lambda: self._system("update"),
+        )
+
+    def _system(self, kind: str, on: bool = False) -> None:
+        self.desk.request_system(kind, on)
+        self.refresh()
 
     def _ask(self, text: str, action: Callable[[], None]) -> None:
         self.confirm_text = text

@@ -1,0 +1,239 @@
+"""The root helper that carries out the operator menu's requests: ``kiosk-admin serve`` (started by
+``kiosk-admin.path`` when a request file appears, see :mod:`kiosk.appliance.requests`).
+
+* **read-only on/off**: the Pi OS overlay is switched for the next boot and the table reboots.
+* **update**: the bundle (the newest ``*.kiosk-update`` in the top folder of a USB stick, mounted read-only
+  for the copy, or a given file) is copied into the state folder first, so that it survives the reboots below.
+  If the root is read-only (the overlay is on) an install would land in RAM and vanish: the helper turns the
+  overlay off, reboots, installs at the next boot (the request is still there, on the state partition), turns the
+  overlay back on and reboots again. The install itself is :meth:`kiosk.appliance.update.Updater.install`:
+  beside the running version, switched, rolled back if the kiosk does not reach READY.
+
+Every outcome is written to ``<state>/requests/status.json`` for the menu, and to the journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kiosk.appliance import readonly
+from kiosk.appliance.requests import requests_dir, write_status
+from kiosk.appliance.update import BUNDLE_SUFFIX, DEFAULT_ROOT, SystemdReady, UpdateError, Updater, read_manifest
+
+__all__ = ["Admin", "find_usb_bundles", "main", "newest_bundle"]
+
+STATE_DIR = Path("/var/lib/sushi-kiosk")
+USB_MOUNTS = Path("/run/kiosk-usb")
+
+
+def _boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
+
+
+def _version_key(version: str) -> tuple[tuple[int, str], ...]:
+    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.+-]", version))
+
+
+def newest_bundle(paths: Sequence[Path]) -> Path | None:
+    """The bundle with the highest version among ``paths`` (unreadable ones are left out)."""
+    best: tuple[tuple[tuple[int, str], ...], float, Path] | None = None
+    for p in paths:
+        try:
+            key = (_version_key(read_manifest(p)["version"]), p.stat().st_mtime, p)
+        except (UpdateError, OSError):
+            continue
+        if best is None or key[:2] > best[:2]:
+            best = key
+    return best[2] if best else None
+
+
+def find_usb_bundles(mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Path]]:
+    """Mount every removable partition read-only under ``mount_root``; the bundles found and the mounts made."""
+    out = subprocess.run(
+        ["lsblk", "--json", "--paths", "--output", "NAME,RM,TRAN,FSTYPE,MOUNTPOINT,TYPE"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    found: list[Path] = []
+    mounted: list[Path] = []
+
+    def walk(devs: list[dict[str, Any]], usb: bool) -> None:
+        for d in devs:
+            is_usb = usb or d.get("tran") == "usb" or d.get("rm") in (True, "1")
+            if is_usb and d.get("type") == "part" or (is_usb and d.get("fstype") and not d.get("children")):
+                where = d.get("mountpoint")
+                if not where and d.get("fstype"):
+                    target = mount_root / Path(d["name"]).name
+                    target.mkdir(parents=True, exist_ok=True)
+                    r = subprocess.run(["mount", "-o", "ro,nosuid,nodev,noexec", d["name"], str(target)])
+                    if r.returncode == 0:
+                        mounted.append(target)
+                        where = str(target)
+                if where:
+                    found.extend(sorted(Path(where).glob(f"*{BUNDLE_SUFFIX}")))
+            walk(d.get("children") or [], is_usb)
+
+    walk(json.loads(out).get("blockdevices", []), False)
+    return found, mounted
+
+
+class Admin:
+    def __init__(
+        self,
+        state_dir: Path = STATE_DIR,
+        root: Path = DEFAULT_ROOT,
+        *,
+        reboot: Callable[[], None] | None = None,
+        updater: Updater | None = None,
+    ) -> None:
+        self.state_dir = state_dir
+        self.dir = requests_dir(state_dir)
+        self.reboot = reboot or (lambda: subprocess.run(["systemctl", "reboot"], check=False))
+        self.updater = updater or Updater(root, check=SystemdReady())
+
+    def status(self, kind: str, ok: bool, message: str) -> None:
+        print(f"kiosk-admin: {kind}: {message}", flush=True)
+        write_status(self.state_dir, kind=kind, ok=ok, message=message)
+        with contextlib.suppress(LookupError, OSError):  # no kiosk user (a development machine)
+            shutil.chown(self.dir / "status.json", "kiosk", "kiosk")
+
+    def _take(self, name: str) -> dict[str, Any] | None:
+        path = self.dir / f"{name}.request"
+        try:
+            data = json.loads(path.read_text())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            data = {}
+        return data if isinstance(data, dict) else {}
+
+    def _done(self, name: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            (self.dir / f"{name}.request").unlink()
+
+    def serve(self) -> int:
+        """Carry out the waiting requests (update first); the exit code is 0 unless one failed."""
+        code = 0
+        upd = self._take("update")
+        if upd is not None:
+            code |= self.update(upd)
+        ro = self._take("read-only")
+        if ro is not None:
+            code |= self.read_only(bool(ro.get("on")))
+        return code
+
+    def read_only(self, on: bool) -> int:
+        self._done("read-only")
+        if not readonly.supported():
+            self.status("read-only", False, "read-only mode needs Raspberry Pi OS (raspi-config): nothing changed")
+            return 1
+        if readonly.overlay_configured() == on:
+            self.status("read-only", True, f"read-only mode is already {'on' if on else 'off'}")
+            return 0
+        try:
+            readonly.set_overlay(on)
+        except subprocess.CalledProcessError as exc:
+            self.status("read-only", False, f"could not switch read-only mode: {exc}")
+            return 1
+        self.status("read-only", True, f"read-only mode {'on' if on else 'off'}: the table restarts now")
+        self.reboot()
+        return 0
+
+    def update(self, req: dict[str, Any]) -> int:
+        pending = self.dir / f"pending{BUNDLE_SUFFIX}"
+        if not pending.exists():
+            source: Path | None
+            if "bundle" in req:
+                source = Path(str(req["bundle"]))
+            else:
+                bundles, mounts = find_usb_bundles()
+                source = newest_bundle(bundles)
+                if source is None:
+                    for m in mounts:
+                        subprocess.run(["umount", str(m)], check=False)
+                    self._done("update")
+                    self.status("update", False, f"no readable *{BUNDLE_SUFFIX} file on a USB stick")
+                    return 1
+            try:
+                read_manifest(source)
+                shutil.copyfile(source, pending.with_name(pending.name + ".part"))
+                os.replace(pending.with_name(pending.name + ".part"), pending)
+            except (UpdateError, OSError) as exc:
+                self._done("update")
+                self.status("update", False, str(exc))
+                return 1
+            finally:
+                if "bundle" not in req:
+                    for m in mounts:
+                        subprocess.run(["umount", str(m)], check=False)
+        if readonly.overlay_active():
+            if req.get("boot") == _boot_id():
+                time.sleep(60)  # this boot already asked for the reboot: it is on its way
+                return 0
+            req.update(restore_read_only=True, boot=_boot_id())
+            (self.dir / "update.request").write_text(json.dumps(req))
+            try:
+                readonly.set_overlay(False)
+            except subprocess.CalledProcessError as exc:
+                self._done("update")
+                pending.unlink(missing_ok=True)
+                self.status("update", False, f"could not leave read-only mode for the update: {exc}")
+                return 1
+            self.status("update", True, "the table restarts without read-only mode to install the update")
+            self.reboot()
+            return 0
+        try:
+            res = self.updater.install(pending)
+            ok, message = res.ok, res.message
+        except UpdateError as exc:
+            ok, message = False, str(exc)
+        pending.unlink(missing_ok=True)
+        self._done("update")
+        self.status("update", ok, message)
+        if req.get("restore_read_only"):
+            try:
+                readonly.set_overlay(True)
+            except subprocess.CalledProcessError as exc:
+                self.status("update", ok, f"{message}; read-only mode could not be turned back on: {exc}")
+                return 1
+            self.reboot()
+        return 0 if ok else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="kiosk-admin", description="Carry out the operator menu's system requests.")
+    p.add_argument("--state-dir", type=Path, default=STATE_DIR)
+    p.add_argument("--root", type=Path, default=DEFAULT_ROOT)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("serve", help="carry out the waiting requests (started by kiosk-admin.path)")
+    ro = sub.add_parser("read-only", help="turn read-only mode on or off (reboots)")
+    ro.add_argument("state", choices=("on", "off", "status"))
+    args = p.parse_args(argv)
+    admin = Admin(args.state_dir, args.root)
+    if args.cmd == "serve":
+        return admin.serve()
+    if args.state == "status":
+        conf = readonly.overlay_configured()
+        now = readonly.overlay_active()
+        print(f"read-only now: {'on' if now else 'off'}; next boot: {'unsupported' if conf is None else conf}")
+        return 0
+    return admin.read_only(args.state == "on")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

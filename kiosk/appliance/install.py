@@ -1,0 +1,484 @@
+"""The installer: a fresh Raspberry Pi OS Lite (Bookworm or later, 64-bit) becomes the table in one command.
+
+    sudo scripts/install.sh [--pin 1234] [--read-only --data-device /dev/sda1] [--rotate 180] [--dry-run]
+
+It runs with the system's Python (standard library only) from a checkout of the repository, as root. Every step
+first looks whether its work is already done, then does it (``[done]``), finds it done (``[ok]``), or is skipped
+with the reason (``[skip]``, e.g. Pi-only firmware settings on another machine). ``--dry-run`` prints what each
+step would do (``[would]``) and changes nothing. A second run changes nothing and says so; the exit code is 0
+either way (1 for a step that failed, 2 for bad arguments).
+
+Steps, in order:
+
+1. system packages (``apt-get``): python3-venv, OpenGL/EGL, mtdev, the fonts (Noto Color Emoji for the pieces'
+   pictures, Inter and DejaVu for the text), and python3-lgpio where the archive has it
+   (Raspberry Pi OS: the Pi 5's only working GPIO library; the app's venv sees it through
+   ``--system-site-packages``);
+2. groups (render, video, input, gpio, dialout, audio) and the system user ``kiosk`` in them, no login shell;
+3. the app: a virtual environment under ``/opt/sushi-kiosk/versions/<version>-<source digest>`` built from the
+   checkout with the system's ``python3 -m venv --system-site-packages`` (never the other way: a venv without
+   the system's site-packages has no lgpio on a Pi 5 and the seat buttons stay dead), ``current`` pointing at it,
+   the same layout and switch as an update (:mod:`kiosk.appliance.update`);
+4. the udev rule for the tap sticks;
+5. the systemd units (the kiosk, the boot-time update recovery, the root helper for the operator menu) copied
+   and enabled;
+6. no way out from a USB keyboard: every getty on the virtual consoles masked, logind starts none
+   (``NAutoVTs=0``), Ctrl+Alt+Del masked, SysRq off (``kernel.sysrq = 0``);
+7. screen blanking off (``consoleblank=0`` on the kernel command line) and the Pi firmware settings (no rainbow
+   splash, the KMS display driver) in ``/boot/firmware`` (Pi only);
+8. display rotation (``--rotate``): Kivy's ``[graphics] rotation`` through a drop-in of the unit (Kivy turns the
+   touches with the picture);
+9. the operator PIN: asked on the terminal, or ``--pin``; never a default (``kiosk --set-pin`` does the work).
+   A PIN already set (not the factory one) is kept;
+10. with ``--read-only``: the state folder on its own writable partition (``--data-device``, ext4, in
+    ``/etc/fstab`` with ``data=journal``) and the Pi OS overlay file system on the root (see
+    :mod:`kiosk.appliance.readonly`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+import grp
+import hashlib
+import json
+import os
+import pwd
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from kiosk.appliance import readonly
+from kiosk.appliance.update import DEFAULT_ROOT, NoStart, SystemdReady, UpdateError, Updater
+
+__all__ = ["Installer", "main", "source_digest"]
+
+USER = "kiosk"
+GROUPS = ("render", "video", "input", "gpio", "dialout", "audio")
+STATE_DIR = Path("/var/lib/sushi-kiosk")
+PACKAGES = (
+    "python3-venv",
+    "libgl1",
+    "libegl1",
+    "libgles2",
+    "libgl1-mesa-dri",
+    "libmtdev1",
+    # the pieces' pictures (colour emoji) and the table's type faces (docs/look.md)
+    "fonts-noto-color-emoji",
+    "fonts-inter",
+    "fonts-dejavu-core",
+)
+PI_PACKAGES = ("python3-lgpio",)
+UNITS = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path")
+ENABLE = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.path")
+MASK = ("getty@.service", "autovt@.service", "ctrl-alt-del.target")
+SYSCTL = "# The kiosk: no magic SysRq keys from a USB keyboard\nkernel.sysrq = 0\n"
+LOGIND = "# The kiosk: logind starts no login prompt on any virtual console\n[Login]\nNAutoVTs=0\nReserveVT=0\n"
+FIRMWARE = Path("/boot/firmware")
+FIRMWARE_LINES = ("disable_splash=1", "dtoverlay=vc4-kms-v3d")
+
+
+def source_digest(source: Path) -> str:
+    """A digest of what goes into the app's wheel: the same checkout gives the same installed version id."""
+    h = hashlib.sha256()
+    files = [source / "pyproject.toml", source / "README.md"]
+    for top in ("kiosk", "hardware", "layouts"):
+        files += [p for p in (source / top).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    for p in sorted(files):
+        h.update(str(p.relative_to(source)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
+
+
+def _version(source: Path) -> str:
+    m = re.search(r'^version = "([^"]+)"', (source / "pyproject.toml").read_text(), re.M)
+    if not m:
+        raise SystemExit(f"{source}/pyproject.toml has no version")
+    return m.group(1)
+
+
+@dataclass
+class Installer:
+    source: Path
+    dry_run: bool = False
+    pin: str | None = None
+    read_only: bool = False
+    data_device: str | None = None
+    rotate: int | None = None
+    root: Path = DEFAULT_ROOT
+    out: Callable[[str], None] = print
+    changed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    # ---- reporting
+    def ok(self, step: str, what: str) -> None:
+        self.out(f"[ok]    {step}: {what}")
+
+    def skip(self, step: str, why: str) -> None:
+        self.out(f"[skip]  {step}: {why}")
+
+    def change(self, step: str, what: str, action: Callable[[], object]) -> None:
+        if self.dry_run:
+            self.out(f"[would] {step}: {what}")
+            self.changed.append(step)
+            return
+        try:
+            action()
+        except (OSError, subprocess.CalledProcessError, UpdateError, ValueError) as exc:
+            self.out(f"[FAIL]  {step}: {what}: {exc}")
+            self.failed.append(step)
+            return
+        self.out(f"[done]  {step}: {what}")
+        self.changed.append(step)
+
+    @staticmethod
+    def systemd_running() -> bool:
+        return Path("/run/systemd/system").is_dir()
+
+    @staticmethod
+    def run(*cmd: str, **kw: object) -> None:
+        subprocess.run(cmd, check=True, **kw)  # type: ignore[call-overload]
+
+    def write_file(self, step: str, path: Path, text: str, mode: int = 0o644, then: Sequence[str] = ()) -> bool:
+        """Make ``path`` hold ``text``; True when it changed (or would)."""
+        try:
+            same = path.read_text() == text
+        except OSError:
+            same = False
+        if same:
+            self.ok(step, f"{path} is in place")
+            return False
+
+        def write() -> None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_text(text)
+            tmp.chmod(mode)
+            os.replace(tmp, path)
+            if then:
+                self.run(*then)
+
+        self.change(step, f"write {path}", write)
+        return True
+
+    # ---- steps
+    def step_packages(self) -> None:
+        step = "packages"
+        lists = any(Path("/var/lib/apt/lists").glob("*_Packages"))
+        pi = [p for p in PI_PACKAGES if self._apt_has(p)] if lists else []
+        missing = [p for p in (*PACKAGES, *pi) if not self._dpkg_has(p)]
+        if lists and not missing:
+            for p in PI_PACKAGES:
+                if p not in pi:
+                    self.skip(step, f"{p}: not in this system's archive (Raspberry Pi OS has it; a Pi 5 needs it)")
+            self.ok(step, "all installed")
+            return
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+
+        def install() -> None:
+            self.run("apt-get", "update", "-qq")
+            todo = [p for p in PACKAGES if not self._dpkg_has(p)]
+            for p in PI_PACKAGES:
+                if self._apt_has(p):
+                    todo += [] if self._dpkg_has(p) else [p]
+                else:
+                    self.skip(step, f"{p}: not in this system's archive (Raspberry Pi OS has it; a Pi 5 needs it)")
+            if todo:
+                self.run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *todo, env=env)
+
+        what = "apt-get install " + " ".join(missing) if missing else "apt-get update (no package lists yet)"
+        if not lists and missing:
+            what += f" (and {', '.join(PI_PACKAGES)} where the archive has it)"
+        self.change(step, what, install)
+
+    @staticmethod
+    def _dpkg_has(pkg: str) -> bool:
+        r = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True)
+        return r.returncode == 0 and "install ok installed" in r.stdout
+
+    @staticmethod
+    def _apt_has(pkg: str) -> bool:
+        r = subprocess.run(["apt-cache", "policy", pkg], capture_output=True, text=True)
+        m = re.search(r"Candidate: (\S+)", r.stdout)
+        return bool(m and m.group(1) != "(none)")
+
+    def step_user(self) -> None:
+        step = "user"
+        for g in GROUPS:
+            try:
+                grp.getgrnam(g)
+            except KeyError:
+                self.change(step, f"create group {g}", partial(self.run, "groupadd", "--system", g))
+        try:
+            pwd.getpwnam(USER)
+        except KeyError:
+            self.change(
+                step,
+                f"create the system user {USER} (no login shell, home {STATE_DIR})",
+                lambda: self.run(
+                    "useradd",
+                    "--system",
+                    "--user-group",
+                    "--home-dir",
+                    str(STATE_DIR),
+                    "--no-create-home",
+                    "--shell",
+                    "/usr/sbin/nologin",
+                    USER,
+                ),
+            )
+        have = self._groups_of(USER)
+        missing = [g for g in GROUPS if g not in have]
+        if missing:
+            self.change(
+                step, f"add {USER} to {', '.join(missing)}", lambda: self.run("usermod", "-aG", ",".join(GROUPS), USER)
+            )
+        elif not self.dry_run or have:
+            self.ok(step, f"{USER} exists, in {', '.join(GROUPS)}")
+
+    @staticmethod
+    def _groups_of(user: str) -> set[str]:
+        return {g.gr_name for g in grp.getgrall() if user in g.gr_mem}
+
+    def step_app(self) -> None:
+        step = "app"
+        vid = f"{_version(self.source)}-src{source_digest(self.source)}"
+        updater = Updater(self.root, check=NoStart(), python="/usr/bin/python3", say=lambda _s: None)
+        if updater.active() == vid and updater.complete(vid):
+            self.ok(step, f"{self.root}/current is {vid}")
+            return
+        if self.systemd_running() and self._unit_active("kiosk.service"):
+            updater.check = SystemdReady()
+
+        def install() -> None:
+            res = updater.install_source(self.source, vid)
+            if not res.ok:
+                raise UpdateError(res.message)
+
+        self.change(step, f"build {vid} into {self.root}/versions (python3 -m venv --system-site-packages)", install)
+
+    @staticmethod
+    def _unit_active(unit: str) -> bool:
+        return subprocess.run(["systemctl", "is-active", "--quiet", unit]).returncode == 0
+
+    def step_udev(self) -> None:
+        text = (self.source / "hardware" / "udev" / "99-tapstick.rules").read_text()
+        reload = ("udevadm", "control", "--reload") if self.systemd_running() else ()
+        self.write_file("udev", Path("/etc/udev/rules.d/99-tapstick.rules"), text, then=reload)
+
+    def step_units(self) -> None:
+        step = "service"
+        changed = False
+        for unit in UNITS:
+            changed |= self.write_file(
+                step, Path("/etc/systemd/system") / unit, (self.source / "systemd" / unit).read_text()
+            )
+        if changed and self.systemd_running():
+            self.change(step, "systemctl daemon-reload", lambda: self.run("systemctl", "daemon-reload"))
+        for unit in ENABLE:
+            if self._is_enabled(unit) == "enabled":
+                self.ok(step, f"{unit} enabled")
+            else:
+                self.change(step, f"enable {unit}", partial(self.run, "systemctl", "enable", "--quiet", unit))
+
+    @staticmethod
+    def _is_enabled(unit: str) -> str:
+        r = subprocess.run(["systemctl", "is-enabled", unit], capture_output=True, text=True)
+        return r.stdout.strip()
+
+    def step_consoles(self) -> None:
+        step = "consoles"
+        for unit in MASK:
+            if self._is_enabled(unit) == "masked":
+                self.ok(step, f"{unit} masked")
+            else:
+                self.change(step, f"mask {unit}", partial(self.run, "systemctl", "mask", "--quiet", unit))
+        self.write_file(step, Path("/etc/systemd/logind.conf.d/90-kiosk.conf"), LOGIND)
+        apply = ("sysctl", "--quiet", "-p", "/etc/sysctl.d/90-kiosk.conf") if self.systemd_running() else ()
+        self.write_file(step, Path("/etc/sysctl.d/90-kiosk.conf"), SYSCTL, then=apply)
+
+    def step_firmware(self) -> None:
+        step = "display"
+        cmdline = FIRMWARE / "cmdline.txt"
+        config = FIRMWARE / "config.txt"
+        if not cmdline.exists():
+            self.skip(step, f"no {cmdline}: not a Raspberry Pi (screen blanking and firmware settings left alone)")
+        else:
+            words = cmdline.read_text().split()
+            if "consoleblank=0" in words:
+                self.ok(step, "consoleblank=0 (screen never blanks)")
+            else:
+                new = " ".join([w for w in words if not w.startswith("consoleblank=")] + ["consoleblank=0"]) + "\n"
+                self.change(step, f"consoleblank=0 in {cmdline}", lambda: cmdline.write_text(new))
+        if config.exists():
+            lines = config.read_text().splitlines()
+            missing = [x for x in FIRMWARE_LINES if x not in (ln.strip() for ln in lines)]
+            if missing:
+                text = "\n".join(lines + ["# sushi table kiosk", *missing]) + "\n"
+                self.change(step, f"{', '.join(missing)} in {config}", lambda: config.write_text(text))
+            else:
+                self.ok(step, f"{config} has {', '.join(FIRMWARE_LINES)}")
+        dropin = Path("/etc/systemd/system/kiosk.service.d/rotation.conf")
+        if self.rotate is None:
+            if dropin.exists():
+                self.ok(step, f"display rotation kept ({dropin})")
+            return
+        text = (
+            "# display rotation (Kivy turns the touches with it)\n"
+            f"[Service]\nEnvironment=KCFG_GRAPHICS_ROTATION={self.rotate}\n"
+        )
+        self.write_file(step, dropin, text)
+
+    def step_pin(self) -> None:
+        step = "operator PIN"
+        config_file = STATE_DIR / "kiosk.json"
+        current = self._stored_pin_hash(config_file)
+        from kiosk import config as kconfig
+
+        if (
+            current
+            and not kconfig.check_pin(kconfig.DEFAULT_PIN, current)
+            and (self.pin is None or kconfig.check_pin(self.pin, current))
+        ):
+            self.ok(step, f"set in {config_file}")
+            return
+        pin = self.pin
+        if pin is None and not self.dry_run:
+            if not sys.stdin.isatty():
+                self.out(f"[FAIL]  {step}: no PIN set yet: give --pin, or run the installer on a terminal")
+                self.failed.append(step)
+                return
+            pin = getpass.getpass("Operator PIN for the table (4-8 digits): ")
+            if getpass.getpass("Again: ") != pin:
+                self.out(f"[FAIL]  {step}: the PINs differ")
+                self.failed.append(step)
+                return
+        if pin is not None:
+            try:
+                kconfig.hash_pin(pin)
+            except ValueError as exc:
+                self.out(f"[FAIL]  {step}: {exc}")
+                self.failed.append(step)
+                return
+        self.change(step, f"set with kiosk --set-pin (in {config_file})", lambda: self._set_pin(pin or ""))
+
+    @staticmethod
+    def _stored_pin_hash(path: Path) -> str | None:
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return None
+        value = data.get("operator", {}).get("pin_hash") if isinstance(data, dict) else None
+        return value if isinstance(value, str) else None
+
+    def _set_pin(self, pin: str) -> None:
+        STATE_DIR.mkdir(parents=True, exist_ok=True)
+        user = pwd.getpwnam(USER)
+        os.chown(STATE_DIR, user.pw_uid, user.pw_gid)
+        STATE_DIR.chmod(0o750)
+        env = dict(os.environ, STATE_DIRECTORY=str(STATE_DIR), HOME=str(STATE_DIR))
+        # no controlling terminal: getpass reads the two answers from the pipe
+        r = subprocess.run(
+            [
+                "setpriv",
+                f"--reuid={user.pw_uid}",
+                f"--regid={user.pw_gid}",
+                "--init-groups",
+                str(self.root / "current" / "bin" / "kiosk"),
+                "--set-pin",
+                "--state-dir",
+                str(STATE_DIR),
+            ],
+            input=f"{pin}\n{pin}\n",
+            capture_output=True,
+            text=True,
+            env=env,
+            start_new_session=True,
+            cwd=STATE_DIR,
+        )
+        if r.returncode != 0:
+            raise ValueError(f"kiosk --set-pin failed: {(r.stdout + r.stderr).strip()[-300:]}")
+
+    def step_read_only(self) -> None:
+        step = "read-only"
+        if not self.read_only:
+            return
+        for line in readonly.plan(self.data_device, STATE_DIR):
+            if line.done:
+                self.ok(step, line.what)
+            elif line.skip:
+                self.skip(step, line.what)
+            elif line.error:
+                self.out(f"[FAIL]  {step}: {line.what}")
+                self.failed.append(step)
+                return
+            else:
+                self.change(step, line.what, line.action)
+
+    def run_all(self) -> int:
+        if os.geteuid() != 0 and not self.dry_run:
+            self.out("The installer changes the system: run it as root (sudo), or with --dry-run to see the steps.")
+            return 2
+        self.out(
+            f"Installing the sushi table from {self.source}" + (" (dry run: nothing changes)" if self.dry_run else "")
+        )
+        for step in (
+            self.step_packages,
+            self.step_user,
+            self.step_app,
+            self.step_udev,
+            self.step_units,
+            self.step_consoles,
+            self.step_firmware,
+            self.step_pin,
+            self.step_read_only,
+        ):
+            step()
+        if self.failed:
+            self.out(f"FAILED: {', '.join(dict.fromkeys(self.failed))}. Fix the cause and run the installer again.")
+            return 1
+        if self.dry_run:
+            n = len(self.changed)
+            self.out(f"Dry run: {n} change(s) would be made." if n else "Dry run: nothing would change.")
+        elif self.changed:
+            self.out(f"Done: {len(self.changed)} change(s). Reboot to start the table: sudo reboot")
+        else:
+            self.out("Nothing changed: the table was already set up.")
+        return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="install.sh", description="Turn a fresh Raspberry Pi OS Lite into the table.")
+    p.add_argument("--dry-run", action="store_true", help="print each step that would change something; change nothing")
+    p.add_argument("--pin", help="the operator PIN (4-8 digits); asked on the terminal when not given")
+    p.add_argument(
+        "--read-only", action="store_true", help="read-only root (overlay) with the state on its own partition"
+    )
+    p.add_argument("--data-device", help="with --read-only: the partition for the state folder (ext4), e.g. /dev/sda1")
+    p.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), help="turn the picture (and the touches)")
+    p.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[2], help="the checkout")
+    p.add_argument("--root", type=Path, default=DEFAULT_ROOT, help=f"where the app goes (default {DEFAULT_ROOT})")
+    args = p.parse_args(argv)
+    if args.pin is not None and not (args.pin.isdigit() and 4 <= len(args.pin) <= 8):
+        p.error("--pin must be 4 to 8 digits")
+    inst = Installer(
+        source=args.source.resolve(),
+        dry_run=args.dry_run,
+        pin=args.pin,
+        read_only=args.read_only,
+        data_device=args.data_device,
+        rotate=args.rotate,
+        root=args.root,
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        return inst.run_all()
+    print("\ninterrupted: run the installer again to finish", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""What the operator menu asks of the system, and how it learns the answer.
+
+The kiosk runs as an unprivileged user in a sandbox where only its state folder is writable, so it cannot switch
+read-only mode or install an update itself. It writes a request file into ``<state>/requests/``; the path unit
+``kiosk-admin.path`` sees it and starts ``kiosk-admin.service`` (root), which carries it out
+(:mod:`kiosk.appliance.admin`) and writes the outcome to ``<state>/requests/status.json``, which the menu shows.
+
+Requests (one file each, written atomically; a second request of the same kind replaces the first):
+
+* ``read-only.request``: ``{"on": true}`` or ``{"on": false}``; the table reboots into the new mode;
+* ``update.request``: ``{"from": "usb"}`` (the newest ``*.kiosk-update`` on a USB stick) or
+  ``{"bundle": "/path"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "HELPER_UNIT",
+    "SystemState",
+    "pending",
+    "read_status",
+    "request_read_only",
+    "request_update",
+    "requests_dir",
+    "system_state",
+    "write_status",
+]
+
+#: The installed path unit that hands requests to the root helper; without it nobody carries them out.
+HELPER_UNIT = Path("/etc/systemd/system/kiosk-admin.path")
+
+
+def requests_dir(state_dir: Path) -> Path:
+    return Path(state_dir) / "requests"
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w") as fh:
+        json.dump(data, fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def request_read_only(state_dir: Path, on: bool) -> Path:
+    """Ask for read-only mode on (or off, for maintenance); the table reboots to apply it."""
+    path = requests_dir(state_dir) / "read-only.request"
+    _write(path, {"on": bool(on), "asked": time.time()})
+    return path
+
+
+def request_update(state_dir: Path, bundle: str | None = None) -> Path:
+    """Ask for an update: from the newest bundle on a USB stick, or from ``bundle``."""
+    path = requests_dir(state_dir) / "update.request"
+    _write(path, {"from": "usb"} if bundle is None else {"bundle": str(bundle), "asked": time.time()})
+    return path
+
+
+def pending(state_dir: Path) -> list[str]:
+    """The kinds of request still waiting (``read-only``, ``update``)."""
+    d = requests_dir(state_dir)
+    return sorted(p.name.removesuffix(".request") for p in d.glob("*.request")) if d.is_dir() else []
+
+
+def write_status(state_dir: Path, **status: Any) -> None:
+    _write(requests_dir(state_dir) / "status.json", {**status, "when": time.time()})
+
+
+def read_status(state_dir: Path) -> dict[str, Any]:
+    """The last outcome written by the root helper (``{}`` if none): ``kind``, ``ok``, ``message``, ``when``."""
+    try:
+        data = json.loads((requests_dir(state_dir) / "status.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+@dataclass(frozen=True)
+class SystemState:
+    """What the operator menu shows about the system."""
+
+    helper: bool  # the root helper is installed (the table was set up by the installer)
+    read_only: bool  # the root is read-only right now
+    pending: tuple[str, ...]  # requests not carried out yet
+    last: dict[str, Any]  # the helper's last outcome (kind, ok, message, when)
+
+    def text(self) -> str:
+        if not self.helper:
+            return "System: not installed as a table (no read-only mode, no updates from here)"
+        lines = [
+            "System: read-only (protected against power cuts)"
+            if self.read_only
+            else "System: writable (maintenance): turn read-only back on when done"
+        ]
+        if self.pending:
+            lines.append("Working on: " + ", ".join(self.pending) + " ...")
+        elif self.last:
+            when = time.strftime("%H:%M", time.localtime(float(self.last.get("when", 0))))
+            message = str(self.last.get("message", ""))
+            lines.append(f"Last ({when}): {message if len(message) <= 90 else message[:89] + '...'}")
+        return "\n".join(lines)
+
+
+def system_state(state_dir: Path, helper_unit: Path | None = None, mounts: str | None = None) -> SystemState:
+    """The state for the menu; ``helper_unit`` defaults to :data:`HELPER_UNIT`, ``mounts`` to ``/proc/mounts``."""
+    from kiosk.appliance.readonly import overlay_active
+
+    return SystemState(
+        helper=(helper_unit or HELPER_UNIT).exists(),
+        read_only=overlay_active(mounts),
+        pending=tuple(pending(state_dir)),
+        last=read_status(state_dir),
+    )

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""A real check of the installer: a fresh Debian root (mmdebstrap, or debootstrap), the installer run in it twice
+(chroot), and what it set up asserted from outside.
+
+    sudo python3 scripts/check_install.py [--cache /var/cache/sushi-kiosk-check] [--keep]
+
+The Debian root (Bookworm, the base of Raspberry Pi OS: systemd, udev, python3, as on a Pi OS Lite image) is
+built once and kept as a tarball in the cache folder, outside the checkout, so that later runs (and CI on the same
+machine) only unpack it; apt's downloaded packages and pip's downloads are cached there too. Each run:
+
+1. unpacks the root into a temporary folder, copies the checkout to ``/srv/sushi-kiosk`` in it;
+2. ``install.sh --dry-run`` (nothing may change: the root's files are compared before and after);
+3. ``install.sh --pin 1357`` (first run: must change things and finish with exit code 0);
+4. asserts: the ``kiosk`` user and its groups, the unit files and the udev rule, the units enabled and the
+   gettys and Ctrl+Alt+Del masked (``systemctl --root``), SysRq off, the venv with the system's site-packages and
+   its ``kiosk --version``, ``systemd-analyze verify`` of the installed unit, the PIN stored hashed;
+5. ``install.sh --pin 1357`` again: must say "Nothing changed" and leave every file as it was.
+
+Steps that only make sense on a Pi (``/boot/firmware`` settings) must be reported as skipped, not failed.
+Needs root, mmdebstrap or debootstrap, and the Debian archive and PyPI (exit code 77 = skipped, with the reason).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+SKIP = 77
+SUITE = "bookworm"
+INCLUDE = "systemd,systemd-sysv,udev,python3,ca-certificates,util-linux,dbus"
+GROUPS = ("render", "video", "input", "gpio", "dialout", "audio")
+PIN = "1357"
+HOST_CA = "/etc/ssl/certs/ca-certificates.crt"
+CHROOT_CA = "/etc/ssl/certs/host-ca-certificates.crt"
+# how this machine reaches the package index, passed into the root
+PASS_ENV = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
+
+
+class CheckFailed(AssertionError):
+    pass
+
+
+def say(msg: str) -> None:
+    print(f"[check] {msg}", flush=True)
+
+
+def check(cond: bool, what: str) -> None:
+    if not cond:
+        raise CheckFailed(what)
+    say(f"ok: {what}")
+
+
+def base_tarball(cache: Path) -> Path:
+    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
+    tar = cache / f"{SUITE}-{arch}-{hashlib.sha256(INCLUDE.encode()).hexdigest()[:8]}.tar"
+    if tar.exists():
+        say(f"Debian root from the cache: {tar}")
+        return tar
+    cache.mkdir(parents=True, exist_ok=True)
+    part = tar.with_name(tar.stem + ".part.tar")  # mmdebstrap picks the format by the extension
+    t0 = time.monotonic()
+    if shutil.which("mmdebstrap"):
+        say(f"building a fresh {SUITE} root with mmdebstrap (once; cached in {cache})")
+        subprocess.run(
+            ["mmdebstrap", "--quiet", "--variant=minbase", f"--include={INCLUDE}", SUITE, str(part)], check=True
+        )
+    else:
+        say(f"building a fresh {SUITE} root with debootstrap (once; cached in {cache})")
+        with tempfile.TemporaryDirectory(dir=cache) as tmp:
+            subprocess.run(["debootstrap", "--variant=minbase", f"--include={INCLUDE}", SUITE, tmp], check=True)
+            subprocess.run(["tar", "-C", tmp, "-cf", str(part), "."], check=True)
+    os.replace(part, tar)
+    say(f"root built in {time.monotonic() - t0:.0f} s")
+    return tar
+
+
+@contextlib.contextmanager
+def mounted_root(tar: Path, cache: Path, keep: bool) -> Iterator[Path]:
+    work = Path(tempfile.mkdtemp(prefix="kiosk-install-check-"))
+    root = work / "root"
+    root.mkdir()
+    mounts: list[Path] = []
+    try:
+        subprocess.run(["tar", "-C", str(root), "-xf", str(tar)], check=True)
+        shutil.copyfile("/etc/resolv.conf", root / "etc" / "resolv.conf", follow_symlinks=True)
+        # this machine's certificate authorities, for pip behind a network that re-signs TLS
+        shutil.copyfile(HOST_CA, root / CHROOT_CA.lstrip("/"))
+        for src, dst, opts in (
+            ("proc", "proc", ["-t", "proc"]),
+            ("sysfs", "sys", ["-t", "sysfs", "-o", "ro"]),
+            ("/dev", "dev", ["--rbind"]),
+            (str(cache / "apt-archives"), "var/cache/apt/archives", ["--bind"]),
+            (str(cache / "pip"), "var/cache/pip", ["--bind"]),
+        ):
+            if src.startswith("/"):
+                Path(src).mkdir(parents=True, exist_ok=True)
+            (root / dst).mkdir(parents=True, exist_ok=True)
+            subprocess.run(["mount", *opts, src, str(root / dst)], check=True)
+            mounts.append(root / dst)
+        ignore = shutil.ignore_patterns(".venv", ".git", "artifacts", "build", "dist", "*.egg-info", "__pycache__")
+        shutil.copytree(HERE, root / "srv" / "sushi-kiosk", ignore=ignore)
+        yield root
+    finally:
+        for m in reversed(mounts):
+            subprocess.run(["umount", "-R", "-l", str(m)], check=False)
+        still = [ln.split()[1] for ln in Path("/proc/mounts").read_text().splitlines() if str(work) in ln]
+        if keep or still:
+            # never delete a tree with /dev still bound inside it
+            say(f"kept: {root}" + (f" (still mounted: {still})" if still else ""))
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int, float]]:
+    """Every file and link under the root's /etc, /opt, /var/lib/sushi-kiosk, /usr: size, mode and mtime."""
+    out: dict[str, tuple[int, int, float]] = {}
+    for top in ("etc", "opt", "var/lib/sushi-kiosk", "usr", "boot"):
+        base = root / top
+        if not base.exists():
+            continue
+        for dirpath, dirs, files in os.walk(base):
+            for name in files + dirs:
+                p = Path(dirpath) / name
+                with contextlib.suppress(OSError):
+                    st = p.lstat()
+                    out[str(p.relative_to(root))] = (st.st_size, st.st_mode, st.st_mtime)
+    return out
+
+
+def in_root(root: Path, *cmd: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "HOME": "/root",
+        "LANG": "C.UTF-8",
+        "PIP_CACHE_DIR": "/var/cache/pip",
+        "PIP_CERT": CHROOT_CA,
+    }
+    env.update({k: v for k, v in os.environ.items() if k in PASS_ENV})
+    return subprocess.run(
+        ["chroot", str(root), *cmd], env=env, capture_output=True, text=True, input=stdin, start_new_session=True
+    )
+
+
+def installer(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    t0 = time.monotonic()
+    r = in_root(root, "/srv/sushi-kiosk/scripts/install.sh", *args)
+    say(f"install.sh {' '.join(args)}: exit {r.returncode} in {time.monotonic() - t0:.0f} s")
+    for line in (r.stdout + r.stderr).splitlines():
+        print(f"    | {line}", flush=True)
+    return r
+
+
+def run_check(cache: Path, keep: bool) -> None:
+    tar = base_tarball(cache)
+    with mounted_root(tar, cache, keep) as root:
+        src = root / "srv" / "sushi-kiosk"  # the copy of the checkout that the installer runs from
+        before = snapshot(root)
+        dry = installer(root, "--dry-run", "--pin", PIN)
+        check(dry.returncode == 0 and "[would]" in dry.stdout, "--dry-run lists the steps it would take")
+        after_dry = snapshot(root)
+        changed = {k for k in set(before) | set(after_dry) if before.get(k) != after_dry.get(k)}
+        check(not changed, f"--dry-run changed nothing (changed: {sorted(changed)[:5]})")
+
+        first = installer(root, "--pin", PIN)
+        check(first.returncode == 0, "first run succeeds")
+        check("[done]" in first.stdout and "[FAIL]" not in first.stdout, "first run changed the system")
+        check("[skip]  display: no /boot/firmware/cmdline.txt" in first.stdout, "Pi-only steps skipped with a message")
+
+        passwd = in_root(root, "getent", "passwd", "kiosk").stdout
+        check(passwd.startswith("kiosk:") and passwd.rstrip().endswith(":/usr/sbin/nologin"), "user kiosk, no shell")
+        groups = set(in_root(root, "id", "-nG", "kiosk").stdout.split())
+        check(set(GROUPS) <= groups, f"kiosk is in {', '.join(GROUPS)} (has {sorted(groups)})")
+        for unit in ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path"):
+            installed = root / "etc/systemd/system" / unit
+            check(installed.read_text() == (src / "systemd" / unit).read_text(), f"{unit} installed")
+        rule = root / "etc/udev/rules.d/99-tapstick.rules"
+        check(rule.read_text() == (src / "hardware/udev/99-tapstick.rules").read_text(), "udev rule installed")
+
+        def state(unit: str) -> str:
+            return subprocess.run(
+                ["systemctl", f"--root={root}", "is-enabled", unit], capture_output=True, text=True
+            ).stdout.strip()
+
+        for unit in ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.path"):
+            check(state(unit) == "enabled", f"{unit} enabled (systemctl --root)")
+        for unit in ("getty@.service", "autovt@.service", "ctrl-alt-del.target"):
+            check(state(unit) == "masked", f"{unit} masked: no login prompt, no Ctrl+Alt+Del reboot")
+        check("kernel.sysrq = 0" in (root / "etc/sysctl.d/90-kiosk.conf").read_text(), "SysRq off")
+        check("NAutoVTs=0" in (root / "etc/systemd/logind.conf.d/90-kiosk.conf").read_text(), "logind: no VTs")
+        emoji = root / "usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+        check(emoji.exists(), "the emoji font for the pieces' pictures is installed")
+        cfg = (root / "opt/sushi-kiosk/current/pyvenv.cfg").read_text()
+        check("include-system-site-packages = true" in cfg, "the venv sees the system's site-packages (lgpio)")
+        version = in_root(root, "/opt/sushi-kiosk/current/bin/kiosk", "--version")
+        check(version.returncode == 0 and version.stdout.startswith("kiosk "), f"venv: {version.stdout.strip()}")
+        verify = in_root(root, "systemd-analyze", "verify", "/etc/systemd/system/kiosk.service")
+        check(verify.returncode == 0 and not (verify.stdout + verify.stderr).strip(), f"verify: {verify.stderr}")
+        pin = in_root(
+            root,
+            "/opt/sushi-kiosk/current/bin/python",
+            "-c",
+            "import json,sys; from kiosk.config import check_pin;"
+            "h=json.load(open('/var/lib/sushi-kiosk/kiosk.json'))['operator']['pin_hash'];"
+            f"sys.exit(0 if check_pin('{PIN}', h) and not check_pin('2468', h) else 1)",
+        )
+        check(pin.returncode == 0, f"the operator PIN is stored hashed {pin.stderr.strip()}")
+        owner = in_root(root, "stat", "-c", "%U", "/var/lib/sushi-kiosk/kiosk.json").stdout.strip()
+        check(owner == "kiosk", "the config file belongs to kiosk")
+
+        after_first = snapshot(root)
+        second = installer(root, "--pin", PIN)
+        check(second.returncode == 0, "second run succeeds")
+        check("Nothing changed" in second.stdout and "[done]" not in second.stdout, "second run says nothing changed")
+        after_second = snapshot(root)
+        diff = sorted(k for k in set(after_first) | set(after_second) if after_first.get(k) != after_second.get(k))
+        check(not diff, f"second run changed no file (changed: {diff[:5]})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cache", type=Path, default=Path("/var/cache/sushi-kiosk-check"), help="cache folder")
+    p.add_argument("--keep", action="store_true", help="keep the root afterwards (for a look around)")
+    args = p.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_a: sys.exit(143))  # clean up the mounts when stopped
+    if os.geteuid() != 0:
+        print("skipped: needs root (chroot, mount)", file=sys.stderr)
+        return SKIP
+    if not (shutil.which("mmdebstrap") or shutil.which("debootstrap")):
+        print("skipped: neither mmdebstrap nor debootstrap is installed", file=sys.stderr)
+        return SKIP
+    try:
+        base_tarball(args.cache)
+    except subprocess.CalledProcessError as exc:
+        print(f"skipped: could not build the Debian root (no network to the archive?): {exc}", file=sys.stderr)
+        return SKIP
+    try:
+        run_check(args.cache, args.keep)
+    except CheckFailed as exc:
+        print(f"[check] FAILED: {exc}", file=sys.stderr)
+        return 1
+    say("PASSED: the installer set up a fresh Debian root, and its second run changed nothing")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""The operator menu's requests and the root helper that carries them out, and read-only mode's plan.
+
+Real files in a temporary state folder; a real ext4 file system (made by mkfs.ext4 in a file) for the
+read-only plan. raspi-config (Raspberry Pi OS only) is not on the test machine: the helper must say so and
+change nothing. The update path with a real bundle and READY check is in test_appliance_update.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from kiosk.appliance import readonly
+from kiosk.appliance.admin import Admin, newest_bundle
+from kiosk.appliance.requests import pending, read_status, request_read_only, request_update, system_state, write_status
+from kiosk.appliance.update import NoStart, Updater
+
+
+def _fake_bundle(path: Path, version: str) -> Path:
+    """A bundle with a manifest only (enough for choosing; its missing wheels make an install fail)."""
+    data = json.dumps(
+        {"format": 1, "name": "sushi-table-kiosk", "version": version, "id": f"{version}-x", "wheels": {"a.whl": "0"}}
+    ).encode()
+    with tarfile.open(path, "w") as tar:
+        info = tarfile.TarInfo("manifest.json")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_requests_are_files_the_menu_can_read_back(tmp_path: Path):
+    assert pending(tmp_path) == [] and read_status(tmp_path) == {}
+    request_read_only(tmp_path, False)
+    request_update(tmp_path)
+    assert pending(tmp_path) == ["read-only", "update"]
+    assert json.loads((tmp_path / "requests" / "read-only.request").read_text())["on"] is False
+    assert json.loads((tmp_path / "requests" / "update.request").read_text()) == {"from": "usb"}
+
+
+@pytest.mark.skipif(readonly.supported(), reason="raspi-config is installed here")
+def test_read_only_request_without_raspi_config_changes_nothing_and_says_why(tmp_path: Path):
+    reboots: list[int] = []
+    request_read_only(tmp_path, True)
+    admin = Admin(tmp_path, tmp_path / "opt", reboot=lambda: reboots.append(1))
+    assert admin.serve() == 1
+    status = read_status(tmp_path)
+    assert status["kind"] == "read-only" and status["ok"] is False and "Raspberry Pi OS" in status["message"]
+    assert pending(tmp_path) == [] and reboots == []
+
+
+def test_update_request_with_a_broken_bundle_reports_and_changes_nothing(tmp_path: Path):
+    bundle = _fake_bundle(tmp_path / "x.kiosk-update", "0.2.0")
+    root = tmp_path / "opt"
+    request_update(tmp_path / "state", str(bundle))
+    admin = Admin(tmp_path / "state", root, reboot=lambda: None, updater=Updater(root, check=NoStart()))
+    assert admin.serve() == 1
+    status = read_status(tmp_path / "state")
+    assert status["kind"] == "update" and status["ok"] is False and "0.2.0-x" in status["message"]
+    assert pending(tmp_path / "state") == []
+    assert not (tmp_path / "state" / "requests" / "pending.kiosk-update").exists()
+    assert Updater(root).active() is None and Updater(root).installed() == []
+
+
+def test_update_request_for_a_missing_file(tmp_path: Path):
+    request_update(tmp_path, str(tmp_path / "nowhere.kiosk-update"))
+    admin = Admin(tmp_path, tmp_path / "opt", reboot=lambda: None)
+    assert admin.serve() == 1
+    assert "not a kiosk update bundle" in read_status(tmp_path)["message"]
+
+
+def test_newest_bundle_by_version_not_by_name(tmp_path: Path):
+    a = _fake_bundle(tmp_path / "z-old.kiosk-update", "0.9.0")
+    b = _fake_bundle(tmp_path / "a-new.kiosk-update", "0.10.0")
+    junk = tmp_path / "junk.kiosk-update"
+    junk.write_bytes(b"junk")
+    assert newest_bundle([a, b, junk]) == b
+    assert newest_bundle([junk]) is None
+
+
+def test_overlay_is_read_from_the_mount_table():
+    assert readonly.overlay_active("overlay / overlay rw,lowerdir=/media/root-ro 0 0\n")
+    assert not readonly.overlay_active("/dev/mmcblk0p2 / ext4 rw,noatime 0 0\noverlay /x overlay rw 0 0\n")
+
+
+def test_read_only_plan_needs_a_data_partition(tmp_path: Path):
+    [line] = readonly.plan(None, tmp_path / "state", tmp_path / "fstab")
+    assert line.error and "--data-device" in line.what
+    [line] = readonly.plan(str(tmp_path / "missing"), tmp_path / "state", tmp_path / "fstab")
+    assert line.error and "does not exist" in line.what
+
+
+@pytest.mark.skipif(shutil.which("mkfs.ext4") is None or shutil.which("blkid") is None, reason="no e2fsprogs")
+def test_read_only_plan_puts_the_state_partition_in_fstab_once(tmp_path: Path):
+    image = tmp_path / "data.img"
+    image.write_bytes(b"")
+    fstab = tmp_path / "fstab"
+    fstab.write_text("proc /proc proc defaults 0 0\n")
+    [line] = readonly.plan(str(image), tmp_path / "state", fstab)
+    assert line.error and "mkfs.ext4" in line.what  # not ext4 yet: never formatted by the installer
+    with open(image, "wb") as fh:
+        fh.truncate(8 << 20)
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "KIOSKDATA", str(image)], check=True)
+    lines = readonly.plan(str(image), tmp_path / "state", fstab)
+    to_fstab = lines[0]
+    assert not (to_fstab.done or to_fstab.error) and "fstab" in to_fstab.what
+    to_fstab.action()
+    text = fstab.read_text()
+    assert "proc /proc" in text and f"{tmp_path / 'state'} ext4 " in text and "data=journal" in text
+    again = readonly.plan(str(image), tmp_path / "state", fstab)
+    assert again[0].done
+    assert fstab.read_text() == text
+    assert any(ln.skip or ln.done or "overlay" in ln.what for ln in again[2:])
+
+
+def test_system_state_for_the_operator_menu(tmp_path: Path):
+    unit = tmp_path / "kiosk-admin.path"
+    state = system_state(tmp_path, unit, mounts="/dev/root / ext4 rw 0 0\n")
+    assert not state.helper and "not installed as a table" in state.text()
+    unit.write_text("[Path]\n")
+    state = system_state(tmp_path, unit, mounts="overlay / overlay rw 0 0\n")
+    assert state.helper and state.read_only and "read-only" in state.text()
+    request_read_only(tmp_path, False)
+    assert "Working on: read-only" in system_state(tmp_path, unit, mounts="overlay / overlay rw 0 0\n").text()
+    (tmp_path / "requests" / "read-only.request").unlink()
+    write_status(tmp_path, kind="update", ok=True, message="updated to 0.1.1-abc")
+    text = system_state(tmp_path, unit, mounts="/dev/root / ext4 rw 0 0\n").text()
+    assert "writable (maintenance)" in text and "updated to 0.1.1-abc" in text

@@ -62,8 +62,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.storage import safejson
-from kiosk.storage.atomic import aside_name, atomic_write_bytes
+from kiosk import safejson
+from kiosk.files import aside_name, atomic_write_bytes
 
 __all__ = [
     "ConfigError",

@@ -17,18 +17,21 @@ from conftest import button_with_text, buttons, frames, screenshot, start_kiosk,
 
 from kiosk.appliance import requests
 
+PIN = "2468"  # this test's own PIN: a table has no default one
+
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     state = tmp_path_factory.mktemp("kiosk-state")
-    from kiosk.config import Config
+    from kiosk.config import Config, hash_pin
 
     cfg = Config().replace(
         timeouts={"menu_idle_s": 120.0},
         attract={"move_delay_s": 0.05, "game_s": 3.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
-        operator={"hold_s": 0.6},
+        operator={"hold_s": 0.6, "pin_hash": hash_pin(PIN, iterations=10_000)},
+        check_ranges=False,  # a fast attract cycle (outside the ranges a config file may use)
     )
     kiosk = start_kiosk(state, cfg, seed=3)
     yield kiosk
@@ -46,10 +49,10 @@ def _open_menu(app: Any) -> Any:
     conftest.run_until(lambda: app.mode == "operator", 3, "the operator PIN pad", settle=2)
     touch_up(hold)
     op = app.operator
-    for d in "2468":
+    for d in PIN:
         tap(button_with_text(op, d))
     tap(button_with_text(op, "OK"))
-    assert op.phase == "menu"
+    conftest.run_until(lambda: op.phase == "menu", 10, "the menu after the right PIN")
     return op
 
 

@@ -339,11 +339,7 @@ class Installer:
         current = self._stored_pin_hash(config_file)
         from kiosk import config as kconfig
 
-        if (
-            current
-            and not kconfig.check_pin(kconfig.DEFAULT_PIN, current)
-            and (self.pin is None or kconfig.check_pin(self.pin, current))
-        ):
+        if current and (self.pin is None or kconfig.check_pin(self.pin, current)):
             self.ok(step, f"set in {config_file}")
             return
         pin = self.pin

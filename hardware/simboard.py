@@ -145,7 +145,7 @@ class SimulatedBoard:
 
     def tap(self, stick: int, t_us: int | None = None) -> str:
         """Send a tap of ``stick`` stamped ``t_us`` (default: now) with the next sequence number; returns the line."""
-        line = self.board.tap(stick, self.now() if t_us is None else t_us)
+        line: str = self.board.tap(stick, self.now() if t_us is None else t_us)
         self.send_line(line)
         return line
 

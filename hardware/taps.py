@@ -49,7 +49,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import serial
 import serial.threaded
@@ -291,7 +291,7 @@ class TapReader:
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
         self._stopping = False
-        self._serial_thread: serial.threaded.ReaderThread | None = None
+        self._serial_thread: serial.threaded.ReaderThread[TapLineReader] | None = None
         self._lost_error: str | None = None
         self._lost_flag = False
         self._generation = 0
@@ -434,7 +434,8 @@ class TapReader:
         self.firmware = self.board_sticks = None
         self._generation += 1
         generation = self._generation
-        thread = serial.threaded.ReaderThread(ser, lambda: TapLineReader(self, generation))
+        # serial_for_url is typed as returning the base class; ReaderThread only reads and writes through it
+        thread = serial.threaded.ReaderThread(cast(serial.Serial, ser), lambda: TapLineReader(self, generation))
         thread.name = "tapreader-serial"
         self._serial_thread = thread
         self._set_state("connected", port=port, last_error=None)

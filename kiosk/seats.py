@@ -32,7 +32,7 @@ joined table seats in that same order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -135,7 +135,7 @@ class SeatMap:
         pins = pins or {}
         sticks = sticks or {}
         self.depth = depth
-        seats = []
+        seats: list[Seat] = []
         for pos in POSITIONS:  # clockwise
             if pos not in wanted:
                 continue
@@ -167,7 +167,7 @@ class SeatMap:
     def __len__(self) -> int:
         return len(self.seats)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Seat]:
         return iter(self.seats)
 
     def __getitem__(self, index: int) -> Seat:

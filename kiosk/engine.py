@@ -21,6 +21,13 @@ Rules of the contract:
   what ``seat`` can see.
 * ``apply(seat, action)`` raises :class:`RuleError` for an illegal action and leaves the state unchanged.
 * Actions are small immutable values with ``to_json()``; ``spec.action_from_json(a.to_json()) == a``.
+* Every legal action has one canonical form. :meth:`State.canonical` turns any form a screen may build (cards
+  picked in any order, the two squares of a swap either way round) into it, ``apply`` canonicalizes before it
+  validates and journals, and ``state.canonical(a) in state.legal_actions(seat)`` holds for every ordering
+  of a legal action ``a``.
+* Seat 0 is the starting player and play goes up the seat numbers (clockwise round the table). A game whose
+  rulebook chooses the starting player at random (``State.RANDOM_START``) gets it from the seed through
+  :meth:`State.seating`, which orders the joined chairs clockwise from a starting chair drawn from the seed.
 * All randomness comes from the seed. Shuffles go through :meth:`State.shuffle`, which draws only
   ``random.random()`` (the one generator Python promises to keep) and records the dealt order in the journal,
   so :func:`replay` rebuilds a game even when a newer Python shuffles differently.
@@ -38,7 +45,7 @@ import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 __all__ = [
     "RuleError",
@@ -52,7 +59,10 @@ __all__ = [
     "replay",
     "shuffle_with",
     "ChanceMismatch",
+    "starting_seat",
 ]
+
+T = TypeVar("T")
 
 
 class RuleError(ValueError):
@@ -158,6 +168,15 @@ def shuffle_with(rng: random.Random, items: Sequence[Any]) -> list[Any]:
     return out
 
 
+def starting_seat(players: int, seed: int) -> int:
+    """Which of ``players`` chairs (counted clockwise from the first) starts a game dealt from ``seed``.
+
+    Drawn with a generator of its own (seeded from a string, which every Python hashes the same way), so the
+    draw is reproducible from the seed and leaves the game's own draws untouched.
+    """
+    return int(random.Random(f"starting seat {seed}").random() * players)
+
+
 # ----------------------------------------------------------------------------------------------------- state
 class State:
     """Base class of a game state. Subclasses implement the verbs marked abstract below.
@@ -169,6 +188,8 @@ class State:
 
     rng: random.Random
     journal: list[dict[str, Any]] | None
+    #: The rulebook chooses the starting player at random (see :meth:`seating`).
+    RANDOM_START: ClassVar[bool] = False
 
     def __init__(self, players: int, seed: int) -> None:
         self.players = players
@@ -191,6 +212,7 @@ class State:
             raise RuleError(f"There is no seat {seat!r} in a {self.players}-player game")
         if self.is_over():
             raise RuleError("The game is over")
+        action = self.canonical(action)
         journal = self.journal
         if journal is None:
             return self._apply(seat, action)
@@ -205,6 +227,24 @@ class State:
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         raise NotImplementedError
+
+    def canonical(self, action: Action) -> Action:
+        """The one form of ``action`` that ``legal_actions`` lists (card tuples sorted and the like); games whose
+        actions have several spellings override this. It never validates: ``apply`` does."""
+        return action
+
+    def seating(self, chairs: Sequence[T]) -> list[T]:
+        """The joined ``chairs`` (listed clockwise) in seat order: seat 0, the starting player, first.
+
+        When the rulebook chooses the starting player at random (``RANDOM_START``), the starting chair is drawn
+        from the game's seed (:func:`starting_seat`) and the others follow clockwise; otherwise the first chair
+        starts. Nothing of the game's own generator is used, so deals and journals do not change.
+        """
+        out = list(chairs)
+        if not self.RANDOM_START or not out:
+            return out
+        k = starting_seat(len(out), self.seed)
+        return out[k:] + out[:k]
 
     def is_over(self) -> bool:
         raise NotImplementedError

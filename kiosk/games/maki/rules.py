@@ -20,7 +20,8 @@ A turn is several small steps for the same seat, so that no step offers more tha
 
 DECISIONS (where the rulebook and supplement are silent):
 
-* Seat 0 starts and play goes up the seat numbers (the kiosk seats players at random). Teacups start in
+* "Randomly select a starting player": seat 0 starts and play goes up the seat numbers (clockwise); the kiosk
+  seats the joined chairs clockwise from a starting chair drawn from the seed (``State.seating``). Teacups start in
   random distinct cells (a journalled shuffle). The Wasabi supply is unlimited (the large cubes "make change").
 * Starting hands ignore the back instructions (drawing before the game is set up is not a Step Two draw).
 * A teacup moves only when a tile is placed into its space: it goes to any other empty space (the only reason
@@ -312,6 +313,8 @@ _CARD_ORDER = tuple(ACTION_CARDS)
 class MakiState(State):
     """A game of Maki. Build one with :func:`new_game`."""
 
+    RANDOM_START = True
+
     cols: int
     geo: Geometry
     board: list[int]
@@ -585,6 +588,15 @@ class MakiState(State):
         return out
 
     # --- applying actions ------------------------------------------------------------------------------
+    def canonical(self, action: Action) -> Action:
+        """``Switch`` names the lower space first; ``Return`` lists its recipe ids in ascending order."""
+        if isinstance(action, Switch) and _ints(action.a, action.b) and action.a > action.b:
+            return Switch(action.b, action.a)
+        if isinstance(action, Return) and isinstance(action.recipes, tuple) and _ints(*action.recipes):
+            ordered = tuple(sorted(action.recipes))
+            return action if ordered == action.recipes else Return(ordered)
+        return action
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
             raise RuleError(f"It is seat {self.turn + 1}'s turn, not seat {seat + 1}'s")
@@ -695,8 +707,7 @@ class MakiState(State):
         x, y = self._cell(a.a), self._cell(a.b)
         if (x, y) not in _ADJ_SET[self.cols]:
             raise RuleError(
-                f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and "
-                f"{self._name(y)} are not (give the lower space first)"
+                f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and {self._name(y)} are not"
             )
         bx, by = self.board[x], self.board[y]
         if bx == by or (bx < 0 and by < 0):
@@ -953,6 +964,10 @@ _HANDLERS = {
     TakePool: MakiState._a_pool,
     Return: MakiState._a_return,
 }
+
+
+def _ints(*values: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
 def new_game(players: int, seed: int) -> MakiState:

@@ -28,7 +28,15 @@ DECISIONS (where the rulebook is silent):
 * The Oracle discard pile is face up; cards won are face down but were seen when played, so each seat's
   won points are public. Cards taken from the Blind are public knowledge until played.
 * The box lid (a match's catch-up rule) is ``UseLid(card)``, legal for its holder at any moment of the game,
-  even out of turn; ``to_move`` still lists only the seat whose turn it is.
+  even out of turn; ``to_move`` still lists only the seat whose turn it is. A holder who has gone out "will no
+  longer participate", so the lid can no longer be used (nor take a card into an empty hand).
+* Going out: "When you have played all the cards in your hand, you automatically go out of the game." A play
+  that empties the hand ends the turn at once: there is no Blind step, so the player cannot take cards from
+  the Blind and stay in. Putting the last card into the Blind after a play also empties the hand, and the
+  player goes out then (the rulebook's example: "Patrick plays 12 - 12 and discards an 11, which was his last
+  card. He has now also gone out").
+* Canonical actions: ``Play`` and ``BlindTake`` list their cards sorted by code (``canonical`` sorts any order
+  a screen builds), so a run with a golden card is ``Play((8, 9, 47))``.
 """
 
 from __future__ import annotations
@@ -370,7 +378,7 @@ class MakotoState(State):
                 out = self._blind_options(hand)
             elif self.phase == ORACLE_STEP:
                 out = [_ORACLE_DISCARDS[c] for c in dict.fromkeys(hand)]
-        if seat == self.lid_holder and self.blind:
+        if seat == self.lid_holder and self.blind and seat not in self.out:
             out.extend(_LIDS[c] for c in dict.fromkeys(self.blind))
         return out
 
@@ -411,7 +419,7 @@ class MakotoState(State):
                             continue
                         choices = [tuple(dict.fromkeys(groups[n])) for n in stretch[i : i + length]]
                         if all(len(c) == 1 for c in choices):
-                            out.append(_play(tuple(c[0] for c in choices)))
+                            out.append(_play(tuple(sorted(c[0] for c in choices))))
                         else:
                             for combo in itertools.product(*choices):
                                 out.append(_play(tuple(sorted(combo))))
@@ -446,6 +454,15 @@ class MakotoState(State):
         return out
 
     # --- applying -----------------------------------------------------------------------------------------
+    def canonical(self, action: Action) -> Action:
+        """``Play`` and ``BlindTake`` with their cards sorted by code."""
+        if isinstance(action, (Play, BlindTake)) and isinstance(action.cards, tuple):
+            cards = action.cards
+            if all(isinstance(c, int) for c in cards) and list(cards) != sorted(cards):
+                ordered = tuple(sorted(cards))
+                return _play(ordered) if isinstance(action, Play) else _take(ordered)
+        return action
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if isinstance(action, UseLid):
             return self._use_lid(seat, action.card)
@@ -504,8 +521,8 @@ class MakotoState(State):
         ]
         self.phase = BLIND
         low = self.played_low
-        if not any(c % 20 < low for c in rest) and not any(c % 20 < low for c in self.blind):
-            # nothing the Blind allows: the turn ends here
+        if not rest or (not any(c % 20 < low for c in rest) and not any(c % 20 < low for c in self.blind)):
+            # out of cards (the player goes out automatically), or nothing the Blind allows: the turn ends here
             events += self._end_turn(seat, [])
         return events
 
@@ -542,6 +559,8 @@ class MakotoState(State):
     def _use_lid(self, seat: int, card: int) -> list[Event]:
         if seat != self.lid_holder:
             raise RuleError("Only the player holding the box lid may use it")
+        if seat in self.out:
+            raise RuleError("You have gone out of this game: the box lid can no longer be used")
         if card not in self.blind:
             raise RuleError("That card is not in the Blind")
         self.blind.remove(card)

@@ -40,6 +40,7 @@ from kiosk.games.wasabi.rules import (
     STYLE_CUBES,
     SWITCH,
     WASABI,
+    ChooseRecipe,
     DrawRecipe,
     DrawTile,
     EndStep,
@@ -361,6 +362,9 @@ def greedy(
         return choose_tile(state, seat, legal)
     if ph == "reward":
         return choose_reward(state, seat, legal)
+    if ph == "choose":  # same length, same points: the one with style earns cubes
+        styled = {r for r, st in state.choosing if st}
+        return next((a for a in legal if isinstance(a, ChooseRecipe) and a.recipe in styled), first)
     ranked = rank_play(state, seat, legal, cheap=cheap)
     return ranked[0][1] if ranked else first
 

@@ -6,12 +6,15 @@ The card set (pantry, recipes, tokens, action cards per player count, board size
 A game runs through these phases (``state.phase``); every decision is one small action of one seat:
 
 ``give``
-    Setup. Seat 0 starts. Each seat in turn chooses the three starting tiles of the seat on its left
-    (``GiveTile``, one at a time): one Fish, one Seafood and one Vegetable, which is the only way to obey the
-    starting-hand rule (three different categories, no Rice, Maki or special).
+    Setup. Seat 0 (the starting player) starts. Each seat in turn chooses the three starting tiles of the seat
+    on its left (``GiveTile``, one at a time): one Fish, one Seafood and one Vegetable, which is the only way to
+    obey the starting-hand rule (three different categories, no Rice, Maki or special).
 ``setup_recipes``
     Setup. Each seat in turn draws three recipes, choosing the length of each after seeing the last
     (``DrawRecipe``).
+``choose``
+    Step 1, when a tile or card completes more recipes of one length than the seat has free tokens of that
+    length: the seat chooses which to complete (``ChooseRecipe``, one per free token).
 ``play``
     Step 1 of a turn: ``Place`` a tile, optionally one action card (``PlayStack`` before the tile; ``PlaySpicy``,
     ``PlaySwitch``, ``PlayChop``, ``PlayWasabi`` before or after), then ``EndStep`` when a card could still be
@@ -23,7 +26,9 @@ A game runs through these phases (``state.phase``); every decision is one small 
 
 Rules decisions (where the rulebook and supplement are silent) [ours]:
 
-* Seats are clockwise in increasing order; "the player on your left" is the next seat. Seat 0 starts.
+* Seats are clockwise in increasing order; "the player on your left" is the next seat. "Choose a starting
+  player": seat 0 starts, and the kiosk seats the joined chairs clockwise from a starting chair drawn from the
+  seed (``State.seating``).
 * Squares are numbered ``row * columns + column`` inside the play area of the player count.
 * A recipe is matched by any ``L`` consecutive uncovered tops in one row or column (tiles beyond either end are
   irrelevant, as the rulebook says of adjacent tiles). A Wasabi!-covered square breaks a sequence.
@@ -34,6 +39,8 @@ Rules decisions (where the rulebook and supplement are silent) [ours]:
   card of step 1, each recipe in the player's screen
   that matches a sequence which did not stand on those squares at the start of the turn is completed, if a
   token of its length is free (recipes in screen order; with style where any matching sequence has style).
+  When more recipes of one length complete at once than tokens of that length are free, the player chooses
+  which (phase ``choose``): one may earn style cubes and the other not.
   Uncovering squares by taking a Wasabi! card in step 2 completes nothing (it is not step 1).
 * Pass: discard at least one recipe (all of them may go); a player holding no recipe passes discarding none.
   Passing is only possible before anything else was done this turn.
@@ -42,6 +49,8 @@ Rules decisions (where the rulebook and supplement are silent) [ours]:
   placed on an empty square as the turn's tile (no tile leaves the hand). Switch! needs two different contents.
 * A played card goes back to the Kitchen at once, except a Wasabi! card, which lies on the board. The reward
   card may be declined (``SkipReward``); with two cards in hand a taken card replaces one returned to the Kitchen.
+  That may be a Wasabi! card of your own given back to take the one lying on the board ("return cards to the
+  Kitchen at any time to make room"; it uncovers the board's squares and keeps your other card).
 * Held action cards are public (the Kitchen is public, so they can be worked out anyway).
 * The Pantry shows which ingredients are still available, not how many: a seat's view does not reveal other
   hands, which ``determinize`` resamples under that constraint. Hidden stack tiles are public (anyone may look).
@@ -237,6 +246,13 @@ class TakeCard(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseRecipe(Action):
+    """Complete this recipe (an id from your screen) with the free token it is competing for."""
+
+    recipe: int
+
+
+@dataclass(frozen=True, slots=True)
 class SkipReward(Action):
     """Decline a reward card."""
 
@@ -262,6 +278,7 @@ ACTION_CLASSES = (
     TakeCard,
     SkipReward,
     DrawTile,
+    ChooseRecipe,
 )
 action_from_json = action_codec(*ACTION_CLASSES)
 
@@ -271,6 +288,10 @@ _STACK = PlayStack()
 _SPICY = PlaySpicy()
 
 _CARD_CLASS = {PlayStack: STACK, PlaySpicy: SPICY, PlaySwitch: SWITCH, PlayChop: CHOP, PlayWasabi: WASABI}
+
+
+def _ints(*values: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
 def _kind(name: Any) -> int:
@@ -283,6 +304,8 @@ def _kind(name: Any) -> int:
 # ----------------------------------------------------------------------------------------------------- state
 class WasabiState(State):
     """A Wasabi! game. See the module docstring for phases and rules decisions."""
+
+    RANDOM_START = True
 
     def __init__(self, players: int, seed: int) -> None:
         if players not in COLUMNS:
@@ -317,6 +340,7 @@ class WasabiState(State):
         self.chopped = EMPTY
         self.rewards = 0
         self.snapshot: tuple[int, ...] = tuple(self.tops)
+        self.choosing: tuple[tuple[int, bool], ...] = ()  # recipes still to complete (phase choose)
         self.idle_turns = 0
         # results and statistics
         self.instant_winner = -1
@@ -353,6 +377,7 @@ class WasabiState(State):
         o.chopped = self.chopped
         o.rewards = self.rewards
         o.snapshot = self.snapshot
+        o.choosing = self.choosing
         o.idle_turns = self.idle_turns
         o.instant_winner = self.instant_winner
         o.end_reason = self.end_reason
@@ -413,6 +438,9 @@ class WasabiState(State):
             for j, r in enumerate(st):
                 if r not in known:
                     st[j] = next(it)
+        if self.choosing and self.current != seat:  # the pending choice follows its screen slots
+            moved = dict(zip(self.screens[self.current], d.screens[self.current]))
+            d.choosing = tuple((moved[r], style) for r, style in self.choosing)
         return d
 
     # --- contract verbs ---------------------------------------------------------------------------------
@@ -513,6 +541,8 @@ class WasabiState(State):
             return [DrawTile(KINDS[k]) for k in range(len(KINDS)) if self.pantry[k]]
         if ph == "reward":
             return self._reward_actions(seat)
+        if ph == "choose":
+            return [ChooseRecipe(r) for r in sorted(self._rivals())]
         return self._play_actions(seat)
 
     def _reward_actions(self, seat: int) -> list[Action]:
@@ -524,7 +554,7 @@ class WasabiState(State):
                 out.append(TakeCard(name, sq, ""))
             else:
                 for d in sorted(set(held)):
-                    if d != card:
+                    if d != card or sq >= 0:  # your own Wasabi! card may go back for the one on the board
                         out.append(TakeCard(name, sq, CARDS[d]))
         return [_SKIP] + out  # canonical: SkipReward, then TakeCard by (card, square, discard)
 
@@ -558,6 +588,15 @@ class WasabiState(State):
         return out
 
     # --- applying ---------------------------------------------------------------------------------------
+    def canonical(self, action: Action) -> Action:
+        """``PlaySwitch`` names the lower square first; ``Pass`` lists its recipe ids in ascending order."""
+        if isinstance(action, PlaySwitch) and _ints(action.a, action.b) and action.a > action.b:
+            return PlaySwitch(action.b, action.a)
+        if isinstance(action, Pass) and isinstance(action.discard, tuple) and _ints(*action.discard):
+            ordered = tuple(sorted(action.discard))
+            return action if ordered == action.discard else Pass(ordered)
+        return action
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.current:
             raise RuleError(f"It is not your turn (waiting for seat {self.current})")
@@ -584,6 +623,10 @@ class WasabiState(State):
                 self._after_reward(ev)
                 return ev
             raise RuleError("Collect your reward card (or decline it) first")
+        if ph == "choose":
+            if t is ChooseRecipe:
+                return self._choose(seat, action)  # type: ignore[arg-type]
+            raise RuleError("Choose which recipe to complete first")
         # play
         if t is Place:
             return self._place(seat, action)  # type: ignore[arg-type]
@@ -839,9 +882,38 @@ class WasabiState(State):
 
     def _complete(self, seat: int, squares: tuple[int, ...], ev: list[Event]) -> None:
         # any window through a changed square may be new; windows elsewhere keep their contents
-        for r, style in self.matches(seat, squares):
+        self._resolve(seat, tuple(self.matches(seat, squares)), ev)
+
+    def _rivals(self) -> list[int]:
+        """The pending choice: recipes of the first waiting recipe's length."""
+        n = RECIPES[self.choosing[0][0]].length
+        return [r for r, _ in self.choosing if RECIPES[r].length == n]
+
+    def _choose(self, seat: int, a: ChooseRecipe) -> list[Event]:
+        if a.recipe not in self._rivals():
+            raise RuleError("Choose one of the recipes you have just completed")
+        style = dict(self.choosing)[a.recipe]
+        rest = tuple(x for x in self.choosing if x[0] != a.recipe)
+        self.choosing = ()
+        self.phase = "play"
+        ev: list[Event] = []
+        if self._score_recipe(seat, a.recipe, style, ev):
+            self._resolve(seat, rest, ev)
+        if self.phase == "play":
+            self._maybe_end_step1(ev)
+        return ev
+
+    def _resolve(self, seat: int, found: tuple[tuple[int, bool], ...], ev: list[Event]) -> None:
+        """Complete ``found`` in order; stop at a length with more candidates than free tokens (phase choose)."""
+        for i, (r, style) in enumerate(found):
             n = RECIPES[r].length
-            if self.free[seat][n] <= 0:
+            free = self.free[seat][n]
+            if 0 < free < sum(1 for x, _ in found[i:] if RECIPES[x].length == n):
+                self.choosing = found[i:]
+                self.phase = "choose"
+                ev.append(Event("choose_recipe", seat, {"length": n}))
+                return
+            if free <= 0:
                 # no action to refuse: completion is automatic, so the player is told why nothing happened
                 # (only the length, which is public, not the hidden recipe)
                 ev.append(
@@ -852,19 +924,24 @@ class WasabiState(State):
                     )
                 )
                 continue
-            self.free[seat][n] -= 1
-            self.screens[seat].remove(r)
-            self.done[seat].append((r, style))
-            cubes = STYLE_CUBES[n] if style else 0
-            self.cubes[seat] += cubes
-            self.rewards += 1
-            ev.append(
-                Event("completed", seat, {"recipe": RECIPES[r].name, "length": n, "style": style, "cubes": cubes})
-            )
-            if len(self.done[seat]) == ALL_TOKENS:
-                self.instant_winner = seat
-                self._finish("instant win", ev)
+            if not self._score_recipe(seat, r, style, ev):
                 return
+
+    def _score_recipe(self, seat: int, r: int, style: bool, ev: list[Event]) -> bool:
+        """Complete recipe ``r`` with a free token; False when that ends the game (an instant win)."""
+        n = RECIPES[r].length
+        self.free[seat][n] -= 1
+        self.screens[seat].remove(r)
+        self.done[seat].append((r, style))
+        cubes = STYLE_CUBES[n] if style else 0
+        self.cubes[seat] += cubes
+        self.rewards += 1
+        ev.append(Event("completed", seat, {"recipe": RECIPES[r].name, "length": n, "style": style, "cubes": cubes}))
+        if len(self.done[seat]) == ALL_TOKENS:
+            self.instant_winner = seat
+            self._finish("instant win", ev)
+            return False
+        return True
 
     def _maybe_end_step1(self, ev: list[Event]) -> None:
         if self.tiles_left > 0 or self.chopped != EMPTY:
@@ -905,7 +982,7 @@ class WasabiState(State):
             d = CARD_ID.get(a.discard) if isinstance(a.discard, str) else None
             if d is None or d not in held:
                 raise RuleError("You may hold only two action cards: name one of yours to return to the Kitchen")
-            if d == card:
+            if d == card and sq == -1:
                 raise RuleError("Returning the same card you take changes nothing")
         elif a.discard != "":
             raise RuleError("You have room for the card: nothing needs to go back to the Kitchen")
@@ -1015,6 +1092,14 @@ class WasabiState(State):
                 "stack": self.stack_on,
                 "chopped": KINDS[self.chopped] if self.chopped >= 0 else None,
                 "rewards": self.rewards,
+                # the chooser knows its candidate recipes; the others see which length is being decided
+                "choosing": (
+                    [{"id": r, "name": RECIPES[r].name, "style": st} for r, st in self.choosing if r in self._rivals()]
+                    if seat == self.current
+                    else RECIPES[self.choosing[0][0]].length
+                )
+                if self.choosing
+                else None,
                 # the giver and the receiver know the starting tiles chosen so far; others see how many
                 "giving": [KINDS[k] for k in self.giving]
                 if seat in (self.current, (self.current + 1) % self.players)

@@ -181,7 +181,7 @@ def test_playing_the_last_cards_goes_out_without_a_blind_step():
     assert [e.kind for e in events][:2] == ["played", "went_out"]
     assert s.out == [0] and s.hands[0] == [] and s.reward[0] == 50
     assert s.phase == PLAY and s.turn == 1
-    unchanged(s, 0, BlindTake((code(2), code(2))), "Play cards or pass")
+    unchanged(s, 0, BlindTake((code(2), code(2))), "not your turn")
 
 
 def test_discarding_the_last_card_into_the_blind_goes_out_as_in_the_rulebook():

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, action_codec, handles, shuffle_with
 
 # --------------------------------------------------------------------------------------------------- card data
 DATA_FILE = Path(__file__).with_name("cards.json")
@@ -141,17 +141,21 @@ START_LENGTHS = (2, 3, 4)
 
 EMPTY, CUP = -1, -2
 
-# Phases of a turn.
-MAIN, PLACE, CUPMOVE, SUBST, GAIN, DISCARD, REFILL, OVER = (
-    "main",
-    "place",
-    "cup",
-    "substitute",
-    "gain",
-    "discard",
-    "refill",
-    "over",
-)
+
+class Phase(GamePhase):
+    """The steps of a turn (``over`` at the end)."""
+
+    MAIN = "main"
+    PLACE = "place"
+    CUPMOVE = "cup"
+    SUBST = "substitute"
+    GAIN = "gain"
+    DISCARD = "discard"
+    REFILL = "refill"
+    OVER = "over"
+
+
+MAIN, PLACE, CUPMOVE, SUBST, GAIN, DISCARD, REFILL, OVER = Phase
 
 
 # ---------------------------------------------------------------------------------------------------- geometry
@@ -314,6 +318,19 @@ class MakiState(State):
     """A game of Maki. Build one with :func:`new_game`."""
 
     RANDOM_START = True
+    COPY_LISTS = (
+        "board",
+        "pantry",
+        "known",
+        "wasabi",
+        "action_deck",
+        "display",
+        "discards",
+        "served_now",
+        "dealt_by_len",
+    )
+    COPY_NESTED = ("hands", "served", "held")
+    COPY_DICTS = ("decks",)
 
     cols: int
     geo: Geometry
@@ -398,41 +415,13 @@ class MakiState(State):
     def scores(self) -> list[int]:
         return [sum(RECIPES[r].score for r, _ in self.served[s]) + self.wasabi[s] for s in range(self.players)]
 
-    def winners(self) -> list[int]:
-        if self.phase != OVER:
-            return []
-        keys = [(sc, self.wasabi[s]) for s, sc in enumerate(self.scores())]
-        best = max(keys)
-        return [s for s in range(self.players) if keys[s] == best]
+    def tiebreaks(self) -> list[int]:
+        """Ties: more Wasabi wins, then the win is shared."""
+        return self.wasabi
 
     @property
     def end_reason(self) -> str:
         return "every player took a final turn after the board filled up"
-
-    def clone(self) -> MakiState:
-        cls = type(self)
-        o = cls.__new__(cls)
-        self.copy_base_into(o)
-        o.cols, o.geo = self.cols, self.geo
-        o.board = self.board[:]
-        o.start_board = self.start_board
-        o.pantry = self.pantry[:]
-        o.decks = {k: v[:] for k, v in self.decks.items()}
-        o.hands = [h[:] for h in self.hands]
-        o.known = self.known[:]
-        o.served = [x[:] for x in self.served]
-        o.wasabi = self.wasabi[:]
-        o.pool = self.pool
-        o.action_deck = self.action_deck[:]
-        o.display = self.display[:]
-        o.discards = self.discards[:]
-        o.held = [h[:] for h in self.held]
-        o.turn, o.phase, o.tiles_owed, o.pending = self.turn, self.phase, self.tiles_owed, self.pending
-        o.obey_backs, o.after_discard = self.obey_backs, self.after_discard
-        o.served_now = self.served_now[:]
-        o.final_left, o.turns = self.final_left, self.turns
-        o.dealt_by_len = dict(self.dealt_by_len)
-        return o
 
     def determinize(self, seat: int, rng: random.Random) -> MakiState:
         """A copy where everything ``seat`` cannot see is resampled consistently with what it sees.
@@ -442,8 +431,7 @@ class MakiState(State):
         of each deck's top card, and all public state. The copy's generator is reseeded (future shuffles are
         unknown too).
         """
-        d = self.clone()
-        d.rng = random.Random(int(rng.random() * 2**53))
+        d: MakiState = self.search_copy(rng)  # type: ignore[assignment]
         bit = 1 << seat
         known = d.known
         for length in LENGTHS:
@@ -597,14 +585,6 @@ class MakiState(State):
             return action if ordered == action.recipes else Return(ordered)
         return action
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        if seat != self.turn:
-            raise RuleError(f"It is seat {self.turn + 1}'s turn, not seat {seat + 1}'s")
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise RuleError(f"{type(action).__name__} is not a Maki action")
-        return handler(self, seat, action)
-
     def _expect(self, *phases: str, what: str) -> None:
         if self.phase not in phases:
             raise RuleError(f"You cannot {what} now: {self._waiting_for()}")
@@ -635,6 +615,7 @@ class MakiState(State):
     def _name(self, cell: int) -> str:
         return cell_name(self.cols, cell)
 
+    @handles(Take)
     def _a_take(self, seat: int, a: Take) -> list[Event]:
         k = self._kind(a.kind)
         if self.phase == SUBST:
@@ -659,6 +640,7 @@ class MakiState(State):
         self.phase, self.pending = PLACE, k
         return [Event("took", seat, {"kind": a.kind})]
 
+    @handles(Place)
     def _a_place(self, seat: int, a: Place) -> list[Event]:
         self._expect(PLACE, what="place a tile")
         cell = self._cell(a.cell)
@@ -678,6 +660,7 @@ class MakiState(State):
             self.phase = MAIN
         return [Event("placed", seat, {"kind": KINDS[kind], "cell": cell, "teacup": v == CUP})]
 
+    @handles(MoveCup)
     def _a_movecup(self, seat: int, a: MoveCup) -> list[Event]:
         self._expect(CUPMOVE, what="move a teacup")
         cell = self._cell(a.cell)
@@ -702,6 +685,7 @@ class MakiState(State):
         del held[i]
         self.discards.append(card)
 
+    @handles(Switch)
     def _a_switch(self, seat: int, a: Switch) -> list[Event]:
         self._use_card(seat, "Switch")
         x, y = self._cell(a.a), self._cell(a.b)
@@ -716,6 +700,7 @@ class MakiState(State):
         self.board[x], self.board[y] = by, bx
         return [Event("switch", seat, {"a": x, "b": y})]
 
+    @handles(Chop)
     def _a_chop(self, seat: int, a: Chop) -> list[Event]:
         self._use_card(seat, "Chop")
         cell = self._cell(a.cell)
@@ -727,6 +712,7 @@ class MakiState(State):
         self.pantry[v] += 1
         return [Event("chop", seat, {"cell": cell, "kind": KINDS[v]})]
 
+    @handles(SecondHelping)
     def _a_second(self, seat: int, a: SecondHelping) -> list[Event]:
         self._use_card(seat, "Second Helping")
         if EMPTY not in self.board:
@@ -735,6 +721,7 @@ class MakiState(State):
         self.tiles_owed += 1
         return [Event("second_helping", seat, {})]
 
+    @handles(Substitute)
     def _a_substitute(self, seat: int, a: Substitute) -> list[Event]:
         self._use_card(seat, "Substitute")
         cell = self._cell(a.cell)
@@ -752,6 +739,7 @@ class MakiState(State):
         if self.must_place():
             raise RuleError(f"Play your tile from the Pantry before you {what}")
 
+    @handles(Serve)
     def _a_serve(self, seat: int, a: Serve) -> list[Event]:
         self._step_two_check("serve")
         rid = a.recipe
@@ -779,6 +767,7 @@ class MakiState(State):
             self.phase, self.after_discard = GAIN, MAIN
         return events
 
+    @handles(Draw)
     def _a_draw(self, seat: int, a: Draw) -> list[Event]:
         if self.phase == MAIN:
             self._step_two_check("draw a recipe")
@@ -812,6 +801,7 @@ class MakiState(State):
             self.pool += pool
         return events
 
+    @handles(EndTurn)
     def _a_endturn(self, seat: int, a: EndTurn) -> list[Event]:
         self._step_two_check("end your turn")
         if not self.served_now:
@@ -820,6 +810,7 @@ class MakiState(State):
             raise RuleError("Draw recipes until you hold three before your turn ends")
         return self._end_turn(seat)
 
+    @handles(Gain)
     def _a_gain(self, seat: int, a: Gain) -> list[Event]:
         if self.phase == MAIN:
             self._step_two_check("take an action card")
@@ -843,6 +834,7 @@ class MakiState(State):
             self.phase = MAIN
         return events
 
+    @handles(Discard)
     def _a_discard(self, seat: int, a: Discard) -> list[Event]:
         self._expect(DISCARD, what="discard an action card")
         held = self.held[seat]
@@ -859,6 +851,7 @@ class MakiState(State):
             self.phase = MAIN
         return events
 
+    @handles(TakePool)
     def _a_pool(self, seat: int, a: TakePool) -> list[Event]:
         self._step_two_check("take the Wasabi pool")
         if self.served_now:
@@ -868,6 +861,7 @@ class MakiState(State):
         self.pool = 1
         return [Event("pool", seat, {"took": took})] + self._end_turn(seat)
 
+    @handles(Return)
     def _a_return(self, seat: int, a: Return) -> list[Event]:
         self._step_two_check("return recipes")
         if self.served_now:
@@ -948,22 +942,6 @@ class MakiState(State):
 
 
 _ADJ_SET = {c: frozenset(g.adjacent) for c, g in GEOMETRY.items()}
-_HANDLERS = {
-    Take: MakiState._a_take,
-    Place: MakiState._a_place,
-    MoveCup: MakiState._a_movecup,
-    Switch: MakiState._a_switch,
-    Chop: MakiState._a_chop,
-    SecondHelping: MakiState._a_second,
-    Substitute: MakiState._a_substitute,
-    Serve: MakiState._a_serve,
-    Draw: MakiState._a_draw,
-    EndTurn: MakiState._a_endturn,
-    Gain: MakiState._a_gain,
-    Discard: MakiState._a_discard,
-    TakePool: MakiState._a_pool,
-    Return: MakiState._a_return,
-}
 
 
 def _ints(*values: Any) -> bool:

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, action_codec, handles, shuffle_with
 
 RONIN, SWORD, ORACLE = 0, 1, 2
 KIND_NAMES = ("Ronin", "Sword", "Oracle")
@@ -240,18 +240,31 @@ def _remove(hand: list[int], cards: Iterable[int]) -> list[int] | None:
 
 
 # ------------------------------------------------------------------------------------------------- state
-PLAY, BLIND, ORACLE_STEP, OVER = "play", "blind", "oracle", "over"
+class Phase(GamePhase):
+    """The steps of a turn (``over`` at the end)."""
+
+    PLAY = "play"
+    BLIND = "blind"
+    ORACLE_STEP = "oracle"
+    OVER = "over"
+
+
+PLAY, BLIND, ORACLE_STEP, OVER = Phase
+WAITING = {
+    PLAY: "Play cards or pass first",
+    BLIND: "You have played: now use the Blind or end your turn",
+    ORACLE_STEP: "Discard one card to the Oracle pile (it may be the card you drew)",
+}
 
 
 class MakotoState(State):
     """One game of Makoto. See the module docstring for the decisions taken where the rulebook is silent."""
 
-    def __init__(
-        self, players: int, seed: int, *, dealer: int | None = None, lid_holder: int | None = None, _empty: bool = False
-    ) -> None:
+    COPY_LISTS = ("blind", "set_aside", "oracle", "oracle_discard", "reward", "out", "pile")
+    COPY_NESTED = ("hands", "won", "known")
+
+    def __init__(self, players: int, seed: int, *, dealer: int | None = None, lid_holder: int | None = None) -> None:
         super().__init__(players, seed)
-        if _empty:
-            return
         if players not in SETUP:
             raise ValueError(f"Makoto is for 2 to 6 players, not {players}")
         setup = SETUP[players]
@@ -283,40 +296,12 @@ class MakotoState(State):
         self.lid_holder = lid_holder
         self.end_reason = ""
 
-    # --- copying -------------------------------------------------------------------------------------------
-    def clone(self) -> MakotoState:
-        o = MakotoState(self.players, self.seed, _empty=True)
-        self.copy_base_into(o)
-        o.dealer = self.dealer
-        o.hands = [h[:] for h in self.hands]
-        o.blind = self.blind[:]
-        o.set_aside = self.set_aside[:]
-        o.oracle = self.oracle[:]
-        o.oracle_discard = self.oracle_discard[:]
-        o.won = [w[:] for w in self.won]
-        o.reward = self.reward[:]
-        o.out = self.out[:]
-        o.known = [k[:] for k in self.known]
-        o.turn = self.turn
-        o.phase = self.phase
-        o.current = self.current
-        o.current_cards = self.current_cards
-        o.last_player = self.last_player
-        o.pile = self.pile[:]
-        o.passes = self.passes
-        o.played_low = self.played_low
-        o.played_count = self.played_count
-        o.drawn = self.drawn
-        o.final_turn = self.final_turn
-        o.lid_holder = self.lid_holder
-        o.end_reason = self.end_reason
-        return o
-
+    # --- copying ------------------------------------------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> MakotoState:
         """Resample every card ``seat`` cannot see: other hands (except cards known to have been taken from the
         Blind), the Oracle deck and the set-aside cards. Golden-backed and black-backed cards are resampled
         separately, so every hidden slot keeps the back everyone can see."""
-        d = self.clone()
+        d: MakotoState = self.search_copy(rng)  # type: ignore[assignment]
         slots: list[tuple[list[int], int]] = []  # (zone, index) of each hidden card
         pools: dict[bool, list[int]] = {False: [], True: []}
         for s in range(self.players):
@@ -346,21 +331,11 @@ class MakotoState(State):
     def to_move(self) -> list[int]:
         return [] if self.phase == OVER else [self.turn]
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
     def scores(self) -> list[int]:
         out = [self.reward[s] + points_of(self.won[s]) for s in range(self.players)]
         if self.phase == OVER and self.out:
             out[self.out[0]] += points_of(self.blind)
         return out
-
-    def winners(self) -> list[int]:
-        if self.phase != OVER:
-            return []
-        sc = self.scores()
-        best = max(sc)
-        return [s for s in range(self.players) if sc[s] == best]
 
     def legal_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
@@ -463,31 +438,36 @@ class MakotoState(State):
                 return _play(ordered) if isinstance(action, Play) else _take(ordered)
         return action
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        if isinstance(action, UseLid):
-            return self._use_lid(seat, action.card)
-        if seat != self.turn:
-            raise RuleError(f"It is seat {self.turn + 1}'s turn, not yours")
-        phase = self.phase
-        if phase == PLAY:
-            if isinstance(action, Play):
-                return self._play_cards(seat, action.cards)
-            if isinstance(action, Pass):
-                return self._pass(seat, action.draw)
-            raise RuleError("Play cards or pass first")
-        if phase == BLIND:
-            if isinstance(action, EndTurn):
-                return self._end_turn(seat, [])
-            if isinstance(action, BlindDiscard):
-                return self._blind_discard(seat, action.card)
-            if isinstance(action, BlindTake):
-                return self._blind_take(seat, action.cards)
-            raise RuleError("You have played: now use the Blind or end your turn")
-        if phase == ORACLE_STEP:
-            if isinstance(action, OracleDiscard):
-                return self._oracle_discard(seat, action.card)
-            raise RuleError("Discard one card to the Oracle pile (it may be the card you drew)")
-        raise RuleError("The game is over")
+    def waiting_for(self, seat: int) -> str:
+        return WAITING.get(Phase(self.phase), "The game is over")
+
+    @handles(Play, phases=[PLAY])
+    def _a_play(self, seat: int, a: Play) -> list[Event]:
+        return self._play_cards(seat, a.cards)
+
+    @handles(Pass, phases=[PLAY])
+    def _a_pass(self, seat: int, a: Pass) -> list[Event]:
+        return self._pass(seat, a.draw)
+
+    @handles(EndTurn, phases=[BLIND])
+    def _a_end_turn(self, seat: int, a: EndTurn) -> list[Event]:
+        return self._end_turn(seat, [])
+
+    @handles(BlindDiscard, phases=[BLIND])
+    def _a_blind_discard(self, seat: int, a: BlindDiscard) -> list[Event]:
+        return self._blind_discard(seat, a.card)
+
+    @handles(BlindTake, phases=[BLIND])
+    def _a_blind_take(self, seat: int, a: BlindTake) -> list[Event]:
+        return self._blind_take(seat, a.cards)
+
+    @handles(OracleDiscard, phases=[ORACLE_STEP])
+    def _a_oracle_discard(self, seat: int, a: OracleDiscard) -> list[Event]:
+        return self._oracle_discard(seat, a.card)
+
+    @handles(UseLid, any_seat=True)
+    def _a_use_lid(self, seat: int, a: UseLid) -> list[Event]:
+        return self._use_lid(seat, a.card)
 
     def _play_cards(self, seat: int, cards: tuple[int, ...]) -> list[Event]:
         if not isinstance(cards, tuple) or not cards or not all(isinstance(c, int) for c in cards):

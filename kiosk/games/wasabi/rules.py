@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, action_codec, handles, shuffle_with
 
 # ------------------------------------------------------------------------------------------------- card data
 _DATA = json.loads(resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8"))
@@ -121,6 +121,31 @@ RECIPES: tuple[Recipe, ...] = tuple(
     for i, r in enumerate(_DATA["recipes"])
 )
 RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
+
+
+class Phase(GamePhase):
+    """The phases of a game (see the module docstring)."""
+
+    GIVE = "give"
+    SETUP_RECIPES = "setup_recipes"
+    PLAY = "play"
+    CHOOSE = "choose"
+    REWARD = "reward"
+    DRAW_TILES = "draw_tiles"
+    DRAW_RECIPES = "draw_recipes"
+    OVER = "over"
+
+
+#: What the game waits for in each phase, when a seat tries something else.
+WAITING = {
+    Phase.GIVE: "Choose the starting tiles for the player on your left first",
+    Phase.SETUP_RECIPES: "Draw your recipes first (choose a length)",
+    Phase.DRAW_RECIPES: "Draw your recipes first (choose a length)",
+    Phase.DRAW_TILES: "Refill your hand first: take an ingredient from the Pantry",
+    Phase.REWARD: "Collect your reward card (or decline it) first",
+    Phase.CHOOSE: "Choose which recipe to complete first",
+    Phase.PLAY: "That is not possible now: place an ingredient tile or pass",
+}
 
 EMPTY = -1  # tops[] value of an empty uncovered square
 COVERED = -2  # tops[] value of a square under a Wasabi! card
@@ -306,6 +331,8 @@ class WasabiState(State):
     """A Wasabi! game. See the module docstring for phases and rules decisions."""
 
     RANDOM_START = True
+    COPY_LISTS = ("stacks", "tops", "covers", "pantry", "kitchen", "cubes", "known", "card_counts")
+    COPY_NESTED = ("hands", "screens", "free", "done", "cards", "rstacks")
 
     def __init__(self, players: int, seed: int) -> None:
         if players not in COLUMNS:
@@ -329,7 +356,7 @@ class WasabiState(State):
             ids = [r.id for r in RECIPES if r.length == n]
             self.rstacks[n] = list(self.shuffle(f"recipes{n}", ids))
         self.known: list[frozenset[int]] = [frozenset()] * players  # recipes each seat put under a stack
-        self.phase = "give"
+        self.phase = Phase.GIVE
         self.current = 0
         self.giving: tuple[int, ...] = ()
         # turn state
@@ -350,42 +377,6 @@ class WasabiState(State):
         self.passes = 0
 
     # --- copying ----------------------------------------------------------------------------------------
-    def clone(self) -> WasabiState:
-        o = type(self).__new__(type(self))
-        self.copy_base_into(o)
-        o.geo = self.geo
-        o.stacks = self.stacks[:]
-        o.tops = self.tops[:]
-        o.covers = self.covers[:]
-        o.pantry = self.pantry[:]
-        o.kitchen = self.kitchen[:]
-        o.hands = [h[:] for h in self.hands]
-        o.screens = [s[:] for s in self.screens]
-        o.free = [f[:] for f in self.free]
-        o.done = [d[:] for d in self.done]
-        o.cubes = self.cubes[:]
-        o.cards = [c[:] for c in self.cards]
-        o.rstacks = [s[:] for s in self.rstacks]
-        o.known = self.known[:]
-        o.phase = self.phase
-        o.current = self.current
-        o.giving = self.giving
-        o.tiles_left = self.tiles_left
-        o.tiles_played = self.tiles_played
-        o.card_played = self.card_played
-        o.stack_on = self.stack_on
-        o.chopped = self.chopped
-        o.rewards = self.rewards
-        o.snapshot = self.snapshot
-        o.choosing = self.choosing
-        o.idle_turns = self.idle_turns
-        o.instant_winner = self.instant_winner
-        o.end_reason = self.end_reason
-        o.turns = self.turns
-        o.card_counts = self.card_counts[:]
-        o.passes = self.passes
-        return o
-
     def determinize(self, seat: int, rng: random.Random) -> WasabiState:
         """A copy where everything ``seat`` cannot see is resampled consistently with its view.
 
@@ -394,8 +385,7 @@ class WasabiState(State):
         (lengths kept) together with the stacks' order, except the recipes ``seat`` itself put under a stack,
         which stay where it knows they are. Hidden stack tiles are public and stay.
         """
-        d = self.clone()
-        d.rng = random.Random(rng.random())
+        d: WasabiState = self.search_copy(rng)  # type: ignore[assignment]
         others = [s for s in range(self.players) if s != seat]
         # ingredients
         sizes = [len(self.hands[s]) for s in others]
@@ -447,22 +437,20 @@ class WasabiState(State):
     def to_move(self) -> list[int]:
         return [] if self.phase == "over" else [self.current]
 
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
     def score_of(self, seat: int) -> int:
         return sum(POINTS[RECIPES[r].length] for r, _ in self.done[seat]) + self.cubes[seat]
 
     def scores(self) -> list[int]:
         return [self.score_of(s) for s in range(self.players)]
 
+    def tiebreaks(self) -> list[int]:
+        """Ties go to more cubes, then the win is shared."""
+        return self.cubes
+
     def winners(self) -> list[int]:
-        if self.phase != "over":
-            return []
-        if self.instant_winner >= 0:
+        if self.phase == "over" and self.instant_winner >= 0:
             return [self.instant_winner]
-        best = max((self.score_of(s), self.cubes[s]) for s in range(self.players))
-        return [s for s in range(self.players) if (self.score_of(s), self.cubes[s]) == best]
+        return super().winners()
 
     # --- helpers ----------------------------------------------------------------------------------------
     def empties(self) -> int:
@@ -597,54 +585,32 @@ class WasabiState(State):
             return action if ordered == action.discard else Pass(ordered)
         return action
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        if seat != self.current:
-            raise RuleError(f"It is not your turn (waiting for seat {self.current})")
-        ph = self.phase
-        t = type(action)
-        if ph == "give":
-            if t is not GiveTile:
-                raise RuleError("Choose the starting tiles for the player on your left first")
-            return self._give(seat, action)  # type: ignore[arg-type]
-        if ph in ("setup_recipes", "draw_recipes"):
-            if t is not DrawRecipe:
-                raise RuleError("Draw your recipes first (choose a length)")
-            return self._draw_recipe(seat, action)  # type: ignore[arg-type]
-        if ph == "draw_tiles":
-            if t is not DrawTile:
-                raise RuleError("Refill your hand first: take an ingredient from the Pantry")
-            return self._draw_tile(seat, action)  # type: ignore[arg-type]
-        if ph == "reward":
-            if t is TakeCard:
-                return self._take_card(seat, action)  # type: ignore[arg-type]
-            if t is SkipReward:
-                self.rewards -= 1
-                ev = [Event("reward_skipped", seat)]
-                self._after_reward(ev)
-                return ev
-            raise RuleError("Collect your reward card (or decline it) first")
-        if ph == "choose":
-            if t is ChooseRecipe:
-                return self._choose(seat, action)  # type: ignore[arg-type]
-            raise RuleError("Choose which recipe to complete first")
-        # play
-        if t is Place:
-            return self._place(seat, action)  # type: ignore[arg-type]
-        if t is Pass:
-            return self._pass(seat, action)  # type: ignore[arg-type]
-        if t is EndStep:
-            if self.tiles_left > 0 or self.chopped != EMPTY:
-                raise RuleError("You must play your ingredient tile first")
-            if self.card_played >= 0:
-                raise RuleError("Your step 1 is already over")
-            ev: list[Event] = []
-            self._to_step2(ev)
-            return ev
-        if t in _CARD_CLASS:
-            return self._play_card(seat, _CARD_CLASS[t], action)
-        raise RuleError(f"{type(action).__name__} is not possible now: place an ingredient tile or pass")
+    def waiting_for(self, seat: int) -> str:
+        return WAITING.get(Phase(self.phase), "The game is over")
+
+    @handles(SkipReward, phases=[Phase.REWARD])
+    def _skip_reward(self, seat: int, a: SkipReward) -> list[Event]:
+        self.rewards -= 1
+        ev = [Event("reward_skipped", seat)]
+        self._after_reward(ev)
+        return ev
+
+    @handles(EndStep, phases=[Phase.PLAY])
+    def _end_step(self, seat: int, a: EndStep) -> list[Event]:
+        if self.tiles_left > 0 or self.chopped != EMPTY:
+            raise RuleError("You must play your ingredient tile first")
+        if self.card_played >= 0:
+            raise RuleError("Your step 1 is already over")
+        ev: list[Event] = []
+        self._to_step2(ev)
+        return ev
+
+    @handles(PlayStack, PlaySpicy, PlaySwitch, PlayChop, PlayWasabi, phases=[Phase.PLAY])
+    def _card(self, seat: int, a: Action) -> list[Event]:
+        return self._play_card(seat, _CARD_CLASS[type(a)], a)
 
     # setup
+    @handles(GiveTile, phases=[Phase.GIVE])
     def _give(self, seat: int, a: GiveTile) -> list[Event]:
         k = _kind(a.tile)
         if not self.pantry[k]:
@@ -663,9 +629,10 @@ class WasabiState(State):
             self.giving = ()
             self.current = to
             if to == 0:
-                self.phase = "setup_recipes"
+                self.phase = Phase.SETUP_RECIPES
         return ev
 
+    @handles(DrawRecipe, phases=[Phase.SETUP_RECIPES, Phase.DRAW_RECIPES])
     def _draw_recipe(self, seat: int, a: DrawRecipe) -> list[Event]:
         n = a.length
         if n not in LENGTHS:
@@ -694,7 +661,7 @@ class WasabiState(State):
     # step 1
     def _start_turn(self, seat: int) -> None:
         self.current = seat
-        self.phase = "play"
+        self.phase = Phase.PLAY
         self.tiles_left = 1 if self.hands[seat] else 0
         self.tiles_played = 0
         self.card_played = -1
@@ -704,6 +671,7 @@ class WasabiState(State):
         self.snapshot = tuple(self.tops)
         self.turns += 1
 
+    @handles(Pass, phases=[Phase.PLAY])
     def _pass(self, seat: int, a: Pass) -> list[Event]:
         if self.tiles_played or self.card_played >= 0 or self.chopped != EMPTY:
             raise RuleError("You can only pass before playing anything this turn")
@@ -725,6 +693,7 @@ class WasabiState(State):
         self._to_step2(ev, passed=True)
         return ev
 
+    @handles(Place, phases=[Phase.PLAY])
     def _place(self, seat: int, a: Place) -> list[Event]:
         if self.tiles_left <= 0:
             raise RuleError("You have already played your ingredient tile this turn")
@@ -889,13 +858,14 @@ class WasabiState(State):
         n = RECIPES[self.choosing[0][0]].length
         return [r for r, _ in self.choosing if RECIPES[r].length == n]
 
+    @handles(ChooseRecipe, phases=[Phase.CHOOSE])
     def _choose(self, seat: int, a: ChooseRecipe) -> list[Event]:
         if a.recipe not in self._rivals():
             raise RuleError("Choose one of the recipes you have just completed")
         style = dict(self.choosing)[a.recipe]
         rest = tuple(x for x in self.choosing if x[0] != a.recipe)
         self.choosing = ()
-        self.phase = "play"
+        self.phase = Phase.PLAY
         ev: list[Event] = []
         if self._score_recipe(seat, a.recipe, style, ev):
             self._resolve(seat, rest, ev)
@@ -910,7 +880,7 @@ class WasabiState(State):
             free = self.free[seat][n]
             if 0 < free < sum(1 for x, _ in found[i:] if RECIPES[x].length == n):
                 self.choosing = found[i:]
-                self.phase = "choose"
+                self.phase = Phase.CHOOSE
                 ev.append(Event("choose_recipe", seat, {"length": n}))
                 return
             if free <= 0:
@@ -953,17 +923,18 @@ class WasabiState(State):
     # step 2
     def _to_step2(self, ev: list[Event], passed: bool = False) -> None:
         self.idle_turns = self.idle_turns + 1 if passed else 0
-        self.phase = "reward"
+        self.phase = Phase.REWARD
         self._after_reward(ev)
 
     def _after_reward(self, ev: list[Event]) -> None:
         if self.rewards > 0 and self._available_rewards():
-            self.phase = "reward"
+            self.phase = Phase.REWARD
             return
         self.rewards = 0
-        self.phase = "draw_tiles"
+        self.phase = Phase.DRAW_TILES
         self._after_tile(ev)
 
+    @handles(TakeCard, phases=[Phase.REWARD])
     def _take_card(self, seat: int, a: TakeCard) -> list[Event]:
         card = CARD_ID.get(a.card) if isinstance(a.card, str) else None
         if card is None:
@@ -1005,6 +976,7 @@ class WasabiState(State):
         self._after_reward(ev)
         return ev
 
+    @handles(DrawTile, phases=[Phase.DRAW_TILES])
     def _draw_tile(self, seat: int, a: DrawTile) -> list[Event]:
         k = _kind(a.tile)
         if not self.pantry[k]:
@@ -1018,14 +990,14 @@ class WasabiState(State):
 
     def _after_tile(self, ev: list[Event]) -> None:
         if len(self.hands[self.current]) < HAND_SIZE and any(self.pantry):
-            self.phase = "draw_tiles"
+            self.phase = Phase.DRAW_TILES
             return
-        self.phase = "draw_recipes"
+        self.phase = Phase.DRAW_RECIPES
         self._after_recipe(ev)
 
     def _after_recipe(self, ev: list[Event]) -> None:
         if len(self.screens[self.current]) < SCREEN_SIZE and any(self.rstacks[n] for n in LENGTHS):
-            self.phase = "draw_recipes"
+            self.phase = Phase.DRAW_RECIPES
             return
         # end of the turn
         if self.board_full():
@@ -1036,7 +1008,7 @@ class WasabiState(State):
             self._start_turn((self.current + 1) % self.players)
 
     def _finish(self, reason: str, ev: list[Event]) -> None:
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.end_reason = reason
         ev.append(Event("game_over", None, {"reason": reason, "scores": self.scores(), "winners": self.winners()}))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import random
 
-from kiosk.ai import ISMCTSBot, RandomBot, pick, win_share
+from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick, win_share
 from kiosk.engine import Action, State
 from kiosk.games.makoto.rules import (
     BLIND,
@@ -63,13 +63,10 @@ def _rank(action: Play, players: int) -> tuple[int, int, int]:
     return (1 if t == KENSEI else 0, rank, -size)
 
 
-class EasyBot:
+class EasyBot(BaseBot):
     """Plays the lowest legal combination (a Kensei only when nothing else goes); never uses the Blind or Oracle."""
 
     level = "easy"
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions(self.seat)
@@ -128,13 +125,10 @@ def rank_actions(state: MakotoState, seat: int, legal: list[Action]) -> list[Act
     return good_lids + ranked + [a for a in lids if a not in good_lids]
 
 
-class NormalBot:
+class NormalBot(BaseBot):
     """The heuristic player: always takes the first action of :func:`rank_actions`."""
 
     level = "normal"
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, MakotoState)

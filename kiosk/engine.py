@@ -57,7 +57,7 @@ import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 __all__ = [
     "RuleError",
@@ -189,10 +189,12 @@ class GamePhase(enum.StrEnum):
     and messages stay plain JSON."""
 
 
+#: ``benchmarks/bench_ismcts.py`` sets this to measure the old search path (a full clone with the journal and
+#: the generator's state copied, then reseeded; no memo of the bots' board analysis) beside the new one.
+LEGACY_SEARCH_COPY = False
+
 #: The one message a seat reads when it acts out of turn.
 NOT_YOUR_TURN = "It is not your turn: seat {seat} is playing"
-
-Handler = Callable[[Any, int, Any], list["Event"]]
 
 
 def handles(*classes: type[Action], phases: Sequence[str] | None = None, any_seat: bool = False) -> Callable[[F], F]:
@@ -307,7 +309,7 @@ class State:
             self.check_turn(seat)
         if phases is not None and self.phase not in phases:
             raise RuleError(self.waiting_for(seat))
-        handler: Handler = getattr(self, name)
+        handler: Callable[[int, Action], list[Event]] = getattr(self, name)
         return handler(seat, action)
 
     def check_turn(self, seat: int) -> None:
@@ -364,7 +366,7 @@ class State:
     def determinize(self, seat: int, rng: random.Random) -> State:
         raise NotImplementedError
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """An independent copy: ``COPY_*`` attributes copied, everything else shared, the generator and the
         journal copied."""
         o = self._copy()
@@ -372,17 +374,21 @@ class State:
         o.journal = list(self.journal) if self.journal is not None else None
         return o
 
-    def search_copy(self, rng: random.Random) -> State:
+    def search_copy(self, rng: random.Random) -> Self:
         """The start of every ``determinize``: a copy with no journal (a search needs no save file, and the
         journal's record of the deal would give hidden cards away) and a fresh generator drawn from ``rng``
         (future shuffles are unknown too), made only if the copy ever shuffles."""
+        if LEGACY_SEARCH_COPY:  # the old path, for the benchmark's before/after: a full clone, then reseeded
+            old = self.clone()
+            old.rng = random.Random(int(rng.random() * 2**53))
+            return old
         o = self._copy()
         o._rng = None
         o._rng_seed = int(rng.random() * 2**53)
         o.journal = None
         return o
 
-    def _copy(self) -> Any:
+    def _copy(self) -> Self:
         cls = type(self)
         o = cls.__new__(cls)
         d = self.__dict__.copy()

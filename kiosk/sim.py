@@ -21,7 +21,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -127,6 +127,7 @@ def simulate(
     think: list[list[float]] = [[] for _ in range(players)]
     start = time.perf_counter()
     seeds = range(seed, seed + games)
+    results: Iterable[GameResult]
     if jobs == 1:
         results = (play_game(spec, players, levels, g, iterations=iterations) for g in seeds)
         pool = None
@@ -134,11 +135,11 @@ def simulate(
         pool = ProcessPoolExecutor(max_workers=jobs)
         results = pool.map(partial(_play_by_key, spec.key, players, list(levels), iterations), seeds)
     try:
-        results = list(results)
+        finished = list(results)
     finally:
         if pool is not None:
             pool.shutdown()
-    for r in results:
+    for r in finished:
         for w in r.winners:
             wins[w] += 1 / len(r.winners)
         for s in range(players):

@@ -160,12 +160,12 @@ class ISMCTSBot(BaseBot):
         best = max(
             (c for c in root.children.values() if c.action in legal), key=lambda c: (c.visits, c.reward), default=None
         )
-        return best.action if best is not None else pick(rng, legal)
+        return best.action if best is not None and best.action is not None else pick(rng, legal)
 
     def _iterate(self, root: _Node, d: State, rng: random.Random, candidates: list[Action]) -> None:
         d.journal = None  # searching needs no save file
         self.new_iteration(d)
-        node = root
+        node: _Node | None = root
         c = self.exploration
         depth = 0
         step = self.step
@@ -179,6 +179,7 @@ class ISMCTSBot(BaseBot):
             else:
                 legal = self.search_actions(d, seat, legal, depth)
             depth += 1
+            assert node is not None
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
@@ -200,7 +201,7 @@ class ISMCTSBot(BaseBot):
                 value = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if value > best_value:
                     best, best_value = ch, value
-            assert best is not None
+            assert best is not None and best.action is not None
             step(d, seat, best.action)
             node = best
         # playout

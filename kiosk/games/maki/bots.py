@@ -25,8 +25,9 @@ import math
 import random
 from collections.abc import Callable, Collection, Sequence
 
+import kiosk.engine as engine
 from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick
-from kiosk.engine import Action, RuleError, State
+from kiosk.engine import Action, Bot, RuleError, State
 from kiosk.games.maki.rules import (
     BACK_EFFECTS,
     CUP,
@@ -58,10 +59,26 @@ from kiosk.games.maki.rules import (
     Take,
     TakePool,
 )
-
-#: How good each action card is to hold (choosing a card after a 2-ingredient serve, or which to discard).
-CARD_VALUE = {"Switch": 4, "Chop": 2, "Substitute": 3, "Second Helping": 3}
-
+from kiosk.games.maki.tuning import (
+    BLOCK_CELLS,
+    CARD_VALUE,
+    EVAL_CARD,
+    EVAL_EMPTY,
+    EVAL_HAND,
+    EVAL_POOL,
+    EVAL_TEMP,
+    EXPLORATION,
+    N_BLOCK,
+    N_CARD_MIN,
+    N_CARD_MIN_FINAL,
+    N_CARD_VALUE,
+    N_DECK,
+    N_FEED,
+    NORMAL_SLIP,
+    ROLLOUT_DEPTH,
+    TOP_CELLS,
+    TOP_KINDS,
+)
 
 # --------------------------------------------------------------------------------------------- measurements
 _NEED: tuple[dict[int, int], ...] = tuple({k: r.ingredients.count(k) for k in r.ingredients} for r in RECIPES)
@@ -71,7 +88,24 @@ _LENGTH = tuple(r.length for r in RECIPES)
 def segment_progress(state: MakiState, rid: int) -> list[tuple[tuple[int, ...], int, list[int]]]:
     """For recipe ``rid``: every segment it could still be completed in, as (segment, tiles there already,
     kinds still missing). A segment qualifies when its tiles are part of the recipe and the Pantry still holds
-    the missing tiles (a teacup's space counts as open: placing there moves the teacup)."""
+    the missing tiles (a teacup's space counts as open: placing there moves the teacup).
+
+    Memoized on the board and the Pantry (public): a search meets the same boards in many determinizations.
+    The result is shared, so callers must not change it."""
+    key = (rid, tuple(state.board), tuple(state.pantry))
+    hit = None if engine.LEGACY_SEARCH_COPY else _PROGRESS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_PROGRESS_CACHE) > 50_000:
+        _PROGRESS_CACHE.clear()
+    hit = _PROGRESS_CACHE[key] = _segment_progress(state, rid)
+    return hit
+
+
+_PROGRESS_CACHE: dict[tuple[int, tuple[int, ...], tuple[int, ...]], list[tuple[tuple[int, ...], int, list[int]]]] = {}
+
+
+def _segment_progress(state: MakiState, rid: int) -> list[tuple[tuple[int, ...], int, list[int]]]:
     need_counts = _NEED[rid]
     board, pantry = state.board, state.pantry
     out = []
@@ -318,20 +352,6 @@ class _Policy:
 
 # ------------------------------------------------------------------------------------------ the normal policy
 # Normal bot knobs, each measured against ``easy`` (docs/maki.md).
-#: Weight of the expected points the opponents could score in a space we fill (blocking).
-N_BLOCK = 1.0
-#: Weight of the expected points we hand the opponents by leaving a one-tile hole next to our tile (feeding).
-N_FEED = 0.5
-#: Least value (points plus style Wasabi) an action card play must serve at once: cards are kept for 3+ recipes
-#: (2 measured weaker) ...
-N_CARD_MIN = 4.0
-#: ... except on the final turns, when a card left in hand is worth nothing.
-N_CARD_MIN_FINAL = 0.0
-#: How good each action card is to the normal bot (which card to gain after a 2-ingredient serve, which to
-#: discard): Substitute and Chop fix the one wrong tile of a line, and more such lines turn up than Switch ones.
-N_CARD_VALUE = {"Substitute": 5, "Chop": 4, "Switch": 3, "Second Helping": 2}
-#: Weight of a deck's prospect (the mean worth of what its top card may be, on this board) in the deck choice.
-N_DECK = 2.0
 
 
 def _open(v: int) -> bool:
@@ -523,7 +543,7 @@ def _normal_deck_choice(state: MakiState, seat: int) -> Action:
     return best if best is not None else EndTurn()
 
 
-def _position(state: MakiState) -> tuple:
+def _position(state: MakiState) -> tuple[object, ...]:
     """What a planned step depends on: the turn, its phase, the board and the cards held."""
     return (
         state.turns,
@@ -547,7 +567,7 @@ class _NormalPolicy(_Policy):
         super().__init__(seat, rng, smart=True)
         # The rest of this turn's plan: (the position each step expects, the step). A position that differs
         # (the game moved on without the bot's last answer, say) drops the plan.
-        self.plan: list[tuple[tuple, Action]] = []
+        self.plan: list[tuple[tuple[object, ...], Action]] = []
 
     def act(self, state: MakiState, seat: int) -> Action:
         if self.plan:
@@ -639,12 +659,6 @@ class _NormalPolicy(_Policy):
         scored = self._scored(state, seat, None)
         (k, cell), _ = max(scored.items(), key=lambda kv: (kv[1], -kv[0][0], -kv[0][1]))
         return k, cell
-
-
-#: The share of its decisions the ``normal`` bot makes the easy way (a slip, as a mid-level player makes):
-#: the full normal policy beats ``easy`` in 0.92 of 2-player games and also beats ``hard`` at the kiosk's
-#: think time, so the level in the middle blends the two (measured in docs/maki.md).
-NORMAL_SLIP = 0.7
 
 
 class HeuristicBot(BaseBot):
@@ -794,20 +808,8 @@ def evaluate(state: State) -> list[float]:
     return out
 
 
-EVAL_HAND, EVAL_EMPTY, EVAL_CARD, EVAL_POOL, EVAL_TEMP = 0.4, 0.5, 0.4, 0.15, 3.0
-
-
-#: Playout steps before the evaluation cuts in (a turn is about four steps).
-ROLLOUT_DEPTH = 0
-
-
-#: How many candidate kinds / spaces the search considers per step (the rest are pruned).
-TOP_KINDS = 5
-TOP_CELLS = 5
-BLOCK_CELLS = 2
-EXPLORATION = 0.2
-_STEP_CACHE: dict[tuple, tuple[dict[int, float], dict[tuple[int, int], float]]] = {}
-_THREAT_CACHE: dict[tuple, list[int]] = {}
+_STEP_CACHE: dict[tuple[object, ...], tuple[dict[int, float], dict[tuple[int, int], float]]] = {}
+_THREAT_CACHE: dict[tuple[object, ...], list[int]] = {}
 
 
 def search_prune(state: State, seat: int, full: list[Action]) -> list[Action]:
@@ -964,7 +966,7 @@ def _normal(seat: int, seed: int, slip: float | None = None) -> HeuristicBot:
     return HeuristicBot(seat, seed, smart=True, slip=NORMAL_SLIP if slip is None else slip)
 
 
-BOTS: dict[str, Callable[[int, int], object]] = {
+BOTS: dict[str, Callable[[int, int], Bot]] = {
     "random": RandomBot,
     "easy": _easy,
     "normal": _normal,

@@ -52,94 +52,103 @@ DECISIONS (where the rulebook and supplement are silent):
 from __future__ import annotations
 
 import itertools
-import json
 import random
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Action, Event, GamePhase, RuleError, State, action_codec, handles, shuffle_with
-
-# --------------------------------------------------------------------------------------------------- card data
-DATA_FILE = Path(__file__).with_name("cards.json")
-DATA: dict[str, Any] = json.loads(DATA_FILE.read_text())
-
-#: Ingredient kinds in Pantry order, their group and their Pantry count.
-KINDS: tuple[str, ...] = tuple(k for group in DATA["pantry"].values() for k in group)
-KIND_GROUP: dict[str, str] = {k: g for g, group in DATA["pantry"].items() for k in group}
-PANTRY: tuple[int, ...] = tuple(n for group in DATA["pantry"].values() for n in group.values())
-KIND_INDEX: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """One recipe card: ingredients in card order (kind indices), score, style Wasabi, back instruction."""
-
-    id: int
-    name: str
-    ingredients: tuple[int, ...]
-    score: int
-    style: int
-    back: str
-
-    @property
-    def length(self) -> int:
-        return len(self.ingredients)
-
-    @property
-    def key(self) -> tuple[int, ...]:
-        """The ingredients as a sorted tuple (what an out-of-order sequence must hold)."""
-        return tuple(sorted(self.ingredients))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "ingredients": [KINDS[k] for k in self.ingredients],
-            "score": self.score,
-            "style": self.style,
-            "back": self.back,
-        }
-
-
-RECIPES: tuple[Recipe, ...] = tuple(
-    Recipe(r["id"], r["name"], tuple(KIND_INDEX[k] for k in r["ingredients"]), r["score"], r["style"], r["back"])
-    for r in DATA["recipes"]
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.games.maki.actions import (
+    ACTION_CLASSES,
+    Chop,
+    Discard,
+    Draw,
+    EndTurn,
+    Gain,
+    MoveCup,
+    Place,
+    Return,
+    SecondHelping,
+    Serve,
+    Substitute,
+    Switch,
+    Take,
+    TakePool,
+    action_from_json,
 )
-assert [r.id for r in RECIPES] == list(range(len(RECIPES))), "recipe ids must be 0..n-1 in order"
-RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
-LENGTHS: tuple[int, ...] = tuple(sorted({r.length for r in RECIPES}))
-_LEN = tuple(r.length for r in RECIPES)
-_BACK = tuple(r.back for r in RECIPES)
-_KEY = tuple(r.key for r in RECIPES)
+from kiosk.games.maki.board import ADJACENT, COLUMNS, CUP, EMPTY, GEOMETRY, ROWS, Geometry, cell_name
+from kiosk.games.maki.cards import (
+    ACTION_CARDS,
+    ACTION_RULES,
+    BACK_EFFECTS,
+    BACK_TEXT,
+    KIND_GROUP,
+    KIND_INDEX,
+    KINDS,
+    LENGTHS,
+    PANTRY,
+    RECIPE_BACK,
+    RECIPE_BY_NAME,
+    RECIPE_LENGTH,
+    RECIPES,
+    Recipe,
+)
 
-#: What drawing a card with each back gives when its instruction is obeyed: (Wasabi to the drawer, to the pool).
-BACK_EFFECTS: dict[str, tuple[int, int]] = {"none": (0, 0), "gain1": (1, 1), "pool1": (0, 1), "pool2": (0, 2)}
-BACK_TEXT: dict[str, str] = {
-    "none": "no instructions",
-    "gain1": "gain one Wasabi and add one Wasabi to the pool",
-    "pool1": "add one Wasabi to the pool",
-    "pool2": "add two Wasabi to the pool",
-}
+#: The rules module is the game's one entry point: the card set, the board and the actions are re-exported.
+__all__ = [
+    "ACTION_CARDS",
+    "ACTION_CLASSES",
+    "ACTION_RULES",
+    "BACK_EFFECTS",
+    "BACK_TEXT",
+    "COLUMNS",
+    "CUP",
+    "EMPTY",
+    "GEOMETRY",
+    "HAND_SIZE",
+    "KINDS",
+    "KIND_GROUP",
+    "KIND_INDEX",
+    "LENGTHS",
+    "MAX_HELD",
+    "PANTRY",
+    "RECIPES",
+    "RECIPE_BY_NAME",
+    "ROWS",
+    "START_LENGTHS",
+    "MAIN",
+    "PLACE",
+    "CUPMOVE",
+    "SUBST",
+    "GAIN",
+    "DISCARD",
+    "REFILL",
+    "OVER",
+    "Chop",
+    "Discard",
+    "Draw",
+    "EndTurn",
+    "Gain",
+    "Geometry",
+    "MakiState",
+    "MoveCup",
+    "Phase",
+    "Place",
+    "Recipe",
+    "Return",
+    "SecondHelping",
+    "Serve",
+    "Substitute",
+    "Switch",
+    "Take",
+    "TakePool",
+    "action_from_json",
+    "cell_name",
+    "new_game",
+    "stats",
+]
 
-ACTION_CARDS: dict[str, int] = dict(DATA["actions"])
-#: Each action card's one rule, as the screen shows it.
-ACTION_RULES: dict[str, str] = {
-    "Switch": "Swap the contents of two orthogonally adjacent spaces.",
-    "Chop": "Remove one tile from the board and return it to the Pantry, leaving an empty space.",
-    "Second Helping": "Play one more tile from the Pantry this turn.",
-    "Substitute": "Exchange one tile on the board for a tile of a different kind from the Pantry.",
-}
-assert set(ACTION_CARDS) == set(ACTION_RULES), "every action card needs its rule in code"
-
-ROWS = 6
-#: Board columns by player count (the rest of the board is covered by the action display).
-COLUMNS = {2: 5, 3: 6, 4: 7}
 HAND_SIZE = 3
 MAX_HELD = 2
 START_LENGTHS = (2, 3, 4)
-
-EMPTY, CUP = -1, -2
 
 
 class Phase(GamePhase):
@@ -157,159 +166,6 @@ class Phase(GamePhase):
 
 MAIN, PLACE, CUPMOVE, SUBST, GAIN, DISCARD, REFILL, OVER = Phase
 
-
-# ---------------------------------------------------------------------------------------------------- geometry
-@dataclass(frozen=True)
-class Geometry:
-    """Precomputed lines of a board size: every straight segment of each length, and which contain a cell."""
-
-    cols: int
-    segments: dict[int, tuple[tuple[int, ...], ...]]
-    cell_segments: dict[int, tuple[tuple[tuple[int, ...], ...], ...]]
-    adjacent: tuple[tuple[int, int], ...]
-
-    @property
-    def cells(self) -> int:
-        return ROWS * self.cols
-
-
-def _geometry(cols: int) -> Geometry:
-    segs: dict[int, list[tuple[int, ...]]] = {}
-    for length in range(2, 6):
-        out = []
-        for r in range(ROWS):
-            for c in range(cols - length + 1):
-                out.append(tuple(r * cols + c + i for i in range(length)))
-        for c in range(cols):
-            for r in range(ROWS - length + 1):
-                out.append(tuple((r + i) * cols + c for i in range(length)))
-        segs[length] = out
-    n = ROWS * cols
-    cell_segs = {L: tuple(tuple(s for s in segs[L] if cell in s) for cell in range(n)) for L in segs}
-    adj = [(a, b) for a in range(n) for b in (a + 1, a + cols) if b < n and (b == a + cols or b % cols != 0)]
-    return Geometry(cols, {L: tuple(v) for L, v in segs.items()}, cell_segs, tuple(sorted(adj)))
-
-
-GEOMETRY: dict[int, Geometry] = {c: _geometry(c) for c in set(COLUMNS.values())}
-
-
-def cell_name(cols: int, cell: int) -> str:
-    """A cell as players read it: row letter and column number, e.g. ``B3``."""
-    return f"{'ABCDEF'[cell // cols]}{cell % cols + 1}"
-
-
-# ----------------------------------------------------------------------------------------------------- actions
-@dataclass(frozen=True, slots=True)
-class Take(Action):
-    """Take a tile of ``kind`` from the Pantry (to place it, or as a Substitute's new tile)."""
-
-    kind: str
-
-
-@dataclass(frozen=True, slots=True)
-class Place(Action):
-    """Place the taken tile into ``cell`` (an empty space, or a teacup's space: the teacup then moves)."""
-
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class MoveCup(Action):
-    """Put the teacup lifted by the tile just placed into the empty space ``cell``."""
-
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class Switch(Action):
-    """Action card: swap the contents of the adjacent spaces ``a`` < ``b``."""
-
-    a: int
-    b: int
-
-
-@dataclass(frozen=True, slots=True)
-class Chop(Action):
-    """Action card: remove the tile in ``cell`` (back to the Pantry)."""
-
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class SecondHelping(Action):
-    """Action card: play one more tile this turn."""
-
-
-@dataclass(frozen=True, slots=True)
-class Substitute(Action):
-    """Action card: exchange the tile in ``cell``; a ``Take(kind)`` names the new tile."""
-
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class Serve(Action):
-    """Serve the recipe with this id from your hand."""
-
-    recipe: int
-
-
-@dataclass(frozen=True, slots=True)
-class Draw(Action):
-    """Draw the top recipe of the deck of this length."""
-
-    length: int
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn(Action):
-    """End the turn after serving when no deck has a recipe left to draw."""
-
-
-@dataclass(frozen=True, slots=True)
-class Gain(Action):
-    """Take the action card ``card`` from the display (Prep, or the reward of a 2-ingredient recipe)."""
-
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Discard(Action):
-    """Discard an action card when holding three."""
-
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class TakePool(Action):
-    """Prep: take all the Wasabi of the pool, then one Wasabi from the supply goes to the pool."""
-
-
-@dataclass(frozen=True, slots=True)
-class Return(Action):
-    """Prep: return these recipes (ids, ascending) to the bottom of their decks, then draw back to three."""
-
-    recipes: tuple[int, ...]
-
-
-ACTION_CLASSES = (
-    Take,
-    Place,
-    MoveCup,
-    Switch,
-    Chop,
-    SecondHelping,
-    Substitute,
-    Serve,
-    Draw,
-    EndTurn,
-    Gain,
-    Discard,
-    TakePool,
-    Return,
-)
-action_from_json = action_codec(*ACTION_CLASSES)
-_CARD_OF = {Switch: "Switch", Chop: "Chop", SecondHelping: "Second Helping", Substitute: "Substitute"}
 _CARD_ORDER = tuple(ACTION_CARDS)
 
 
@@ -431,7 +287,7 @@ class MakiState(State):
         of each deck's top card, and all public state. The copy's generator is reseeded (future shuffles are
         unknown too).
         """
-        d: MakiState = self.search_copy(rng)  # type: ignore[assignment]
+        d: MakiState = self.search_copy(rng)
         bit = 1 << seat
         known = d.known
         for length in LENGTHS:
@@ -441,19 +297,19 @@ class MakiState(State):
                     continue
                 hand = d.hands[other]
                 for i, rid in enumerate(hand):
-                    if _LEN[rid] == length and not known[rid] & bit:
-                        slots.append((hand, i, _BACK[rid]))
+                    if RECIPE_LENGTH[rid] == length and not known[rid] & bit:
+                        slots.append((hand, i, RECIPE_BACK[rid]))
             deck = d.decks[length]
             top = len(deck) - 1
             for i, rid in enumerate(deck):
                 if not known[rid] & bit:
-                    slots.append((deck, i, _BACK[rid] if i == top else None))
+                    slots.append((deck, i, RECIPE_BACK[rid] if i == top else None))
             if len(slots) < 2:
                 continue
             masks = [known[lst[i]] for lst, i, _ in slots]  # who knows each position stays with the position
             by_back: dict[str, list[int]] = {}
             for lst, i, _ in slots:
-                by_back.setdefault(_BACK[lst[i]], []).append(lst[i])
+                by_back.setdefault(RECIPE_BACK[lst[i]], []).append(lst[i])
             for cards in by_back.values():  # sorted first: the sample depends on the seat's view only
                 cards[:] = shuffle_with(rng, sorted(cards))
             free: list[tuple[list[int], int]] = []
@@ -482,8 +338,9 @@ class MakiState(State):
         start = self.start_board
         return [c for c, v in enumerate(self.board) if v >= 0 and v != start[c]]
 
-    def match(self, rid: int) -> tuple[bool, bool]:
-        """(can serve, with style) for recipe ``rid`` on the current board for the current turn."""
+    def match(self, rid: int, touched: list[int] | None = None) -> tuple[bool, bool]:
+        """(can serve, with style) for recipe ``rid`` on the current board for the current turn (``touched``:
+        :meth:`touched`, when the caller has it already)."""
         recipe = RECIPES[rid]
         length = recipe.length
         key = recipe.key
@@ -493,7 +350,7 @@ class MakiState(State):
         found = False
         seen: set[tuple[int, ...]] = set()
         cell_segs = self.geo.cell_segments[length]
-        for cell in self.touched():
+        for cell in self.touched() if touched is None else touched:
             for seg in cell_segs[cell]:
                 if seg in seen:
                     continue
@@ -507,7 +364,13 @@ class MakiState(State):
         return found, False
 
     def servable(self, seat: int) -> list[int]:
-        return sorted(rid for rid in self.hands[seat] if self.match(rid)[0])
+        hand = self.hands[seat]
+        if not hand:
+            return []
+        touched = self.touched()
+        if not touched:
+            return []
+        return sorted(rid for rid in hand if self.match(rid, touched)[0])
 
     def playable_cards(self, seat: int) -> set[str]:
         return {c for c, fresh in self.held[seat] if not fresh}
@@ -592,14 +455,15 @@ class MakiState(State):
     def _waiting_for(self) -> str:
         if self.phase == PLACE:
             return f"place your {KINDS[self.pending]} tile in a space first"
-        return {
+        waiting: dict[str, str] = {
             CUPMOVE: "move the teacup to an empty space first",
             SUBST: "choose the Pantry tile for your Substitute first",
             GAIN: "choose an action card from the display first",
             DISCARD: "you hold three action cards: discard one first",
             REFILL: "draw recipes until you hold three",
             MAIN: "it is the middle of your turn",
-        }.get(self.phase, "the game is over")
+        }
+        return waiting.get(self.phase, "the game is over")
 
     def _kind(self, name: str) -> int:
         k = KIND_INDEX.get(name) if isinstance(name, str) else None
@@ -689,7 +553,7 @@ class MakiState(State):
     def _a_switch(self, seat: int, a: Switch) -> list[Event]:
         self._use_card(seat, "Switch")
         x, y = self._cell(a.a), self._cell(a.b)
-        if (x, y) not in _ADJ_SET[self.cols]:
+        if (x, y) not in ADJACENT[self.cols]:
             raise RuleError(
                 f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and {self._name(y)} are not"
             )
@@ -793,7 +657,7 @@ class MakiState(State):
         self.hands[seat].append(rid)
         self.known[rid] |= 1 << seat
         self.dealt_by_len[length] += 1
-        back = _BACK[rid]
+        back = RECIPE_BACK[rid]
         events = [Event("drew", seat, {"length": length, "back": back})]
         if obey:
             gain, pool = BACK_EFFECTS[back]
@@ -874,9 +738,9 @@ class MakiState(State):
             raise RuleError("You can only return recipes from your hand, each once")
         for rid in ids:
             hand.remove(rid)
-            self.decks[_LEN[rid]].insert(0, rid)
+            self.decks[RECIPE_LENGTH[rid]].insert(0, rid)
         self.phase, self.obey_backs = REFILL, False
-        return [Event("returned", seat, {"lengths": [_LEN[r] for r in ids]})]
+        return [Event("returned", seat, {"lengths": [RECIPE_LENGTH[r] for r in ids]})]
 
     def _refill_display(self) -> None:
         while len(self.display) < 3:
@@ -910,7 +774,7 @@ class MakiState(State):
         def card(rid: int) -> dict[str, Any]:
             if self.known[rid] & bit:
                 return RECIPES[rid].to_json()
-            return {"length": _LEN[rid], "back": _BACK[rid]}
+            return {"length": RECIPE_LENGTH[rid], "back": RECIPE_BACK[rid]}
 
         board = [None if v == EMPTY else "teacup" if v == CUP else KINDS[v] for v in self.board]
         return {
@@ -920,7 +784,8 @@ class MakiState(State):
             "contributed": self.touched() if self.phase != OVER else [],
             "pantry": {k: self.pantry[i] for i, k in enumerate(KINDS)},
             "decks": {
-                str(length): {"count": len(d), "top": _BACK[d[-1]] if d else None} for length, d in self.decks.items()
+                str(length): {"count": len(d), "top": RECIPE_BACK[d[-1]] if d else None}
+                for length, d in self.decks.items()
             },
             "hands": [[card(r) for r in h] for h in self.hands],
             "served": [[{"recipe": r, "name": RECIPES[r].name, "style": st} for r, st in x] for x in self.served],
@@ -941,9 +806,6 @@ class MakiState(State):
         }
 
 
-_ADJ_SET = {c: frozenset(g.adjacent) for c, g in GEOMETRY.items()}
-
-
 def _ints(*values: Any) -> bool:
     return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
@@ -961,7 +823,7 @@ def stats(state: State) -> dict[str, float]:
     styled = 0
     for x in state.served:
         for rid, st in x:
-            served_by_len[_LEN[rid]] += 1
+            served_by_len[RECIPE_LENGTH[rid]] += 1
             styled += st
     total = sum(served_by_len.values())
     out: dict[str, float] = {

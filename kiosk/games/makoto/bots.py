@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 
 from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick, win_share
 from kiosk.engine import Action, State
@@ -16,6 +17,7 @@ from kiosk.games.makoto.rules import (
     KENSEI,
     ORACLE_STEP,
     PASS,
+    PASS_DRAW,
     POINTS,
     REWARDS,
     BlindDiscard,
@@ -59,7 +61,9 @@ def plays_needed(hand: list[int]) -> int:
 
 
 def _rank(action: Play, players: int) -> tuple[int, int, int]:
-    t, size, rank = classify(action.cards, players)
+    combo = classify(action.cards, players)
+    assert combo is not None, "a legal play is a combination"
+    t, size, rank = combo
     return (1 if t == KENSEI else 0, rank, -size)
 
 
@@ -86,27 +90,32 @@ def rank_actions(state: MakotoState, seat: int, legal: list[Action]) -> list[Act
     improves its hand with the Blind and the Oracle, and uses the box lid to complete four of a number.
     """
     hand = state.hands[seat]
-    lids = [a for a in legal if isinstance(a, UseLid)]
+    lids: list[Action] = [a for a in legal if isinstance(a, UseLid)]
     legal = [a for a in legal if not isinstance(a, UseLid)]
-    good_lids = [a for a in lids if sum(1 for c in hand if c % 20 == a.card % 20) >= 3]
+    good_lids: list[Action] = [
+        a for a in lids if isinstance(a, UseLid) and sum(1 for c in hand if c % 20 == a.card % 20) >= 3
+    ]
     if not legal or seat not in state.to_move():
         return good_lids + [a for a in lids if a not in good_lids]
     if state.phase == BLIND:
         ranked = sorted(legal, key=lambda a: (_after(hand, a), 0 if isinstance(a, EndTurn) else 1))
     elif state.phase == ORACLE_STEP:
         ranked = sorted(
-            legal, key=lambda a: (plays_needed(_minus(hand, [a.card])), POINTS.get(a.card % 20, 0) > 0, a.card % 20)
+            legal,
+            key=lambda a: (plays_needed(_minus(hand, [_card(a)])), POINTS.get(_card(a) % 20, 0) > 0, _card(a) % 20),
         )
     else:
         plays = [a for a in legal if isinstance(a, Play)]
-        passes = sorted((a for a in legal if isinstance(a, Pass)), key=lambda a: not a.draw)
+        passes: list[Action] = sorted((a for a in legal if isinstance(a, Pass)), key=lambda a: a != PASS_DRAW)
         base = plays_needed(hand)
         top = max(c % 20 for c in state.blind + hand)
         hand_left = len(hand)
         pile_points = points_of(state.pile)
 
         def score(a: Play) -> float:
-            t, size, rank = classify(a.cards, state.players)
+            combo = classify(a.cards, state.players)
+            assert combo is not None, "a legal play is a combination"
+            t, size, rank = combo
             after = _minus(hand, a.cards)
             v = (base - plays_needed(after)) * 10.0 + size * 2.0 - rank * 0.8
             if not after:
@@ -118,10 +127,13 @@ def rank_actions(state: MakotoState, seat: int, legal: list[Action]) -> list[Act
             return v
 
         scored = sorted(plays, key=score, reverse=True)
+        ranked = list[Action]()
         if scored and (state.current is None or not passes or score(scored[0]) >= -6):
-            ranked = scored + passes
+            ranked += scored
+            ranked += passes
         else:
-            ranked = passes + scored
+            ranked += passes
+            ranked += scored
     return good_lids + ranked + [a for a in lids if a not in good_lids]
 
 
@@ -161,7 +173,13 @@ def _kensei_bonus(hand: list[int], cards: tuple[int, ...]) -> float:
     return 2.0 if sum(1 for c in hand if c % 20 == n) + len(cards) >= 4 else 0.0
 
 
-def _minus(hand: list[int], cards) -> list[int]:
+def _card(action: Action) -> int:
+    """The card of an ``OracleDiscard`` (or any one-card action)."""
+    card: int = getattr(action, "card")  # noqa: B009 - the Oracle step offers only OracleDiscard
+    return card
+
+
+def _minus(hand: list[int], cards: Iterable[int]) -> list[int]:
     rest = list(hand)
     for c in cards:
         rest.remove(c)

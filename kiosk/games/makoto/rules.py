@@ -301,7 +301,7 @@ class MakotoState(State):
         """Resample every card ``seat`` cannot see: other hands (except cards known to have been taken from the
         Blind), the Oracle deck and the set-aside cards. Golden-backed and black-backed cards are resampled
         separately, so every hidden slot keeps the back everyone can see."""
-        d: MakotoState = self.search_copy(rng)  # type: ignore[assignment]
+        d: MakotoState = self.search_copy(rng)
         slots: list[tuple[list[int], int]] = []  # (zone, index) of each hidden card
         pools: dict[bool, list[int]] = {False: [], True: []}
         for s in range(self.players):
@@ -401,12 +401,12 @@ class MakotoState(State):
                 start = end + 1
         # Kensei
         for n in nums:
-            g = groups[n]
-            if len(g) < 4:
+            four = groups[n]
+            if len(four) < 4:
                 continue
-            if ctype == KENSEI and n <= cur[2]:
+            if ctype == KENSEI and cur is not None and n <= cur[2]:
                 continue
-            for combo in _submultisets(tuple(g), 4):
+            for combo in _submultisets(tuple(four), 4):
                 if players <= 3 or any(c >= 20 and c < 40 for c in combo):
                     out.append(_play(combo))
         return out

@@ -241,7 +241,7 @@ class TakoyakiState(State):
     def determinize(self, seat: int, rng: random.Random) -> TakoyakiState:
         """A copy in which the undealt cards are reshuffled (the only hidden information), with the journal's
         record of the deal rewritten to match, and a fresh generator drawn from ``rng``."""
-        other: TakoyakiState = self.search_copy(rng)  # type: ignore[assignment]
+        other: TakoyakiState = self.search_copy(rng)
         other.cards = self.cards[: self.dealt] + shuffle_with(rng, self.cards[self.dealt :])
         if self.journal is not None:  # the journal, with its record of the deal rewritten to the sample
             other.journal = [

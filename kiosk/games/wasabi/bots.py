@@ -407,23 +407,25 @@ def rank_play(
     if PlayWasabi in kinds:
         tops = state.tops
         blocks = [a for a in legal if isinstance(a, PlayWasabi)]
-        blk = max(blocks, key=lambda a: (sum(1 for q in state.geo.block_at[a.square] if tops[q] >= 0), -a.square))
-        out.append((0.8, blk))
+        best_block = max(
+            blocks, key=lambda a: (sum(1 for q in state.geo.block_at[a.square] if tops[q] >= 0), -a.square)
+        )
+        out.append((0.8, best_block))
     if not cheap:
         base = state.score_of(seat)
-        for a in legal:
-            if isinstance(a, (PlaySwitch, PlayChop)):
+        for card_play in legal:
+            if isinstance(card_play, (PlaySwitch, PlayChop)):
                 d = state.clone()
                 d.journal = None
-                d.apply(seat, a)
+                d.apply(seat, card_play)
                 gain = d.score_of(seat) - base
                 if gain > 0:
-                    out.append((COMPLETE_BONUS + gain, a))
-                elif isinstance(a, PlayChop) and a.keep:
+                    out.append((COMPLETE_BONUS + gain, card_play))
+                elif isinstance(card_play, PlayChop) and card_play.keep:
                     # move a tile: worth it when the chopped tile completes a recipe elsewhere
                     moved = max((v for (k, _), v in place_values(d, seat).items() if k == d.chopped), default=0.0)
                     if moved >= COMPLETE_BONUS:
-                        out.append((moved - 0.5, a))
+                        out.append((moved - 0.5, card_play))
         if PlayStack in kinds:
             d = state.clone()
             d.journal = None

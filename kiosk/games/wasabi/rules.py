@@ -60,67 +60,115 @@ Rules decisions (where the rulebook and supplement are silent) [ours]:
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-from kiosk.engine import Action, Event, GamePhase, RuleError, State, action_codec, handles, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.games.wasabi.actions import (
+    ACTION_CLASSES,
+    END_STEP,
+    SKIP,
+    SPICY_PLAY,
+    STACK_PLAY,
+    ChooseRecipe,
+    DrawRecipe,
+    DrawTile,
+    EndStep,
+    GiveTile,
+    Pass,
+    Place,
+    PlayChop,
+    PlaySpicy,
+    PlayStack,
+    PlaySwitch,
+    PlayWasabi,
+    SkipReward,
+    TakeCard,
+    action_from_json,
+)
+from kiosk.games.wasabi.board import COVERED, EMPTY, GEOMETRY, Geometry
+from kiosk.games.wasabi.cards import (
+    ALL_TOKENS,
+    CARD_ID,
+    CARDS,
+    CATEGORY,
+    CHOP,
+    COLUMNS,
+    KIND_ID,
+    KINDS,
+    KITCHEN,
+    LENGTHS,
+    PANTRY,
+    POINTS,
+    RECIPE_BY_NAME,
+    RECIPES,
+    ROWS,
+    SPICY,
+    STACK,
+    START_CATEGORIES,
+    STYLE_CUBES,
+    SWITCH,
+    TOKENS,
+    WASABI,
+    Recipe,
+)
 
-# ------------------------------------------------------------------------------------------------- card data
-_DATA = json.loads(resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8"))
+#: The rules module is the game's one entry point: the card set, the board and the actions are re-exported.
+__all__ = [
+    "ACTION_CLASSES",
+    "ALL_TOKENS",
+    "CARDS",
+    "CARD_ID",
+    "CATEGORY",
+    "CHOP",
+    "COLUMNS",
+    "COVERED",
+    "EMPTY",
+    "GEOMETRY",
+    "HAND_SIZE",
+    "KINDS",
+    "KIND_ID",
+    "KITCHEN",
+    "LENGTHS",
+    "PANTRY",
+    "POINTS",
+    "RECIPES",
+    "RECIPE_BY_NAME",
+    "ROWS",
+    "SCREEN_SIZE",
+    "SPICY",
+    "STACK",
+    "START_CATEGORIES",
+    "STYLE_CUBES",
+    "SWITCH",
+    "TOKENS",
+    "WASABI",
+    "WAITING",
+    "ChooseRecipe",
+    "DrawRecipe",
+    "DrawTile",
+    "EndStep",
+    "Geometry",
+    "GiveTile",
+    "Pass",
+    "Phase",
+    "Place",
+    "PlayChop",
+    "PlaySpicy",
+    "PlayStack",
+    "PlaySwitch",
+    "PlayWasabi",
+    "Recipe",
+    "SkipReward",
+    "TakeCard",
+    "WasabiState",
+    "action_from_json",
+    "new_game",
+]
 
-#: Ingredient kinds in alphabetical order; a tile is its kind's index.
-KINDS: tuple[str, ...] = tuple(sorted(k for cat in _DATA["categories"].values() for k in cat))
-KIND_ID: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
-CATEGORY: tuple[str, ...] = tuple(next(c for c, ks in _DATA["categories"].items() if k in ks) for k in KINDS)
-PANTRY: tuple[int, ...] = tuple(next(ks[k] for ks in _DATA["categories"].values() if k in ks) for k in KINDS)
-START_CATEGORIES: tuple[str, ...] = tuple(_DATA["starting_hand_categories"])
-
-#: Action card kinds in alphabetical order.
-CARDS: tuple[str, ...] = ("Chop", "Spicy", "Stack", "Switch", "Wasabi")
-CARD_ID: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
-CHOP, SPICY, STACK, SWITCH, WASABI = range(5)
-KITCHEN: dict[int, tuple[int, ...]] = {
-    int(n): tuple(d[c] for c in CARDS) for n, d in _DATA["action_cards"].items() if not n.startswith("_")
-}
-
-LENGTHS = (2, 3, 4, 5)
-TOKENS: dict[int, int] = {int(k): v["count"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
-POINTS: dict[int, int] = {int(k): v["points"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
-STYLE_CUBES: dict[int, int] = {int(k): v["style_cubes"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
-ALL_TOKENS = sum(TOKENS.values())
-ROWS: int = _DATA["board"]["rows"]
-COLUMNS: dict[int, int] = {int(k): v for k, v in _DATA["board"]["columns_by_players"].items()}
 HAND_SIZE = 3
 SCREEN_SIZE = 3
-
-
-@dataclass(frozen=True)
-class Recipe:
-    id: int
-    name: str
-    seq: tuple[int, ...]  # kinds in strip order
-    key: tuple[int, ...]  # sorted kinds: what any-order matching compares
-
-    @property
-    def length(self) -> int:
-        return len(self.seq)
-
-    @property
-    def ingredients(self) -> list[str]:
-        return [KINDS[k] for k in self.seq]
-
-
-RECIPES: tuple[Recipe, ...] = tuple(
-    Recipe(
-        i, r["name"], tuple(KIND_ID[x] for x in r["ingredients"]), tuple(sorted(KIND_ID[x] for x in r["ingredients"]))
-    )
-    for i, r in enumerate(_DATA["recipes"])
-)
-RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
 
 
 class Phase(GamePhase):
@@ -146,171 +194,6 @@ WAITING = {
     Phase.CHOOSE: "Choose which recipe to complete first",
     Phase.PLAY: "That is not possible now: place an ingredient tile or pass",
 }
-
-EMPTY = -1  # tops[] value of an empty uncovered square
-COVERED = -2  # tops[] value of a square under a Wasabi! card
-
-
-class Geometry:
-    """Precomputed squares, windows and neighbours of one board width (shared by all states)."""
-
-    def __init__(self, cols: int) -> None:
-        self.cols = cols
-        self.size = ROWS * cols
-        self.windows: dict[int, list[tuple[int, ...]]] = {}
-        self.windows_at: dict[int, list[list[tuple[int, ...]]]] = {}
-        for length in LENGTHS:
-            ws: list[tuple[int, ...]] = []
-            for r in range(ROWS):
-                for c in range(cols - length + 1):
-                    ws.append(tuple(r * cols + c + i for i in range(length)))
-            for c in range(cols):
-                for r in range(ROWS - length + 1):
-                    ws.append(tuple((r + i) * cols + c for i in range(length)))
-            self.windows[length] = ws
-            at: list[list[tuple[int, ...]]] = [[] for _ in range(self.size)]
-            for w in ws:
-                for sq in w:
-                    at[sq].append(w)
-            self.windows_at[length] = at
-        self.pairs: list[tuple[int, int]] = sorted(
-            [(r * cols + c, r * cols + c + 1) for r in range(ROWS) for c in range(cols - 1)]
-            + [(r * cols + c, (r + 1) * cols + c) for r in range(ROWS - 1) for c in range(cols)]
-        )
-        self.blocks: list[tuple[int, int, int, int]] = [
-            (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
-            for r in range(ROWS - 1)
-            for c in range(cols - 1)
-        ]
-        self.block_at: dict[int, tuple[int, int, int, int]] = {b[0]: b for b in self.blocks}
-
-    def name(self, sq: int) -> str:
-        """A player-readable square name: row letter and column number, e.g. ``B3``."""
-        return f"{'ABCDEF'[sq // self.cols]}{sq % self.cols + 1}"
-
-
-GEOMETRY: dict[int, Geometry] = {n: Geometry(c) for n, c in COLUMNS.items()}
-
-
-# --------------------------------------------------------------------------------------------------- actions
-@dataclass(frozen=True, slots=True)
-class GiveTile(Action):
-    """Setup: choose one starting tile (from the Pantry) for the seat on your left."""
-
-    tile: str
-
-
-@dataclass(frozen=True, slots=True)
-class DrawRecipe(Action):
-    """Draw the top recipe of the stack of this length (setup, or step 2.3)."""
-
-    length: int
-
-
-@dataclass(frozen=True, slots=True)
-class Place(Action):
-    """Lay an ingredient tile from your hand (or the tile you chopped) on a square."""
-
-    tile: str
-    square: int
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """Skip step 1 and return these recipes (ids) to the bottom of their stacks."""
-
-    discard: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayStack(Action):
-    """Stack!: this turn's tile may go on top of a tile already on the board."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlaySpicy(Action):
-    """Spicy!: play two tiles this turn."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlaySwitch(Action):
-    """Switch!: swap the contents of two orthogonally adjacent squares."""
-
-    a: int
-    b: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayChop(Action):
-    """Chop!: take the top tile off a square; ``keep`` plays it as this turn's tile, else it goes to the Pantry."""
-
-    square: int
-    keep: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PlayWasabi(Action):
-    """Wasabi!: cover the 2x2 block whose top-left square is ``square`` and take one cube."""
-
-    square: int
-
-
-@dataclass(frozen=True, slots=True)
-class EndStep(Action):
-    """Finish step 1 without playing (another) action card."""
-
-
-@dataclass(frozen=True, slots=True)
-class TakeCard(Action):
-    """Reward: take ``card`` from the Kitchen (``square`` -1) or the Wasabi! card lying at ``square``;
-    ``discard`` names the card returned to the Kitchen when your hand is full ("" otherwise)."""
-
-    card: str
-    square: int
-    discard: str
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseRecipe(Action):
-    """Complete this recipe (an id from your screen) with the free token it is competing for."""
-
-    recipe: int
-
-
-@dataclass(frozen=True, slots=True)
-class SkipReward(Action):
-    """Decline a reward card."""
-
-
-@dataclass(frozen=True, slots=True)
-class DrawTile(Action):
-    """Refill: take this ingredient from the Pantry."""
-
-    tile: str
-
-
-ACTION_CLASSES = (
-    GiveTile,
-    DrawRecipe,
-    Place,
-    Pass,
-    PlayStack,
-    PlaySpicy,
-    PlaySwitch,
-    PlayChop,
-    PlayWasabi,
-    EndStep,
-    TakeCard,
-    SkipReward,
-    DrawTile,
-    ChooseRecipe,
-)
-action_from_json = action_codec(*ACTION_CLASSES)
-
-_END_STEP = EndStep()
-_SKIP = SkipReward()
-_STACK = PlayStack()
-_SPICY = PlaySpicy()
 
 _CARD_CLASS = {PlayStack: STACK, PlaySpicy: SPICY, PlaySwitch: SWITCH, PlayChop: CHOP, PlayWasabi: WASABI}
 
@@ -385,7 +268,7 @@ class WasabiState(State):
         (lengths kept) together with the stacks' order, except the recipes ``seat`` itself put under a stack,
         which stay where it knows they are. Hidden stack tiles are public and stay.
         """
-        d: WasabiState = self.search_copy(rng)  # type: ignore[assignment]
+        d: WasabiState = self.search_copy(rng)
         others = [s for s in range(self.players) if s != seat]
         # ingredients
         sizes = [len(self.hands[s]) for s in others]
@@ -486,11 +369,11 @@ class WasabiState(State):
             return
         if card == STACK:
             if self.tiles_played == 0 and self.hands[seat] and any(t >= 0 for t in tops):
-                yield _STACK
+                yield STACK_PLAY
         elif card == SPICY:
             need = self.tiles_left + 1
             if len(self.hands[seat]) >= need and self.empties() >= need:
-                yield _SPICY
+                yield SPICY_PLAY
         elif card == SWITCH:
             stacks = self.stacks
             for a, b in self.geo.pairs:
@@ -506,9 +389,9 @@ class WasabiState(State):
         elif card == WASABI:
             need = self.tiles_left
             empties = self.empties()
-            for b in self.geo.blocks:
-                if all(tops[q] != COVERED for q in b) and empties - sum(1 for q in b if tops[q] == EMPTY) >= need:
-                    yield PlayWasabi(b[0])
+            for blk in self.geo.blocks:
+                if all(tops[q] != COVERED for q in blk) and empties - sum(1 for q in blk if tops[q] == EMPTY) >= need:
+                    yield PlayWasabi(blk[0])
 
     # --- legal actions ----------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
@@ -544,14 +427,14 @@ class WasabiState(State):
                 for d in sorted(set(held)):
                     if d != card or sq >= 0:  # your own Wasabi! card may go back for the one on the board
                         out.append(TakeCard(name, sq, CARDS[d]))
-        return [_SKIP] + out  # canonical: SkipReward, then TakeCard by (card, square, discard)
+        return [SKIP] + out  # canonical: SkipReward, then TakeCard by (card, square, discard)
 
     def _play_actions(self, seat: int) -> list[Action]:
         # generated directly in canonical order: EndStep, Pass, Place, PlayChop ... PlayWasabi (the card ids
         # are alphabetical like the class names), each by its fields
         out: list[Action] = []
         if self.card_played < 0 and self.tiles_left == 0 and self.chopped == EMPTY:
-            out.append(_END_STEP)
+            out.append(END_STEP)
         if self.tiles_played == 0 and self.card_played < 0 and self.chopped == EMPTY and not self.stack_on:
             scr = self.screens[seat]
             if scr:

@@ -613,7 +613,9 @@ class HardBot(ISMCTSBot):
         if len(cands) <= 1:
             return cands[0] if cands else legal[0]
         self.rollout_depth = self.steps_per_seat * state.players
-        if self.budget is not None:  # the ranking's time counts against the decision's budget
+        # the ranking's time counts against the decision's budget; a fixed budget of iterations (the simulator's
+        # ``--iterations``, which sets ``time_limit`` to None) stays without a clock
+        if self.budget is not None and self.time_limit is not None:
             self.time_limit = max(0.02, self.budget - (time.perf_counter() - t0))
         self._cands = cands
         try:

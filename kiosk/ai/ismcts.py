@@ -116,6 +116,9 @@ class ISMCTSBot(BaseBot):
         self.prior_best = prior_best
         self.prior_rest = prior_rest
         self.last_iterations = 0
+        #: After a search: per root action, its visits and mean reward (for a bot that weighs the search against
+        #: its own heuristic).
+        self.last_root: dict[Action, tuple[int, float]] = {}
 
     def _actor(self, state: State) -> int:
         movers = state.to_move()
@@ -157,6 +160,7 @@ class ISMCTSBot(BaseBot):
             if time.perf_counter() > deadline:
                 break
         self.last_iterations = done
+        self.last_root = {a: (ch.visits, ch.reward / ch.visits) for a, ch in root.children.items() if ch.visits}
         best = max(
             (c for c in root.children.values() if c.action in legal), key=lambda c: (c.visits, c.reward), default=None
         )

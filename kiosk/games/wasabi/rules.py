@@ -762,9 +762,8 @@ class WasabiState(State):
             n = RECIPES[r].length
             free = self.free[seat][n]
             if 0 < free < sum(1 for x, _ in found[i:] if RECIPES[x].length == n):
-                self.choosing = found[i:]
+                self.choosing = found[i:]  # the view and the legal actions show the choice: no event of its own
                 self.phase = Phase.CHOOSE
-                ev.append(Event("choose_recipe", seat, {"length": n}))
                 return
             if free <= 0:
                 # no action to refuse: completion is automatic, so the player is told why nothing happened

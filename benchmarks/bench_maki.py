@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from benchmarks.util import percentiles
-from kiosk.ai import RandomBot
+from kiosk.ai import ISMCTSBot, RandomBot
 from kiosk.games import GAMES
 
 BUDGET_MS = 250.0
 
 
-def _random_games(seconds: float) -> dict:
+def _random_games(seconds: float) -> dict[str, Any]:
     spec = GAMES["maki"]
     games = 0
     actions = 0
@@ -41,7 +42,7 @@ def _random_games(seconds: float) -> dict:
     }
 
 
-def _decisions(games: int) -> dict:
+def _decisions(games: int) -> dict[str, Any]:
     """Time every ``hard`` decision with more than one legal action in hard-vs-normal 2- and 4-player games."""
     spec = GAMES["maki"]
     hard_t: list[float] = []
@@ -51,6 +52,7 @@ def _decisions(games: int) -> dict:
         players = 2 if g % 2 == 0 else 4
         state = spec.new_game(players, 500 + g)
         hard = spec.bots["hard"](0, g)
+        assert isinstance(hard, ISMCTSBot)
         normal = spec.bots["normal"](0, g)
         others = [spec.bots["normal"](s, g * 7 + s) for s in range(players)]
         while not state.is_over():
@@ -73,9 +75,9 @@ def _decisions(games: int) -> dict:
     }
 
 
-def run(quick: bool) -> dict:
+def run(quick: bool) -> dict[str, Any]:
     random.seed(0)
-    out = {"random_4p": _random_games(2.0 if quick else 8.0)}
+    out: dict[str, Any] = {"random_4p": _random_games(2.0 if quick else 8.0)}
     out.update(_decisions(1 if quick else 6))
     p99 = out["hard_ms"]["p99"]
     out["hard_p99_vs_normal_p99"] = round(p99 / max(out["normal_ms"]["p99"], 1e-6), 1)

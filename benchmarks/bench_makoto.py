@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from benchmarks.util import percentiles
 from kiosk.ai import pick
@@ -16,7 +17,7 @@ from kiosk.games import GAMES
 from kiosk.sim import simulate
 
 
-def random_games(players: int, seconds: float) -> dict:
+def random_games(players: int, seconds: float) -> dict[str, Any]:
     spec = GAMES["makoto"]
     games = moves = 0
     t0 = time.perf_counter()
@@ -40,9 +41,9 @@ def random_games(players: int, seconds: float) -> dict:
     }
 
 
-def hard_decisions(players: int, decisions: int) -> dict:
+def hard_decisions(players: int, decisions: int) -> dict[str, Any]:
     spec = GAMES["makoto"]
-    samples = []
+    samples: list[float] = []
     g = 0
     while len(samples) < decisions:
         state = spec.new_game(players, 500 + g)
@@ -61,7 +62,7 @@ def hard_decisions(players: int, decisions: int) -> dict:
     return percentiles(samples)
 
 
-def run(quick: bool) -> dict:
+def run(quick: bool) -> dict[str, Any]:
     rnd = random_games(4, 1.0 if quick else 5.0)
     hard = hard_decisions(4, 40 if quick else 300)
     games = 6 if quick else 40

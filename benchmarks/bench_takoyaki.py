@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from benchmarks.util import percentiles, timed
 from kiosk.games.takoyaki.deck import random_order
@@ -28,7 +29,7 @@ def random_grill(rng: random.Random) -> tuple[int, ...]:
     return tuple(cells)
 
 
-def run(quick: bool) -> dict:
+def run(quick: bool) -> dict[str, Any]:
     rng = random.Random(2026)
     n = 200 if quick else 1000
     pairs = [(random_grill(rng), random_order(rng)) for _ in range(n)]
@@ -45,7 +46,7 @@ def run(quick: bool) -> dict:
     exp_sorted = sorted(expanded)
 
     # baseline: exhaustive BFS vs the solver on small cases (8 random moves away from an order)
-    small = []
+    small: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     while len(small) < (5 if quick else 20):
         o = random_order(rng)
         g = goal_grill(o)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from benchmarks.util import percentiles
 from kiosk.ai import RandomBot
@@ -80,10 +81,10 @@ def _hard_decisions(players: int, games: int) -> tuple[list[float], list[int]]:
     return times, iters
 
 
-def run(quick: bool) -> dict:
+def run(quick: bool) -> dict[str, Any]:
     base = _baseline()
     gps, actions = _random_games(10 if quick else 60)
-    out: dict = {
+    out: dict[str, Any] = {
         "baseline_ms": round(base, 2),
         "random_games_per_second_4p": round(gps, 1),
         "actions_per_random_game_4p": actions,

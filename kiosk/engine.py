@@ -21,11 +21,29 @@ Rules of the contract:
   what ``seat`` can see.
 * ``apply(seat, action)`` raises :class:`RuleError` for an illegal action and leaves the state unchanged.
 * Actions are small immutable values with ``to_json()``; ``spec.action_from_json(a.to_json()) == a``.
+* Every legal action has one canonical form. :meth:`State.canonical` turns any form a screen may build (cards
+  picked in any order, the two squares of a swap either way round) into it, ``apply`` canonicalizes before it
+  validates and journals, and ``state.canonical(a) in state.legal_actions(seat)`` holds for every ordering
+  of a legal action ``a``.
+* Seat 0 is the starting player and play goes up the seat numbers (clockwise round the table). A game whose
+  rulebook chooses the starting player at random (``State.RANDOM_START``) gets it from the seed through
+  :meth:`State.seating`, which orders the joined chairs clockwise from a starting chair drawn from the seed.
 * All randomness comes from the seed. Shuffles go through :meth:`State.shuffle`, which draws only
   ``random.random()`` (the one generator Python promises to keep) and records the dealt order in the journal,
   so :func:`replay` rebuilds a game even when a newer Python shuffles differently.
 * ``journal`` holds one JSON-ready record per applied action (``{"seat": s, "action": {...}}``) and one per
   chance outcome (``{"chance": name, "order": [...]}``), in the order they happened.
+
+How a game is written (the shared pieces below, so the four engines read alike):
+
+* a ``Phase`` enum (a :class:`GamePhase`, whose members compare equal to their plain names, so views and
+  tests keep strings) in ``state.phase``, ``"over"`` at the end (the default :meth:`State.is_over`);
+* one handler method per action class, marked ``@handles(ActionClass, phases=...)``: the default
+  :meth:`State._apply` checks the turn (one player-facing message, :data:`NOT_YOUR_TURN`), the phase (the
+  game's :meth:`State.waiting_for` says what it waits for) and calls the handler;
+* :meth:`State.clone` copies the attributes a game declares mutable (``COPY_LISTS`` and friends) and shares
+  the rest, :meth:`State.search_copy` is the start of every ``determinize`` (a fresh generator drawn from the
+  searcher's, no journal), and the default :meth:`State.winners` ranks by score then :meth:`State.tiebreaks`.
 
 This module is pure Python: no Kivy, no hardware, no storage.
 """
@@ -34,11 +52,12 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import enum
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 __all__ = [
     "RuleError",
@@ -52,7 +71,14 @@ __all__ = [
     "replay",
     "shuffle_with",
     "ChanceMismatch",
+    "starting_seat",
+    "GamePhase",
+    "handles",
+    "NOT_YOUR_TURN",
 ]
+
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class RuleError(ValueError):
@@ -158,6 +184,43 @@ def shuffle_with(rng: random.Random, items: Sequence[Any]) -> list[Any]:
     return out
 
 
+class GamePhase(enum.StrEnum):
+    """Base of every game's ``Phase`` enum. Members are strings (``Phase.OVER == "over"``), so views, journals
+    and messages stay plain JSON."""
+
+
+#: ``benchmarks/bench_ismcts.py`` sets this to measure the old search path (a full clone with the journal and
+#: the generator's state copied, then reseeded; no memo of the bots' board analysis) beside the new one.
+LEGACY_SEARCH_COPY = False
+
+#: The one message a seat reads when it acts out of turn.
+NOT_YOUR_TURN = "It is not your turn: seat {seat} is playing"
+
+
+def handles(*classes: type[Action], phases: Sequence[str] | None = None, any_seat: bool = False) -> Callable[[F], F]:
+    """Mark a state method as the handler of ``classes`` for :meth:`State._apply`.
+
+    ``phases``: the phases in which the action may be played (elsewhere :meth:`State.waiting_for` is the
+    message); ``None`` lets the handler check. ``any_seat``: the action may be played out of turn (Makoto's box
+    lid).
+    """
+
+    def mark(fn: F) -> F:
+        fn._handles = (classes, None if phases is None else frozenset(phases), any_seat)  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def starting_seat(players: int, seed: int) -> int:
+    """Which of ``players`` chairs (counted clockwise from the first) starts a game dealt from ``seed``.
+
+    Drawn with a generator of its own (seeded from a string, which every Python hashes the same way), so the
+    draw is reproducible from the seed and leaves the game's own draws untouched.
+    """
+    return int(random.Random(f"starting seat {seed}").random() * players)
+
+
 # ----------------------------------------------------------------------------------------------------- state
 class State:
     """Base class of a game state. Subclasses implement the verbs marked abstract below.
@@ -167,14 +230,46 @@ class State:
     :class:`RuleError`) before it changes anything.
     """
 
-    rng: random.Random
     journal: list[dict[str, Any]] | None
+    phase: str
+    #: The rulebook chooses the starting player at random (see :meth:`seating`).
+    RANDOM_START: ClassVar[bool] = False
+    #: What :meth:`clone` copies (everything else is shared, so it must never be changed in place): lists or
+    #: dicts of immutable values, lists of lists, and dicts of lists.
+    COPY_LISTS: ClassVar[tuple[str, ...]] = ()
+    COPY_NESTED: ClassVar[tuple[str, ...]] = ()
+    COPY_DICTS: ClassVar[tuple[str, ...]] = ()
+    _HANDLERS: ClassVar[dict[type[Action], tuple[str, frozenset[str] | None, bool]]] = {}
 
     def __init__(self, players: int, seed: int) -> None:
         self.players = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_seed = seed
         self.journal = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        table: dict[type[Action], tuple[str, frozenset[str] | None, bool]] = {}
+        for klass in reversed(cls.__mro__):
+            for name, fn in vars(klass).items():
+                spec = getattr(fn, "_handles", None)
+                if spec is not None:
+                    for action_class in spec[0]:
+                        table[action_class] = (name, spec[1], spec[2])
+        cls._HANDLERS = table
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's generator (made on first use in a search copy: most never shuffle)."""
+        r = self._rng
+        if r is None:
+            r = self._rng = random.Random(self._rng_seed)
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     # --- the contract's verbs --------------------------------------------------------------------------
     def to_move(self) -> list[int]:
@@ -191,6 +286,7 @@ class State:
             raise RuleError(f"There is no seat {seat!r} in a {self.players}-player game")
         if self.is_over():
             raise RuleError("The game is over")
+        action = self.canonical(action)
         journal = self.journal
         if journal is None:
             return self._apply(seat, action)
@@ -204,17 +300,65 @@ class State:
         return events
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        raise NotImplementedError
+        """Dispatch to the ``@handles`` method of the action's class, after the turn and phase checks."""
+        entry = self._HANDLERS.get(type(action))
+        if entry is None:
+            raise RuleError(f"{type(action).__name__} is not a move of this game")
+        name, phases, any_seat = entry
+        if not any_seat:
+            self.check_turn(seat)
+        if phases is not None and self.phase not in phases:
+            raise RuleError(self.waiting_for(seat))
+        handler: Callable[[int, Action], list[Event]] = getattr(self, name)
+        return handler(seat, action)
+
+    def check_turn(self, seat: int) -> None:
+        """Raise the one "not your turn" message unless ``seat`` is one the game waits for."""
+        movers = self.to_move()
+        if seat not in movers:
+            raise RuleError(NOT_YOUR_TURN.format(seat=movers[0] + 1 if movers else "-"))
+
+    def waiting_for(self, seat: int) -> str:
+        """What the game waits for from ``seat`` now, as a player reads it (an action of another phase)."""
+        return f"That is not possible now ({self.phase})"
+
+    def canonical(self, action: Action) -> Action:
+        """The one form of ``action`` that ``legal_actions`` lists (card tuples sorted and the like); games whose
+        actions have several spellings override this. It never validates: ``apply`` does."""
+        return action
+
+    def seating(self, chairs: Sequence[T]) -> list[T]:
+        """The joined ``chairs`` (listed clockwise) in seat order: seat 0, the starting player, first.
+
+        When the rulebook chooses the starting player at random (``RANDOM_START``), the starting chair is drawn
+        from the game's seed (:func:`starting_seat`) and the others follow clockwise; otherwise the first chair
+        starts. Nothing of the game's own generator is used, so deals and journals do not change.
+        """
+        out = list(chairs)
+        if not self.RANDOM_START or not out:
+            return out
+        k = starting_seat(len(out), self.seed)
+        return out[k:] + out[:k]
 
     def is_over(self) -> bool:
-        raise NotImplementedError
+        return self.phase == "over"
 
     def scores(self) -> list[int]:
         raise NotImplementedError
 
+    def tiebreaks(self) -> list[int] | None:
+        """Per seat, what breaks a tie on score (more is better); ``None``: a tie is a shared win."""
+        return None
+
     def winners(self) -> list[int]:
         """Seats with the best result (several on a shared win); empty while the game runs."""
-        raise NotImplementedError
+        if not self.is_over():
+            return []
+        scores = self.scores()
+        tb = self.tiebreaks()
+        keys: list[tuple[int, int]] = [(sc, tb[s] if tb else 0) for s, sc in enumerate(scores)]
+        best = max(keys)
+        return [s for s in range(self.players) if keys[s] == best]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
@@ -222,8 +366,40 @@ class State:
     def determinize(self, seat: int, rng: random.Random) -> State:
         raise NotImplementedError
 
-    def clone(self) -> State:
-        raise NotImplementedError
+    def clone(self) -> Self:
+        """An independent copy: ``COPY_*`` attributes copied, everything else shared, the generator and the
+        journal copied."""
+        o = self._copy()
+        o._rng = None if self._rng is None else _copy_random(self._rng)
+        o.journal = list(self.journal) if self.journal is not None else None
+        return o
+
+    def search_copy(self, rng: random.Random) -> Self:
+        """The start of every ``determinize``: a copy with no journal (a search needs no save file, and the
+        journal's record of the deal would give hidden cards away) and a fresh generator drawn from ``rng``
+        (future shuffles are unknown too), made only if the copy ever shuffles."""
+        if LEGACY_SEARCH_COPY:  # the old path, for the benchmark's before/after: a full clone, then reseeded
+            old = self.clone()
+            old.rng = random.Random(int(rng.random() * 2**53))
+            return old
+        o = self._copy()
+        o._rng = None
+        o._rng_seed = int(rng.random() * 2**53)
+        o.journal = None
+        return o
+
+    def _copy(self) -> Self:
+        cls = type(self)
+        o = cls.__new__(cls)
+        d = self.__dict__.copy()
+        for name in self.COPY_LISTS:
+            d[name] = d[name].copy()
+        for name in self.COPY_NESTED:
+            d[name] = [x[:] for x in d[name]]
+        for name in self.COPY_DICTS:
+            d[name] = {k: v[:] for k, v in d[name].items()}
+        o.__dict__ = d
+        return o
 
     # --- helpers for subclasses ------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
@@ -252,17 +428,23 @@ class State:
         return order
 
     def copy_base_into(self, other: State) -> None:
-        """Copy the base fields into a new instance made by ``clone``."""
+        """Copy the base fields into a new instance made by a hand-written ``clone``."""
         other.players = self.players
         other.seed = self.seed
-        other.rng = random.Random.__new__(random.Random)  # no seeding from the OS: the state is copied
-        other.rng.setstate(self.rng.getstate())
+        other._rng_seed = self._rng_seed
+        other._rng = None if self._rng is None else _copy_random(self._rng)
         other.journal = list(self.journal) if self.journal is not None else None
 
     def fingerprint(self) -> str:
         """Everything observable, as one string: every seat's view, the spectator's, and the journal."""
         views = [self.view(s) for s in range(self.players)] + [self.view(None)]
         return json.dumps({"views": views, "journal": self.journal, "to_move": self.to_move()}, sort_keys=True)
+
+
+def _copy_random(rng: random.Random) -> random.Random:
+    out = random.Random.__new__(random.Random)  # no seeding from the OS: the state is copied
+    out.setstate(rng.getstate())
+    return out
 
 
 class Bot(Protocol):

@@ -8,7 +8,8 @@ and no time limit, so a long balance run is reproducible and does not depend on 
 bots think for a fixed time instead). ``--jobs J`` plays the games in J worker processes; the report is the same
 as with one (game ``g`` always uses seed ``seed + g``), only faster.
 
-Reports wins per seat (a shared win counts as a fraction), mean scores, mean game length in actions, games per
+Reports wins per seat (a shared win counts as a fraction), mean scores, with ``--times`` each seat's decision times
+(median, 99th percentile and worst, in ms), mean game length in actions, games per
 second, the game's own statistics (``GameSpec.stats``) and every illegal action a bot chose (a bug: the action
 is replaced by the first legal one so the game can go on). When several seats may act at once (Takoyaki), the
 seats take turns round-robin.
@@ -20,7 +21,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -39,6 +40,7 @@ class GameResult:
     illegal: list[str]
     stats: dict[str, float] = field(default_factory=dict)
     state: State | None = None
+    think: list[list[float]] = field(default_factory=list)  # per seat: seconds per decision
 
 
 def make_bot(spec: GameSpec, level: str, seat: int, seed: int, iterations: int | None = None) -> Any:
@@ -64,6 +66,7 @@ def play_game(
     state = spec.new_game(players, seed)
     bots = [make_bot(spec, levels[s], s, seed * 1009 + s * 7919 + 1, iterations) for s in range(players)]
     illegal: list[str] = []
+    think: list[list[float]] = [[] for _ in range(players)]
     actions = 0
     turn = 0
     while not state.is_over():
@@ -72,7 +75,9 @@ def play_game(
             raise RuntimeError(f"{spec.key}: no seat to move but the game is not over (seed {seed})")
         seat = movers[turn % len(movers)]
         turn += 1
+        t0 = time.perf_counter()
         action = bots[seat].choose(state)
+        think[seat].append(time.perf_counter() - t0)
         try:
             state.apply(seat, action)
         except RuleError as exc:
@@ -82,7 +87,7 @@ def play_game(
         if actions > MAX_ACTIONS:
             raise RuntimeError(f"{spec.key}: game did not end after {MAX_ACTIONS} actions (seed {seed})")
     stats = dict(spec.stats(state)) if spec.stats else {}
-    return GameResult(state.scores(), state.winners(), actions, illegal, stats, state if keep_state else None)
+    return GameResult(state.scores(), state.winners(), actions, illegal, stats, state if keep_state else None, think)
 
 
 def _play_by_key(key: str, players: int, levels: Sequence[str], iterations: int | None, seed: int) -> GameResult:
@@ -101,6 +106,7 @@ def simulate(
     *,
     iterations: int | None = None,
     jobs: int = 1,
+    timings: bool = False,
 ) -> dict[str, Any]:
     spec.check_players(players)
     if len(levels) != players:
@@ -118,8 +124,10 @@ def simulate(
     illegal: list[str] = []
     stat_sum: dict[str, float] = {}
     stat_n: dict[str, int] = {}
+    think: list[list[float]] = [[] for _ in range(players)]
     start = time.perf_counter()
     seeds = range(seed, seed + games)
+    results: Iterable[GameResult]
     if jobs == 1:
         results = (play_game(spec, players, levels, g, iterations=iterations) for g in seeds)
         pool = None
@@ -127,22 +135,24 @@ def simulate(
         pool = ProcessPoolExecutor(max_workers=jobs)
         results = pool.map(partial(_play_by_key, spec.key, players, list(levels), iterations), seeds)
     try:
-        results = list(results)
+        finished = list(results)
     finally:
         if pool is not None:
             pool.shutdown()
-    for r in results:
+    for r in finished:
         for w in r.winners:
             wins[w] += 1 / len(r.winners)
         for s in range(players):
             score_sum[s] += r.scores[s]
         length += r.actions
         illegal += r.illegal
+        for s in range(players):
+            think[s] += r.think[s] if r.think else []
         for k, v in r.stats.items():
             stat_sum[k] = stat_sum.get(k, 0.0) + float(v)
             stat_n[k] = stat_n.get(k, 0) + 1
     elapsed = time.perf_counter() - start
-    return {
+    rep: dict[str, Any] = {
         "game": spec.key,
         "players": players,
         "bots": list(levels),
@@ -159,18 +169,35 @@ def simulate(
         "illegal_actions": len(illegal),
         "illegal_examples": illegal[:10],
     }
+    if timings:  # wall-clock figures differ from run to run: only on request
+        rep["decision_ms"] = [_percentiles(t) for t in think]
+    return rep
+
+
+def _percentiles(times: list[float]) -> dict[str, float]:
+    """Median, 99th percentile and worst decision time in milliseconds (nearest rank)."""
+    if not times:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+    t = sorted(times)
+
+    def rank(q: float) -> float:
+        return round(1000 * t[min(len(t) - 1, int(q * len(t)))], 2)
+
+    return {"p50": rank(0.5), "p99": rank(0.99), "max": round(1000 * t[-1], 2)}
 
 
 def format_report(rep: dict[str, Any]) -> str:
     budget = f", search bots at {rep['iterations']} iterations" if rep.get("iterations") else ""
     lines = [
         f"{rep['game']}: {rep['games']} games, {rep['players']} players, seed {rep['seed']}{budget}",
-        f"{'seat':>4} {'bot':>8} {'wins':>7} {'share':>6} {'mean score':>10}",
+        f"{'seat':>4} {'bot':>8} {'wins':>7} {'share':>6} {'mean score':>10}"
+        + (f" {'p50 ms':>7} {'p99 ms':>7}" if "decision_ms" in rep else ""),
     ]
     for s in range(rep["players"]):
-        lines.append(
-            f"{s:>4} {rep['bots'][s]:>8} {rep['wins'][s]:>7} {rep['win_share'][s]:>6.3f} {rep['mean_scores'][s]:>10}"
-        )
+        line = f"{s:>4} {rep['bots'][s]:>8} {rep['wins'][s]:>7} {rep['win_share'][s]:>6.3f} {rep['mean_scores'][s]:>10}"
+        if "decision_ms" in rep:
+            line += f" {rep['decision_ms'][s]['p50']:>7} {rep['decision_ms'][s]['p99']:>7}"
+        lines.append(line)
     lines.append(
         f"fair share {rep['fair_share']}; mean game length {rep['mean_actions']} actions; "
         f"{rep['games_per_second']} games/s"
@@ -199,6 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (same report, faster)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--times", action="store_true", help="also report each seat's decision times (p50/p99/max ms)")
     args = p.parse_args(argv)
     try:
         rep = simulate(
@@ -209,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.seed,
             iterations=args.iterations,
             jobs=args.jobs,
+            timings=args.times,
         )
     except ValueError as exc:
         p.error(str(exc))

@@ -3,7 +3,8 @@
 Bots never read hidden state: :class:`ISMCTSBot` searches over ``state.determinize(seat, rng)`` copies.
 """
 
+from kiosk.ai.base import BaseBot
 from kiosk.ai.ismcts import ISMCTSBot, win_share
 from kiosk.ai.random_bot import RandomBot, pick
 
-__all__ = ["RandomBot", "ISMCTSBot", "pick", "win_share"]
+__all__ = ["BaseBot", "RandomBot", "ISMCTSBot", "pick", "win_share"]

@@ -13,6 +13,17 @@ state. Games plug in only what they need:
   ``prior_visits``, the pruned order is also a prior: actions are tried in that order, and each new node starts
   with that many virtual visits worth ``prior_best`` (the first action) or ``prior_rest`` (the others), so a
   small budget falls back on the heuristic's choice and a large one can overrule it.
+
+A game shapes its search only through these hooks, as arguments or as methods of a subclass (never by changing
+the class of a state or copying it into a State subclass):
+
+* :meth:`ISMCTSBot.root_actions`: the candidates searched for the real decision (default: ``prune``);
+* :meth:`ISMCTSBot.search_actions`: the actions searched at a node ``depth`` actions below the root (default:
+  ``prune``), e.g. a policy's single choice to make the tree follow it;
+* :meth:`ISMCTSBot.new_iteration`: called with each determinization before it is searched (per-iteration
+  bookkeeping);
+* :meth:`ISMCTSBot.step`: applies one action inside the search (default ``d.apply``), e.g. to account for
+  points scored along the way.
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from kiosk.ai.base import BaseBot
 from kiosk.ai.random_bot import pick
 from kiosk.engine import Action, State
 
@@ -65,7 +77,7 @@ class _Node:
         self.reward = 0.0
 
 
-class ISMCTSBot:
+class ISMCTSBot(BaseBot):
     """A search bot for any game of the contract.
 
     ``iterations`` bounds the work (deterministic for a seed); ``time_limit`` (seconds) stops earlier on a slow
@@ -91,8 +103,7 @@ class ISMCTSBot:
         prior_best: float = 0.6,
         prior_rest: float = 0.4,
     ) -> None:
-        self.seat = seat
-        self.rng = random.Random(seed)
+        super().__init__(seat, seed)
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = exploration
@@ -105,15 +116,37 @@ class ISMCTSBot:
         self.prior_best = prior_best
         self.prior_rest = prior_rest
         self.last_iterations = 0
+        #: After a search: per root action, its visits and mean reward (for a bot that weighs the search against
+        #: its own heuristic).
+        self.last_root: dict[Action, tuple[int, float]] = {}
 
     def _actor(self, state: State) -> int:
         movers = state.to_move()
         return self.seat if self.seat in movers else movers[0]
 
-    def choose(self, state: State) -> Action:
-        legal = state.legal_actions(self.seat)
+    # --- hooks ----------------------------------------------------------------------------------------------
+    def root_actions(self, state: State, legal: list[Action]) -> list[Action]:
+        """The candidates searched for the real decision (a non-empty subset of ``legal``)."""
         if self.prune is not None and len(legal) > 1:
-            legal = self.prune(state, self.seat, legal) or legal
+            return self.prune(state, self.seat, legal) or legal
+        return legal
+
+    def search_actions(self, d: State, seat: int, legal: list[Action], depth: int) -> list[Action]:
+        """The actions searched for ``seat`` in a determinization ``depth`` actions below the root."""
+        if self.prune is not None and len(legal) > 1:
+            return self.prune(d, seat, legal) or legal
+        return legal
+
+    def new_iteration(self, d: State) -> None:
+        """Called with each determinization before it is searched."""
+
+    def step(self, d: State, seat: int, action: Action) -> None:
+        """Apply one action inside the search."""
+        d.apply(seat, action)
+
+    # --- the search -------------------------------------------------------------------------------------------
+    def choose(self, state: State) -> Action:
+        legal = self.root_actions(state, state.legal_actions(self.seat))
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -122,26 +155,35 @@ class ISMCTSBot:
         rng = self.rng
         done = 0
         while done < self.iterations:
-            self._iterate(root, state.determinize(self.seat, rng), rng)
+            self._iterate(root, state.determinize(self.seat, rng), rng, legal)
             done += 1
             if time.perf_counter() > deadline:
                 break
         self.last_iterations = done
+        self.last_root = {a: (ch.visits, ch.reward / ch.visits) for a, ch in root.children.items() if ch.visits}
         best = max(
             (c for c in root.children.values() if c.action in legal), key=lambda c: (c.visits, c.reward), default=None
         )
-        return best.action if best is not None else pick(rng, legal)
+        return best.action if best is not None and best.action is not None else pick(rng, legal)
 
-    def _iterate(self, root: _Node, d: State, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, d: State, rng: random.Random, candidates: list[Action]) -> None:
         d.journal = None  # searching needs no save file
-        node = root
+        self.new_iteration(d)
+        node: _Node | None = root
         c = self.exploration
+        depth = 0
+        step = self.step
         # selection and expansion
         while not d.is_over():
             seat = self._actor(d)
             legal = d.legal_actions(seat)
-            if self.prune is not None and len(legal) > 1:
-                legal = self.prune(d, seat, legal) or legal
+            if depth == 0 and seat == self.seat:
+                offered = set(legal)
+                legal = [a for a in candidates if a in offered] or legal
+            else:
+                legal = self.search_actions(d, seat, legal, depth)
+            depth += 1
+            assert node is not None
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
@@ -153,7 +195,7 @@ class ISMCTSBot:
                     child.visits = pv
                     child.reward = pv * (self.prior_best if action is legal[0] else self.prior_rest)
                 children[action] = child
-                d.apply(seat, action)
+                step(d, seat, action)
                 node = child
                 break
             best, best_value = None, -math.inf
@@ -163,8 +205,8 @@ class ISMCTSBot:
                 value = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if value > best_value:
                     best, best_value = ch, value
-            assert best is not None
-            d.apply(seat, best.action)
+            assert best is not None and best.action is not None
+            step(d, seat, best.action)
             node = best
         # playout
         steps = 0
@@ -172,7 +214,7 @@ class ISMCTSBot:
         rollout = self.rollout
         while not d.is_over() and steps < limit:
             seat, action = rollout(d, rng)
-            d.apply(seat, action)
+            step(d, seat, action)
             steps += 1
         rewards = self.evaluate(d)
         # backpropagation

@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
+from kiosk.ai.base import BaseBot
 from kiosk.engine import Action, State
 
 T = TypeVar("T")
@@ -16,7 +17,7 @@ def pick(rng: random.Random, items: Sequence[T]) -> T:
     return items[int(rng.random() * len(items))]
 
 
-class RandomBot:
+class RandomBot(BaseBot):
     """Plays a uniformly random legal action.
 
     >>> from kiosk.games import GAMES
@@ -27,10 +28,6 @@ class RandomBot:
     """
 
     level = "random"
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
         return pick(self.rng, state.legal_actions(self.seat))

@@ -15,7 +15,8 @@ copies, where every hidden card is a sample, so they never peek either.
   once, gains Substitute and Chop first, and draws from the deck whose unseen recipes the board can best complete
   (:func:`_normal_deck_choice`). Its Prep is the pool: returning dead recipes or taking an action card instead
   lost more games, see docs/maki.md.
-* ``hard``: ISMCTS over :class:`SearchState` copies (pruned steps), leaves scored by :func:`evaluate`.
+* ``hard``: ISMCTS over determinizations, each step pruned by :func:`search_prune`, leaves scored by
+  :func:`evaluate`.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ import math
 import random
 from collections.abc import Callable, Collection, Sequence
 
-from kiosk.ai import ISMCTSBot, RandomBot, pick
-from kiosk.engine import Action, RuleError, State
+import kiosk.engine as engine
+from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick
+from kiosk.engine import Action, Bot, RuleError, State
 from kiosk.games.maki.rules import (
     BACK_EFFECTS,
     CUP,
@@ -33,6 +35,7 @@ from kiosk.games.maki.rules import (
     DISCARD,
     EMPTY,
     GAIN,
+    KIND_INDEX,
     KINDS,
     LENGTHS,
     MAIN,
@@ -56,10 +59,26 @@ from kiosk.games.maki.rules import (
     Take,
     TakePool,
 )
-
-#: How good each action card is to hold (choosing a card after a 2-ingredient serve, or which to discard).
-CARD_VALUE = {"Switch": 4, "Chop": 2, "Substitute": 3, "Second Helping": 3}
-
+from kiosk.games.maki.tuning import (
+    BLOCK_CELLS,
+    CARD_VALUE,
+    EVAL_CARD,
+    EVAL_EMPTY,
+    EVAL_HAND,
+    EVAL_POOL,
+    EVAL_TEMP,
+    EXPLORATION,
+    N_BLOCK,
+    N_CARD_MIN,
+    N_CARD_MIN_FINAL,
+    N_CARD_VALUE,
+    N_DECK,
+    N_FEED,
+    NORMAL_SLIP,
+    ROLLOUT_DEPTH,
+    TOP_CELLS,
+    TOP_KINDS,
+)
 
 # --------------------------------------------------------------------------------------------- measurements
 _NEED: tuple[dict[int, int], ...] = tuple({k: r.ingredients.count(k) for k in r.ingredients} for r in RECIPES)
@@ -69,7 +88,24 @@ _LENGTH = tuple(r.length for r in RECIPES)
 def segment_progress(state: MakiState, rid: int) -> list[tuple[tuple[int, ...], int, list[int]]]:
     """For recipe ``rid``: every segment it could still be completed in, as (segment, tiles there already,
     kinds still missing). A segment qualifies when its tiles are part of the recipe and the Pantry still holds
-    the missing tiles (a teacup's space counts as open: placing there moves the teacup)."""
+    the missing tiles (a teacup's space counts as open: placing there moves the teacup).
+
+    Memoized on the board and the Pantry (public): a search meets the same boards in many determinizations.
+    The result is shared, so callers must not change it."""
+    key = (rid, tuple(state.board), tuple(state.pantry))
+    hit = None if engine.LEGACY_SEARCH_COPY else _PROGRESS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_PROGRESS_CACHE) > 50_000:
+        _PROGRESS_CACHE.clear()
+    hit = _PROGRESS_CACHE[key] = _segment_progress(state, rid)
+    return hit
+
+
+_PROGRESS_CACHE: dict[tuple[int, tuple[int, ...], tuple[int, ...]], list[tuple[tuple[int, ...], int, list[int]]]] = {}
+
+
+def _segment_progress(state: MakiState, rid: int) -> list[tuple[tuple[int, ...], int, list[int]]]:
     need_counts = _NEED[rid]
     board, pantry = state.board, state.pantry
     out = []
@@ -316,20 +352,6 @@ class _Policy:
 
 # ------------------------------------------------------------------------------------------ the normal policy
 # Normal bot knobs, each measured against ``easy`` (docs/maki.md).
-#: Weight of the expected points the opponents could score in a space we fill (blocking).
-N_BLOCK = 1.0
-#: Weight of the expected points we hand the opponents by leaving a one-tile hole next to our tile (feeding).
-N_FEED = 0.5
-#: Least value (points plus style Wasabi) an action card play must serve at once: cards are kept for 3+ recipes
-#: (2 measured weaker) ...
-N_CARD_MIN = 4.0
-#: ... except on the final turns, when a card left in hand is worth nothing.
-N_CARD_MIN_FINAL = 0.0
-#: How good each action card is to the normal bot (which card to gain after a 2-ingredient serve, which to
-#: discard): Substitute and Chop fix the one wrong tile of a line, and more such lines turn up than Switch ones.
-N_CARD_VALUE = {"Substitute": 5, "Chop": 4, "Switch": 3, "Second Helping": 2}
-#: Weight of a deck's prospect (the mean worth of what its top card may be, on this board) in the deck choice.
-N_DECK = 2.0
 
 
 def _open(v: int) -> bool:
@@ -521,7 +543,7 @@ def _normal_deck_choice(state: MakiState, seat: int) -> Action:
     return best if best is not None else EndTurn()
 
 
-def _position(state: MakiState) -> tuple:
+def _position(state: MakiState) -> tuple[object, ...]:
     """What a planned step depends on: the turn, its phase, the board and the cards held."""
     return (
         state.turns,
@@ -545,7 +567,7 @@ class _NormalPolicy(_Policy):
         super().__init__(seat, rng, smart=True)
         # The rest of this turn's plan: (the position each step expects, the step). A position that differs
         # (the game moved on without the bot's last answer, say) drops the plan.
-        self.plan: list[tuple[tuple, Action]] = []
+        self.plan: list[tuple[tuple[object, ...], Action]] = []
 
     def act(self, state: MakiState, seat: int) -> Action:
         if self.plan:
@@ -639,22 +661,15 @@ class _NormalPolicy(_Policy):
         return k, cell
 
 
-#: The share of its decisions the ``normal`` bot makes the easy way (a slip, as a mid-level player makes):
-#: the full normal policy beats ``easy`` in 0.92 of 2-player games and also beats ``hard`` at the kiosk's
-#: think time, so the level in the middle blends the two (measured in docs/maki.md).
-NORMAL_SLIP = 0.7
-
-
-class HeuristicBot:
+class HeuristicBot(BaseBot):
     """The ``easy`` (smart=False) and ``normal`` (smart=True) bots. ``slip``: the share of decisions a smart bot
     makes with the easy policy instead (drawn per decision from the bot's own seeded generator)."""
 
     def __init__(self, seat: int, seed: int, smart: bool, slip: float = 0.0) -> None:
         if not 0.0 <= slip <= 1.0:
             raise ValueError(f"slip must be between 0 and 1, not {slip}")
-        self.seat = seat
+        super().__init__(seat, seed)
         self.level = "normal" if smart else "easy"
-        self.rng = random.Random(seed)
         self.policy = _NormalPolicy(seat, self.rng) if smart else _Policy(seat, self.rng, smart)
         self.slip = slip if smart else 0.0
         self._easy = _Policy(seat, self.rng, False) if self.slip else None
@@ -793,133 +808,135 @@ def evaluate(state: State) -> list[float]:
     return out
 
 
-EVAL_HAND, EVAL_EMPTY, EVAL_CARD, EVAL_POOL, EVAL_TEMP = 0.4, 0.5, 0.4, 0.15, 3.0
+_STEP_CACHE: dict[tuple[object, ...], tuple[dict[int, float], dict[tuple[int, int], float]]] = {}
+_THREAT_CACHE: dict[tuple[object, ...], list[int]] = {}
 
 
-#: Playout steps before the evaluation cuts in (a turn is about four steps).
-ROLLOUT_DEPTH = 0
+def search_prune(state: State, seat: int, full: list[Action]) -> list[Action]:
+    """The hard bot's search offers a subset of the legal actions, computed from what the mover can see: the
+    few most promising kinds and spaces for the tile plus one "dump" option, Switch plays that let a recipe be
+    served at once, Second Helping, every serve, draw and card gain, the pool, and returning one recipe. Chop
+    and Substitute are left to the other levels."""
+    assert isinstance(state, MakiState)
+    if len(full) <= 4:
+        return full
+    phase = state.phase
+    if phase == PLACE:
+        return _top_cells(state, seat, full)
+    if phase == CUPMOVE:
+        return _cup_cells(state, seat, full)
+    if phase != MAIN:
+        return full
+    out: list[Action] = []
+    takes = [a for a in full if isinstance(a, Take)]
+    if takes:
+        out += _top_kinds(state, seat, takes)
+    out += _useful_cards(state, seat, full)
+    for a in full:
+        if isinstance(a, (Serve, Draw, EndTurn, Gain, TakePool)) or (isinstance(a, Return) and len(a.recipes) == 1):
+            out.append(a)
+    return out
 
 
-#: How many candidate kinds / spaces the search considers per step (the rest are pruned).
-TOP_KINDS = 5
-TOP_CELLS = 5
-BLOCK_CELLS = 2
-EXPLORATION = 0.2
-_STEP_CACHE: dict[tuple, tuple[dict[int, float], dict[tuple[int, int], float]]] = {}
-_THREAT_CACHE: dict[tuple, list[int]] = {}
+def _step_values(state: MakiState, seat: int) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+    key = (seat, tuple(state.board), tuple(state.pantry), tuple(state.hands[seat]))
+    hit = _STEP_CACHE.get(key)
+    if hit is None:
+        if len(_STEP_CACHE) > 20000:
+            _STEP_CACHE.clear()
+        hit = _STEP_CACHE[key] = _compute_step_values(state, seat)
+    return hit
+
+
+def _threat_cells(state: MakiState, seat: int) -> list[int]:
+    bit = 1 << seat
+    key = (
+        seat,
+        tuple(state.board),
+        tuple(state.pantry),
+        tuple(k & bit for k in state.known),
+        tuple(tuple(_LENGTH[r] for r in h) for h in state.hands),
+    )
+    hit = _THREAT_CACHE.get(key)
+    if hit is None:
+        if len(_THREAT_CACHE) > 5000:
+            _THREAT_CACHE.clear()
+        t = threats(state, seat)
+        hit = _THREAT_CACHE[key] = sorted(t, key=lambda c: (-t[c], c))[:BLOCK_CELLS]
+    return hit
+
+
+def _compute_step_values(state: MakiState, seat: int) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+    """Per kind and per (kind, cell): the easy bot's placement value (progress, completion, style)."""
+    cells = placement_values(state, seat)
+    kinds: dict[int, float] = {}
+    for (k, _), v in cells.items():
+        if v > kinds.get(k, 0.0):
+            kinds[k] = v
+    return kinds, cells
+
+
+def _top_kinds(state: MakiState, seat: int, takes: list[Take]) -> list[Action]:
+    kinds, _ = _step_values(state, seat)
+    ranked = sorted(kinds, key=lambda k: (-kinds[k], k))[:TOP_KINDS]
+    stock = [k for k, n in enumerate(state.pantry) if n > 0]
+    dump = max(stock, key=lambda k: (state.pantry[k], -k))
+    chosen = set(ranked) | {dump}
+    return [a for a in takes if KIND_INDEX[a.kind] in chosen]
+
+
+def _top_cells(state: MakiState, seat: int, full: list[Action]) -> list[Action]:
+    _, cells = _step_values(state, seat)
+    kind = state.pending
+    vals = {c: v for (k, c), v in cells.items() if k == kind}
+    ranked = sorted(vals, key=lambda c: (-vals[c], c))[:TOP_CELLS]
+    useful = {c for (_, c) in cells}
+    board = state.board
+    spare = [c for c, v in enumerate(board) if v == EMPTY and c not in useful]
+    chosen = set(ranked) | set(_threat_cells(state, seat))
+    if spare:
+        chosen.add(spare[len(spare) // 2])
+    if not chosen:
+        return full
+    return [a for a in full if isinstance(a, Place) and a.cell in chosen]
+
+
+def _cup_cells(state: MakiState, seat: int, full: list[Action]) -> list[Action]:
+    _, cells = _step_values(state, seat)
+    useful = {c for (_, c) in cells}
+    spare: list[Action] = [a for a in full if isinstance(a, MoveCup) and a.cell not in useful]
+    return spare[:2] or full[:2]
+
+
+def _useful_cards(state: MakiState, seat: int, full: list[Action]) -> list[Action]:
+    out: list[Action] = []
+    board = state.board
+    hand = [r for r in state.hands[seat] if r not in state.served_now]
+    for a in full:
+        if isinstance(a, SecondHelping):
+            out.append(a)
+        elif isinstance(a, Switch):
+            board[a.a], board[a.b] = board[a.b], board[a.a]
+            try:
+                if any(state.match(r)[0] for r in hand):
+                    out.append(a)
+            finally:
+                board[a.a], board[a.b] = board[a.b], board[a.a]
+    return out
 
 
 class SearchState(MakiState):
-    """A Maki state whose ``legal_actions`` are pruned for the hard bot's search (a subset of the real ones,
-    computed from what the mover can see): the few most promising kinds and spaces for the tile plus one
-    "dump" option, Switch plays that let a recipe be served at once, Second Helping, every serve, draw and
-    card gain, the pool, and returning one recipe. Chop and Substitute are left to the other levels."""
+    """A state whose ``legal_actions`` are :func:`search_prune`'s: what the hard bot's search sees of a position,
+    for inspecting it (the bot itself prunes through the search's ``prune`` hook, on plain states)."""
 
     def legal_actions(self, seat: int) -> list[Action]:
-        full = MakiState.legal_actions(self, seat)
-        if len(full) <= 4:
-            return full
-        phase = self.phase
-        if phase == PLACE:
-            return self._top_cells(seat, full)
-        if phase == CUPMOVE:
-            return self._cup_cells(seat, full)
-        if phase != MAIN:
-            return full
-        out: list[Action] = []
-        takes = [a for a in full if isinstance(a, Take)]
-        if takes:
-            out += self._top_kinds(seat, takes)
-        out += self._useful_cards(seat, full)
-        for a in full:
-            if isinstance(a, (Serve, Draw, EndTurn, Gain, TakePool)) or (isinstance(a, Return) and len(a.recipes) == 1):
-                out.append(a)
-        return out
-
-    def _step_values(self, seat: int) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
-        key = (seat, tuple(self.board), tuple(self.pantry), tuple(self.hands[seat]))
-        hit = _STEP_CACHE.get(key)
-        if hit is None:
-            if len(_STEP_CACHE) > 20000:
-                _STEP_CACHE.clear()
-            hit = _STEP_CACHE[key] = self._compute_step_values(seat)
-        return hit
-
-    def _threat_cells(self, seat: int) -> list[int]:
-        bit = 1 << seat
-        key = (
-            seat,
-            tuple(self.board),
-            tuple(self.pantry),
-            tuple(k & bit for k in self.known),
-            tuple(tuple(_LENGTH[r] for r in h) for h in self.hands),
-        )
-        hit = _THREAT_CACHE.get(key)
-        if hit is None:
-            if len(_THREAT_CACHE) > 5000:
-                _THREAT_CACHE.clear()
-            t = threats(self, seat)
-            hit = _THREAT_CACHE[key] = sorted(t, key=lambda c: (-t[c], c))[:BLOCK_CELLS]
-        return hit
-
-    def _compute_step_values(self, seat: int) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
-        """Per kind and per (kind, cell): the easy bot's placement value (progress, completion, style)."""
-        cells = placement_values(self, seat)
-        kinds: dict[int, float] = {}
-        for (k, _), v in cells.items():
-            if v > kinds.get(k, 0.0):
-                kinds[k] = v
-        return kinds, cells
-
-    def _top_kinds(self, seat: int, takes: list[Action]) -> list[Action]:
-        kinds, _ = self._step_values(seat)
-        ranked = sorted(kinds, key=lambda k: (-kinds[k], k))[:TOP_KINDS]
-        stock = [k for k, n in enumerate(self.pantry) if n > 0]
-        dump = max(stock, key=lambda k: (self.pantry[k], -k))
-        chosen = set(ranked) | {dump}
-        return [a for a in takes if KINDS.index(a.kind) in chosen]  # type: ignore[attr-defined]
-
-    def _top_cells(self, seat: int, full: list[Action]) -> list[Action]:
-        _, cells = self._step_values(seat)
-        kind = self.pending
-        vals = {c: v for (k, c), v in cells.items() if k == kind}
-        ranked = sorted(vals, key=lambda c: (-vals[c], c))[:TOP_CELLS]
-        useful = {c for (_, c) in cells}
-        board = self.board
-        spare = [c for c, v in enumerate(board) if v == EMPTY and c not in useful]
-        chosen = set(ranked) | set(self._threat_cells(seat))
-        if spare:
-            chosen.add(spare[len(spare) // 2])
-        if not chosen:
-            return full
-        return [a for a in full if a.cell in chosen]  # type: ignore[attr-defined]
-
-    def _cup_cells(self, seat: int, full: list[Action]) -> list[Action]:
-        _, cells = self._step_values(seat)
-        useful = {c for (_, c) in cells}
-        spare = [a for a in full if a.cell not in useful]  # type: ignore[attr-defined]
-        return spare[:2] or full[:2]
-
-    def _useful_cards(self, seat: int, full: list[Action]) -> list[Action]:
-        out: list[Action] = []
-        board = self.board
-        hand = [r for r in self.hands[seat] if r not in self.served_now]
-        for a in full:
-            if isinstance(a, SecondHelping):
-                out.append(a)
-            elif isinstance(a, Switch):
-                board[a.a], board[a.b] = board[a.b], board[a.a]
-                try:
-                    if any(self.match(r)[0] for r in hand):
-                        out.append(a)
-                finally:
-                    board[a.a], board[a.b] = board[a.b], board[a.a]
-        return out
+        return search_prune(self, seat, MakiState.legal_actions(self, seat))
 
 
 class HardBot(ISMCTSBot):
-    """ISMCTS (kiosk.ai) over :class:`SearchState` copies of ``determinize(seat)`` samples, scoring leaves
-    with :func:`evaluate` (``ROLLOUT_DEPTH = 0``: measured stronger than greedy playouts of 2 to 12 steps).
+    """ISMCTS (kiosk.ai) over ``determinize(seat)`` samples, every step pruned by :func:`search_prune` (the
+    ``prune`` hook), scoring leaves with :func:`evaluate` (``ROLLOUT_DEPTH = 0``: measured stronger than greedy
+    playouts of 2 to 12 steps).
 
     At most 170 ms (plus one iteration) and 400 iterations per decision; a step with one candidate is
     answered at once."""
@@ -936,14 +953,9 @@ class HardBot(ISMCTSBot):
             rollout=rollout,
             evaluate=evaluate,
             exploration=EXPLORATION,
-            **kw,
-        )  # type: ignore[arg-type]
-
-    def choose(self, state: State) -> Action:
-        assert isinstance(state, MakiState)
-        search = SearchState.__new__(SearchState)
-        search.__dict__.update(state.clone().__dict__)
-        return super().choose(search)
+            prune=search_prune,
+            **kw,  # type: ignore[arg-type]
+        )
 
 
 def _easy(seat: int, seed: int) -> HeuristicBot:
@@ -954,7 +966,7 @@ def _normal(seat: int, seed: int, slip: float | None = None) -> HeuristicBot:
     return HeuristicBot(seat, seed, smart=True, slip=NORMAL_SLIP if slip is None else slip)
 
 
-BOTS: dict[str, Callable[[int, int], object]] = {
+BOTS: dict[str, Callable[[int, int], Bot]] = {
     "random": RandomBot,
     "easy": _easy,
     "normal": _normal,

@@ -20,7 +20,8 @@ A turn is several small steps for the same seat, so that no step offers more tha
 
 DECISIONS (where the rulebook and supplement are silent):
 
-* Seat 0 starts and play goes up the seat numbers (the kiosk seats players at random). Teacups start in
+* "Randomly select a starting player": seat 0 starts and play goes up the seat numbers (clockwise); the kiosk
+  seats the joined chairs clockwise from a starting chair drawn from the seed (``State.seating``). Teacups start in
   random distinct cells (a journalled shuffle). The Wasabi supply is unlimited (the large cubes "make change").
 * Starting hands ignore the back instructions (drawing before the game is set up is not a Step Two draw).
 * A teacup moves only when a tile is placed into its space: it goes to any other empty space (the only reason
@@ -51,266 +52,141 @@ DECISIONS (where the rulebook and supplement are silent):
 from __future__ import annotations
 
 import itertools
-import json
 import random
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
-
-# --------------------------------------------------------------------------------------------------- card data
-DATA_FILE = Path(__file__).with_name("cards.json")
-DATA: dict[str, Any] = json.loads(DATA_FILE.read_text())
-
-#: Ingredient kinds in Pantry order, their group and their Pantry count.
-KINDS: tuple[str, ...] = tuple(k for group in DATA["pantry"].values() for k in group)
-KIND_GROUP: dict[str, str] = {k: g for g, group in DATA["pantry"].items() for k in group}
-PANTRY: tuple[int, ...] = tuple(n for group in DATA["pantry"].values() for n in group.values())
-KIND_INDEX: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """One recipe card: ingredients in card order (kind indices), score, style Wasabi, back instruction."""
-
-    id: int
-    name: str
-    ingredients: tuple[int, ...]
-    score: int
-    style: int
-    back: str
-
-    @property
-    def length(self) -> int:
-        return len(self.ingredients)
-
-    @property
-    def key(self) -> tuple[int, ...]:
-        """The ingredients as a sorted tuple (what an out-of-order sequence must hold)."""
-        return tuple(sorted(self.ingredients))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "ingredients": [KINDS[k] for k in self.ingredients],
-            "score": self.score,
-            "style": self.style,
-            "back": self.back,
-        }
-
-
-RECIPES: tuple[Recipe, ...] = tuple(
-    Recipe(r["id"], r["name"], tuple(KIND_INDEX[k] for k in r["ingredients"]), r["score"], r["style"], r["back"])
-    for r in DATA["recipes"]
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.games.maki.actions import (
+    ACTION_CLASSES,
+    Chop,
+    Discard,
+    Draw,
+    EndTurn,
+    Gain,
+    MoveCup,
+    Place,
+    Return,
+    SecondHelping,
+    Serve,
+    Substitute,
+    Switch,
+    Take,
+    TakePool,
+    action_from_json,
 )
-assert [r.id for r in RECIPES] == list(range(len(RECIPES))), "recipe ids must be 0..n-1 in order"
-RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
-LENGTHS: tuple[int, ...] = tuple(sorted({r.length for r in RECIPES}))
-_LEN = tuple(r.length for r in RECIPES)
-_BACK = tuple(r.back for r in RECIPES)
-_KEY = tuple(r.key for r in RECIPES)
+from kiosk.games.maki.board import ADJACENT, COLUMNS, CUP, EMPTY, GEOMETRY, ROWS, Geometry, cell_name
+from kiosk.games.maki.cards import (
+    ACTION_CARDS,
+    ACTION_RULES,
+    BACK_EFFECTS,
+    BACK_TEXT,
+    KIND_GROUP,
+    KIND_INDEX,
+    KINDS,
+    LENGTHS,
+    PANTRY,
+    RECIPE_BACK,
+    RECIPE_BY_NAME,
+    RECIPE_LENGTH,
+    RECIPES,
+    Recipe,
+)
 
-#: What drawing a card with each back gives when its instruction is obeyed: (Wasabi to the drawer, to the pool).
-BACK_EFFECTS: dict[str, tuple[int, int]] = {"none": (0, 0), "gain1": (1, 1), "pool1": (0, 1), "pool2": (0, 2)}
-BACK_TEXT: dict[str, str] = {
-    "none": "no instructions",
-    "gain1": "gain one Wasabi and add one Wasabi to the pool",
-    "pool1": "add one Wasabi to the pool",
-    "pool2": "add two Wasabi to the pool",
-}
+#: The rules module is the game's one entry point: the card set, the board and the actions are re-exported.
+__all__ = [
+    "ACTION_CARDS",
+    "ACTION_CLASSES",
+    "ACTION_RULES",
+    "BACK_EFFECTS",
+    "BACK_TEXT",
+    "COLUMNS",
+    "CUP",
+    "EMPTY",
+    "GEOMETRY",
+    "HAND_SIZE",
+    "KINDS",
+    "KIND_GROUP",
+    "KIND_INDEX",
+    "LENGTHS",
+    "MAX_HELD",
+    "PANTRY",
+    "RECIPES",
+    "RECIPE_BY_NAME",
+    "ROWS",
+    "START_LENGTHS",
+    "MAIN",
+    "PLACE",
+    "CUPMOVE",
+    "SUBST",
+    "GAIN",
+    "DISCARD",
+    "REFILL",
+    "OVER",
+    "Chop",
+    "Discard",
+    "Draw",
+    "EndTurn",
+    "Gain",
+    "Geometry",
+    "MakiState",
+    "MoveCup",
+    "Phase",
+    "Place",
+    "Recipe",
+    "Return",
+    "SecondHelping",
+    "Serve",
+    "Substitute",
+    "Switch",
+    "Take",
+    "TakePool",
+    "action_from_json",
+    "cell_name",
+    "new_game",
+    "stats",
+]
 
-ACTION_CARDS: dict[str, int] = dict(DATA["actions"])
-#: Each action card's one rule, as the screen shows it.
-ACTION_RULES: dict[str, str] = {
-    "Switch": "Swap the contents of two orthogonally adjacent spaces.",
-    "Chop": "Remove one tile from the board and return it to the Pantry, leaving an empty space.",
-    "Second Helping": "Play one more tile from the Pantry this turn.",
-    "Substitute": "Exchange one tile on the board for a tile of a different kind from the Pantry.",
-}
-assert set(ACTION_CARDS) == set(ACTION_RULES), "every action card needs its rule in code"
-
-ROWS = 6
-#: Board columns by player count (the rest of the board is covered by the action display).
-COLUMNS = {2: 5, 3: 6, 4: 7}
 HAND_SIZE = 3
 MAX_HELD = 2
 START_LENGTHS = (2, 3, 4)
 
-EMPTY, CUP = -1, -2
 
-# Phases of a turn.
-MAIN, PLACE, CUPMOVE, SUBST, GAIN, DISCARD, REFILL, OVER = (
-    "main",
-    "place",
-    "cup",
-    "substitute",
-    "gain",
-    "discard",
-    "refill",
-    "over",
-)
+class Phase(GamePhase):
+    """The steps of a turn (``over`` at the end)."""
 
-
-# ---------------------------------------------------------------------------------------------------- geometry
-@dataclass(frozen=True)
-class Geometry:
-    """Precomputed lines of a board size: every straight segment of each length, and which contain a cell."""
-
-    cols: int
-    segments: dict[int, tuple[tuple[int, ...], ...]]
-    cell_segments: dict[int, tuple[tuple[tuple[int, ...], ...], ...]]
-    adjacent: tuple[tuple[int, int], ...]
-
-    @property
-    def cells(self) -> int:
-        return ROWS * self.cols
+    MAIN = "main"
+    PLACE = "place"
+    CUPMOVE = "cup"
+    SUBST = "substitute"
+    GAIN = "gain"
+    DISCARD = "discard"
+    REFILL = "refill"
+    OVER = "over"
 
 
-def _geometry(cols: int) -> Geometry:
-    segs: dict[int, list[tuple[int, ...]]] = {}
-    for length in range(2, 6):
-        out = []
-        for r in range(ROWS):
-            for c in range(cols - length + 1):
-                out.append(tuple(r * cols + c + i for i in range(length)))
-        for c in range(cols):
-            for r in range(ROWS - length + 1):
-                out.append(tuple((r + i) * cols + c for i in range(length)))
-        segs[length] = out
-    n = ROWS * cols
-    cell_segs = {L: tuple(tuple(s for s in segs[L] if cell in s) for cell in range(n)) for L in segs}
-    adj = [(a, b) for a in range(n) for b in (a + 1, a + cols) if b < n and (b == a + cols or b % cols != 0)]
-    return Geometry(cols, {L: tuple(v) for L, v in segs.items()}, cell_segs, tuple(sorted(adj)))
+MAIN, PLACE, CUPMOVE, SUBST, GAIN, DISCARD, REFILL, OVER = Phase
 
-
-GEOMETRY: dict[int, Geometry] = {c: _geometry(c) for c in set(COLUMNS.values())}
-
-
-def cell_name(cols: int, cell: int) -> str:
-    """A cell as players read it: row letter and column number, e.g. ``B3``."""
-    return f"{'ABCDEF'[cell // cols]}{cell % cols + 1}"
-
-
-# ----------------------------------------------------------------------------------------------------- actions
-@dataclass(frozen=True, slots=True)
-class Take(Action):
-    """Take a tile of ``kind`` from the Pantry (to place it, or as a Substitute's new tile)."""
-
-    kind: str
-
-
-@dataclass(frozen=True, slots=True)
-class Place(Action):
-    """Place the taken tile into ``cell`` (an empty space, or a teacup's space: the teacup then moves)."""
-
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class MoveCup(Action):
-    """Put the teacup lifted by the tile just placed into the empty space ``cell``."""
-
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class Switch(Action):
-    """Action card: swap the contents of the adjacent spaces ``a`` < ``b``."""
-
-    a: int
-    b: int
-
-
-@dataclass(frozen=True, slots=True)
-class Chop(Action):
-    """Action card: remove the tile in ``cell`` (back to the Pantry)."""
-
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class SecondHelping(Action):
-    """Action card: play one more tile this turn."""
-
-
-@dataclass(frozen=True, slots=True)
-class Substitute(Action):
-    """Action card: exchange the tile in ``cell``; a ``Take(kind)`` names the new tile."""
-
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class Serve(Action):
-    """Serve the recipe with this id from your hand."""
-
-    recipe: int
-
-
-@dataclass(frozen=True, slots=True)
-class Draw(Action):
-    """Draw the top recipe of the deck of this length."""
-
-    length: int
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn(Action):
-    """End the turn after serving when no deck has a recipe left to draw."""
-
-
-@dataclass(frozen=True, slots=True)
-class Gain(Action):
-    """Take the action card ``card`` from the display (Prep, or the reward of a 2-ingredient recipe)."""
-
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Discard(Action):
-    """Discard an action card when holding three."""
-
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class TakePool(Action):
-    """Prep: take all the Wasabi of the pool, then one Wasabi from the supply goes to the pool."""
-
-
-@dataclass(frozen=True, slots=True)
-class Return(Action):
-    """Prep: return these recipes (ids, ascending) to the bottom of their decks, then draw back to three."""
-
-    recipes: tuple[int, ...]
-
-
-ACTION_CLASSES = (
-    Take,
-    Place,
-    MoveCup,
-    Switch,
-    Chop,
-    SecondHelping,
-    Substitute,
-    Serve,
-    Draw,
-    EndTurn,
-    Gain,
-    Discard,
-    TakePool,
-    Return,
-)
-action_from_json = action_codec(*ACTION_CLASSES)
-_CARD_OF = {Switch: "Switch", Chop: "Chop", SecondHelping: "Second Helping", Substitute: "Substitute"}
 _CARD_ORDER = tuple(ACTION_CARDS)
 
 
 # ------------------------------------------------------------------------------------------------------- state
 class MakiState(State):
     """A game of Maki. Build one with :func:`new_game`."""
+
+    RANDOM_START = True
+    COPY_LISTS = (
+        "board",
+        "pantry",
+        "known",
+        "wasabi",
+        "action_deck",
+        "display",
+        "discards",
+        "served_now",
+        "dealt_by_len",
+    )
+    COPY_NESTED = ("hands", "served", "held")
+    COPY_DICTS = ("decks",)
 
     cols: int
     geo: Geometry
@@ -395,41 +271,13 @@ class MakiState(State):
     def scores(self) -> list[int]:
         return [sum(RECIPES[r].score for r, _ in self.served[s]) + self.wasabi[s] for s in range(self.players)]
 
-    def winners(self) -> list[int]:
-        if self.phase != OVER:
-            return []
-        keys = [(sc, self.wasabi[s]) for s, sc in enumerate(self.scores())]
-        best = max(keys)
-        return [s for s in range(self.players) if keys[s] == best]
+    def tiebreaks(self) -> list[int]:
+        """Ties: more Wasabi wins, then the win is shared."""
+        return self.wasabi
 
     @property
     def end_reason(self) -> str:
         return "every player took a final turn after the board filled up"
-
-    def clone(self) -> MakiState:
-        cls = type(self)
-        o = cls.__new__(cls)
-        self.copy_base_into(o)
-        o.cols, o.geo = self.cols, self.geo
-        o.board = self.board[:]
-        o.start_board = self.start_board
-        o.pantry = self.pantry[:]
-        o.decks = {k: v[:] for k, v in self.decks.items()}
-        o.hands = [h[:] for h in self.hands]
-        o.known = self.known[:]
-        o.served = [x[:] for x in self.served]
-        o.wasabi = self.wasabi[:]
-        o.pool = self.pool
-        o.action_deck = self.action_deck[:]
-        o.display = self.display[:]
-        o.discards = self.discards[:]
-        o.held = [h[:] for h in self.held]
-        o.turn, o.phase, o.tiles_owed, o.pending = self.turn, self.phase, self.tiles_owed, self.pending
-        o.obey_backs, o.after_discard = self.obey_backs, self.after_discard
-        o.served_now = self.served_now[:]
-        o.final_left, o.turns = self.final_left, self.turns
-        o.dealt_by_len = dict(self.dealt_by_len)
-        return o
 
     def determinize(self, seat: int, rng: random.Random) -> MakiState:
         """A copy where everything ``seat`` cannot see is resampled consistently with what it sees.
@@ -439,8 +287,7 @@ class MakiState(State):
         of each deck's top card, and all public state. The copy's generator is reseeded (future shuffles are
         unknown too).
         """
-        d = self.clone()
-        d.rng = random.Random(int(rng.random() * 2**53))
+        d: MakiState = self.search_copy(rng)
         bit = 1 << seat
         known = d.known
         for length in LENGTHS:
@@ -450,19 +297,19 @@ class MakiState(State):
                     continue
                 hand = d.hands[other]
                 for i, rid in enumerate(hand):
-                    if _LEN[rid] == length and not known[rid] & bit:
-                        slots.append((hand, i, _BACK[rid]))
+                    if RECIPE_LENGTH[rid] == length and not known[rid] & bit:
+                        slots.append((hand, i, RECIPE_BACK[rid]))
             deck = d.decks[length]
             top = len(deck) - 1
             for i, rid in enumerate(deck):
                 if not known[rid] & bit:
-                    slots.append((deck, i, _BACK[rid] if i == top else None))
+                    slots.append((deck, i, RECIPE_BACK[rid] if i == top else None))
             if len(slots) < 2:
                 continue
             masks = [known[lst[i]] for lst, i, _ in slots]  # who knows each position stays with the position
             by_back: dict[str, list[int]] = {}
             for lst, i, _ in slots:
-                by_back.setdefault(_BACK[lst[i]], []).append(lst[i])
+                by_back.setdefault(RECIPE_BACK[lst[i]], []).append(lst[i])
             for cards in by_back.values():  # sorted first: the sample depends on the seat's view only
                 cards[:] = shuffle_with(rng, sorted(cards))
             free: list[tuple[list[int], int]] = []
@@ -491,8 +338,9 @@ class MakiState(State):
         start = self.start_board
         return [c for c, v in enumerate(self.board) if v >= 0 and v != start[c]]
 
-    def match(self, rid: int) -> tuple[bool, bool]:
-        """(can serve, with style) for recipe ``rid`` on the current board for the current turn."""
+    def match(self, rid: int, touched: list[int] | None = None) -> tuple[bool, bool]:
+        """(can serve, with style) for recipe ``rid`` on the current board for the current turn (``touched``:
+        :meth:`touched`, when the caller has it already)."""
         recipe = RECIPES[rid]
         length = recipe.length
         key = recipe.key
@@ -502,7 +350,7 @@ class MakiState(State):
         found = False
         seen: set[tuple[int, ...]] = set()
         cell_segs = self.geo.cell_segments[length]
-        for cell in self.touched():
+        for cell in self.touched() if touched is None else touched:
             for seg in cell_segs[cell]:
                 if seg in seen:
                     continue
@@ -516,7 +364,13 @@ class MakiState(State):
         return found, False
 
     def servable(self, seat: int) -> list[int]:
-        return sorted(rid for rid in self.hands[seat] if self.match(rid)[0])
+        hand = self.hands[seat]
+        if not hand:
+            return []
+        touched = self.touched()
+        if not touched:
+            return []
+        return sorted(rid for rid in hand if self.match(rid, touched)[0])
 
     def playable_cards(self, seat: int) -> set[str]:
         return {c for c, fresh in self.held[seat] if not fresh}
@@ -585,13 +439,14 @@ class MakiState(State):
         return out
 
     # --- applying actions ------------------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        if seat != self.turn:
-            raise RuleError(f"It is seat {self.turn + 1}'s turn, not seat {seat + 1}'s")
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise RuleError(f"{type(action).__name__} is not a Maki action")
-        return handler(self, seat, action)
+    def canonical(self, action: Action) -> Action:
+        """``Switch`` names the lower space first; ``Return`` lists its recipe ids in ascending order."""
+        if isinstance(action, Switch) and _ints(action.a, action.b) and action.a > action.b:
+            return Switch(action.b, action.a)
+        if isinstance(action, Return) and isinstance(action.recipes, tuple) and _ints(*action.recipes):
+            ordered = tuple(sorted(action.recipes))
+            return action if ordered == action.recipes else Return(ordered)
+        return action
 
     def _expect(self, *phases: str, what: str) -> None:
         if self.phase not in phases:
@@ -600,14 +455,15 @@ class MakiState(State):
     def _waiting_for(self) -> str:
         if self.phase == PLACE:
             return f"place your {KINDS[self.pending]} tile in a space first"
-        return {
+        waiting: dict[str, str] = {
             CUPMOVE: "move the teacup to an empty space first",
             SUBST: "choose the Pantry tile for your Substitute first",
             GAIN: "choose an action card from the display first",
             DISCARD: "you hold three action cards: discard one first",
             REFILL: "draw recipes until you hold three",
             MAIN: "it is the middle of your turn",
-        }.get(self.phase, "the game is over")
+        }
+        return waiting.get(self.phase, "the game is over")
 
     def _kind(self, name: str) -> int:
         k = KIND_INDEX.get(name) if isinstance(name, str) else None
@@ -623,6 +479,7 @@ class MakiState(State):
     def _name(self, cell: int) -> str:
         return cell_name(self.cols, cell)
 
+    @handles(Take)
     def _a_take(self, seat: int, a: Take) -> list[Event]:
         k = self._kind(a.kind)
         if self.phase == SUBST:
@@ -647,6 +504,7 @@ class MakiState(State):
         self.phase, self.pending = PLACE, k
         return [Event("took", seat, {"kind": a.kind})]
 
+    @handles(Place)
     def _a_place(self, seat: int, a: Place) -> list[Event]:
         self._expect(PLACE, what="place a tile")
         cell = self._cell(a.cell)
@@ -666,6 +524,7 @@ class MakiState(State):
             self.phase = MAIN
         return [Event("placed", seat, {"kind": KINDS[kind], "cell": cell, "teacup": v == CUP})]
 
+    @handles(MoveCup)
     def _a_movecup(self, seat: int, a: MoveCup) -> list[Event]:
         self._expect(CUPMOVE, what="move a teacup")
         cell = self._cell(a.cell)
@@ -690,13 +549,13 @@ class MakiState(State):
         del held[i]
         self.discards.append(card)
 
+    @handles(Switch)
     def _a_switch(self, seat: int, a: Switch) -> list[Event]:
         self._use_card(seat, "Switch")
         x, y = self._cell(a.a), self._cell(a.b)
-        if (x, y) not in _ADJ_SET[self.cols]:
+        if (x, y) not in ADJACENT[self.cols]:
             raise RuleError(
-                f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and "
-                f"{self._name(y)} are not (give the lower space first)"
+                f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and {self._name(y)} are not"
             )
         bx, by = self.board[x], self.board[y]
         if bx == by or (bx < 0 and by < 0):
@@ -705,6 +564,7 @@ class MakiState(State):
         self.board[x], self.board[y] = by, bx
         return [Event("switch", seat, {"a": x, "b": y})]
 
+    @handles(Chop)
     def _a_chop(self, seat: int, a: Chop) -> list[Event]:
         self._use_card(seat, "Chop")
         cell = self._cell(a.cell)
@@ -716,6 +576,7 @@ class MakiState(State):
         self.pantry[v] += 1
         return [Event("chop", seat, {"cell": cell, "kind": KINDS[v]})]
 
+    @handles(SecondHelping)
     def _a_second(self, seat: int, a: SecondHelping) -> list[Event]:
         self._use_card(seat, "Second Helping")
         if EMPTY not in self.board:
@@ -724,6 +585,7 @@ class MakiState(State):
         self.tiles_owed += 1
         return [Event("second_helping", seat, {})]
 
+    @handles(Substitute)
     def _a_substitute(self, seat: int, a: Substitute) -> list[Event]:
         self._use_card(seat, "Substitute")
         cell = self._cell(a.cell)
@@ -741,6 +603,7 @@ class MakiState(State):
         if self.must_place():
             raise RuleError(f"Play your tile from the Pantry before you {what}")
 
+    @handles(Serve)
     def _a_serve(self, seat: int, a: Serve) -> list[Event]:
         self._step_two_check("serve")
         rid = a.recipe
@@ -768,6 +631,7 @@ class MakiState(State):
             self.phase, self.after_discard = GAIN, MAIN
         return events
 
+    @handles(Draw)
     def _a_draw(self, seat: int, a: Draw) -> list[Event]:
         if self.phase == MAIN:
             self._step_two_check("draw a recipe")
@@ -793,7 +657,7 @@ class MakiState(State):
         self.hands[seat].append(rid)
         self.known[rid] |= 1 << seat
         self.dealt_by_len[length] += 1
-        back = _BACK[rid]
+        back = RECIPE_BACK[rid]
         events = [Event("drew", seat, {"length": length, "back": back})]
         if obey:
             gain, pool = BACK_EFFECTS[back]
@@ -801,6 +665,7 @@ class MakiState(State):
             self.pool += pool
         return events
 
+    @handles(EndTurn)
     def _a_endturn(self, seat: int, a: EndTurn) -> list[Event]:
         self._step_two_check("end your turn")
         if not self.served_now:
@@ -809,6 +674,7 @@ class MakiState(State):
             raise RuleError("Draw recipes until you hold three before your turn ends")
         return self._end_turn(seat)
 
+    @handles(Gain)
     def _a_gain(self, seat: int, a: Gain) -> list[Event]:
         if self.phase == MAIN:
             self._step_two_check("take an action card")
@@ -832,6 +698,7 @@ class MakiState(State):
             self.phase = MAIN
         return events
 
+    @handles(Discard)
     def _a_discard(self, seat: int, a: Discard) -> list[Event]:
         self._expect(DISCARD, what="discard an action card")
         held = self.held[seat]
@@ -848,6 +715,7 @@ class MakiState(State):
             self.phase = MAIN
         return events
 
+    @handles(TakePool)
     def _a_pool(self, seat: int, a: TakePool) -> list[Event]:
         self._step_two_check("take the Wasabi pool")
         if self.served_now:
@@ -857,6 +725,7 @@ class MakiState(State):
         self.pool = 1
         return [Event("pool", seat, {"took": took})] + self._end_turn(seat)
 
+    @handles(Return)
     def _a_return(self, seat: int, a: Return) -> list[Event]:
         self._step_two_check("return recipes")
         if self.served_now:
@@ -869,9 +738,9 @@ class MakiState(State):
             raise RuleError("You can only return recipes from your hand, each once")
         for rid in ids:
             hand.remove(rid)
-            self.decks[_LEN[rid]].insert(0, rid)
+            self.decks[RECIPE_LENGTH[rid]].insert(0, rid)
         self.phase, self.obey_backs = REFILL, False
-        return [Event("returned", seat, {"lengths": [_LEN[r] for r in ids]})]
+        return [Event("returned", seat, {"lengths": [RECIPE_LENGTH[r] for r in ids]})]
 
     def _refill_display(self) -> None:
         while len(self.display) < 3:
@@ -905,7 +774,7 @@ class MakiState(State):
         def card(rid: int) -> dict[str, Any]:
             if self.known[rid] & bit:
                 return RECIPES[rid].to_json()
-            return {"length": _LEN[rid], "back": _BACK[rid]}
+            return {"length": RECIPE_LENGTH[rid], "back": RECIPE_BACK[rid]}
 
         board = [None if v == EMPTY else "teacup" if v == CUP else KINDS[v] for v in self.board]
         return {
@@ -915,7 +784,8 @@ class MakiState(State):
             "contributed": self.touched() if self.phase != OVER else [],
             "pantry": {k: self.pantry[i] for i, k in enumerate(KINDS)},
             "decks": {
-                str(length): {"count": len(d), "top": _BACK[d[-1]] if d else None} for length, d in self.decks.items()
+                str(length): {"count": len(d), "top": RECIPE_BACK[d[-1]] if d else None}
+                for length, d in self.decks.items()
             },
             "hands": [[card(r) for r in h] for h in self.hands],
             "served": [[{"recipe": r, "name": RECIPES[r].name, "style": st} for r, st in x] for x in self.served],
@@ -936,23 +806,8 @@ class MakiState(State):
         }
 
 
-_ADJ_SET = {c: frozenset(g.adjacent) for c, g in GEOMETRY.items()}
-_HANDLERS = {
-    Take: MakiState._a_take,
-    Place: MakiState._a_place,
-    MoveCup: MakiState._a_movecup,
-    Switch: MakiState._a_switch,
-    Chop: MakiState._a_chop,
-    SecondHelping: MakiState._a_second,
-    Substitute: MakiState._a_substitute,
-    Serve: MakiState._a_serve,
-    Draw: MakiState._a_draw,
-    EndTurn: MakiState._a_endturn,
-    Gain: MakiState._a_gain,
-    Discard: MakiState._a_discard,
-    TakePool: MakiState._a_pool,
-    Return: MakiState._a_return,
-}
+def _ints(*values: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
 def new_game(players: int, seed: int) -> MakiState:
@@ -968,7 +823,7 @@ def stats(state: State) -> dict[str, float]:
     styled = 0
     for x in state.served:
         for rid, st in x:
-            served_by_len[_LEN[rid]] += 1
+            served_by_len[RECIPE_LENGTH[rid]] += 1
             styled += st
     total = sum(served_by_len.values())
     out: dict[str, float] = {

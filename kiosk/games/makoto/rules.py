@@ -28,7 +28,15 @@ DECISIONS (where the rulebook is silent):
 * The Oracle discard pile is face up; cards won are face down but were seen when played, so each seat's
   won points are public. Cards taken from the Blind are public knowledge until played.
 * The box lid (a match's catch-up rule) is ``UseLid(card)``, legal for its holder at any moment of the game,
-  even out of turn; ``to_move`` still lists only the seat whose turn it is.
+  even out of turn; ``to_move`` still lists only the seat whose turn it is. A holder who has gone out "will no
+  longer participate", so the lid can no longer be used (nor take a card into an empty hand).
+* Going out: "When you have played all the cards in your hand, you automatically go out of the game." A play
+  that empties the hand ends the turn at once: there is no Blind step, so the player cannot take cards from
+  the Blind and stay in. Putting the last card into the Blind after a play also empties the hand, and the
+  player goes out then (the rulebook's example: "Patrick plays 12 - 12 and discards an 11, which was his last
+  card. He has now also gone out").
+* Canonical actions: ``Play`` and ``BlindTake`` list their cards sorted by code (``canonical`` sorts any order
+  a screen builds), so a run with a golden card is ``Play((8, 9, 47))``.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, action_codec, handles, shuffle_with
 
 RONIN, SWORD, ORACLE = 0, 1, 2
 KIND_NAMES = ("Ronin", "Sword", "Oracle")
@@ -232,18 +240,31 @@ def _remove(hand: list[int], cards: Iterable[int]) -> list[int] | None:
 
 
 # ------------------------------------------------------------------------------------------------- state
-PLAY, BLIND, ORACLE_STEP, OVER = "play", "blind", "oracle", "over"
+class Phase(GamePhase):
+    """The steps of a turn (``over`` at the end)."""
+
+    PLAY = "play"
+    BLIND = "blind"
+    ORACLE_STEP = "oracle"
+    OVER = "over"
+
+
+PLAY, BLIND, ORACLE_STEP, OVER = Phase
+WAITING = {
+    PLAY: "Play cards or pass first",
+    BLIND: "You have played: now use the Blind or end your turn",
+    ORACLE_STEP: "Discard one card to the Oracle pile (it may be the card you drew)",
+}
 
 
 class MakotoState(State):
     """One game of Makoto. See the module docstring for the decisions taken where the rulebook is silent."""
 
-    def __init__(
-        self, players: int, seed: int, *, dealer: int | None = None, lid_holder: int | None = None, _empty: bool = False
-    ) -> None:
+    COPY_LISTS = ("blind", "set_aside", "oracle", "oracle_discard", "reward", "out", "pile")
+    COPY_NESTED = ("hands", "won", "known")
+
+    def __init__(self, players: int, seed: int, *, dealer: int | None = None, lid_holder: int | None = None) -> None:
         super().__init__(players, seed)
-        if _empty:
-            return
         if players not in SETUP:
             raise ValueError(f"Makoto is for 2 to 6 players, not {players}")
         setup = SETUP[players]
@@ -275,40 +296,12 @@ class MakotoState(State):
         self.lid_holder = lid_holder
         self.end_reason = ""
 
-    # --- copying -------------------------------------------------------------------------------------------
-    def clone(self) -> MakotoState:
-        o = MakotoState(self.players, self.seed, _empty=True)
-        self.copy_base_into(o)
-        o.dealer = self.dealer
-        o.hands = [h[:] for h in self.hands]
-        o.blind = self.blind[:]
-        o.set_aside = self.set_aside[:]
-        o.oracle = self.oracle[:]
-        o.oracle_discard = self.oracle_discard[:]
-        o.won = [w[:] for w in self.won]
-        o.reward = self.reward[:]
-        o.out = self.out[:]
-        o.known = [k[:] for k in self.known]
-        o.turn = self.turn
-        o.phase = self.phase
-        o.current = self.current
-        o.current_cards = self.current_cards
-        o.last_player = self.last_player
-        o.pile = self.pile[:]
-        o.passes = self.passes
-        o.played_low = self.played_low
-        o.played_count = self.played_count
-        o.drawn = self.drawn
-        o.final_turn = self.final_turn
-        o.lid_holder = self.lid_holder
-        o.end_reason = self.end_reason
-        return o
-
+    # --- copying ------------------------------------------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> MakotoState:
         """Resample every card ``seat`` cannot see: other hands (except cards known to have been taken from the
         Blind), the Oracle deck and the set-aside cards. Golden-backed and black-backed cards are resampled
         separately, so every hidden slot keeps the back everyone can see."""
-        d = self.clone()
+        d: MakotoState = self.search_copy(rng)
         slots: list[tuple[list[int], int]] = []  # (zone, index) of each hidden card
         pools: dict[bool, list[int]] = {False: [], True: []}
         for s in range(self.players):
@@ -338,21 +331,11 @@ class MakotoState(State):
     def to_move(self) -> list[int]:
         return [] if self.phase == OVER else [self.turn]
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
     def scores(self) -> list[int]:
         out = [self.reward[s] + points_of(self.won[s]) for s in range(self.players)]
         if self.phase == OVER and self.out:
             out[self.out[0]] += points_of(self.blind)
         return out
-
-    def winners(self) -> list[int]:
-        if self.phase != OVER:
-            return []
-        sc = self.scores()
-        best = max(sc)
-        return [s for s in range(self.players) if sc[s] == best]
 
     def legal_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
@@ -370,7 +353,7 @@ class MakotoState(State):
                 out = self._blind_options(hand)
             elif self.phase == ORACLE_STEP:
                 out = [_ORACLE_DISCARDS[c] for c in dict.fromkeys(hand)]
-        if seat == self.lid_holder and self.blind:
+        if seat == self.lid_holder and self.blind and seat not in self.out:
             out.extend(_LIDS[c] for c in dict.fromkeys(self.blind))
         return out
 
@@ -411,19 +394,19 @@ class MakotoState(State):
                             continue
                         choices = [tuple(dict.fromkeys(groups[n])) for n in stretch[i : i + length]]
                         if all(len(c) == 1 for c in choices):
-                            out.append(_play(tuple(c[0] for c in choices)))
+                            out.append(_play(tuple(sorted(c[0] for c in choices))))
                         else:
                             for combo in itertools.product(*choices):
                                 out.append(_play(tuple(sorted(combo))))
                 start = end + 1
         # Kensei
         for n in nums:
-            g = groups[n]
-            if len(g) < 4:
+            four = groups[n]
+            if len(four) < 4:
                 continue
-            if ctype == KENSEI and n <= cur[2]:
+            if ctype == KENSEI and cur is not None and n <= cur[2]:
                 continue
-            for combo in _submultisets(tuple(g), 4):
+            for combo in _submultisets(tuple(four), 4):
                 if players <= 3 or any(c >= 20 and c < 40 for c in combo):
                     out.append(_play(combo))
         return out
@@ -446,31 +429,45 @@ class MakotoState(State):
         return out
 
     # --- applying -----------------------------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        if isinstance(action, UseLid):
-            return self._use_lid(seat, action.card)
-        if seat != self.turn:
-            raise RuleError(f"It is seat {self.turn + 1}'s turn, not yours")
-        phase = self.phase
-        if phase == PLAY:
-            if isinstance(action, Play):
-                return self._play_cards(seat, action.cards)
-            if isinstance(action, Pass):
-                return self._pass(seat, action.draw)
-            raise RuleError("Play cards or pass first")
-        if phase == BLIND:
-            if isinstance(action, EndTurn):
-                return self._end_turn(seat, [])
-            if isinstance(action, BlindDiscard):
-                return self._blind_discard(seat, action.card)
-            if isinstance(action, BlindTake):
-                return self._blind_take(seat, action.cards)
-            raise RuleError("You have played: now use the Blind or end your turn")
-        if phase == ORACLE_STEP:
-            if isinstance(action, OracleDiscard):
-                return self._oracle_discard(seat, action.card)
-            raise RuleError("Discard one card to the Oracle pile (it may be the card you drew)")
-        raise RuleError("The game is over")
+    def canonical(self, action: Action) -> Action:
+        """``Play`` and ``BlindTake`` with their cards sorted by code."""
+        if isinstance(action, (Play, BlindTake)) and isinstance(action.cards, tuple):
+            cards = action.cards
+            if all(isinstance(c, int) for c in cards) and list(cards) != sorted(cards):
+                ordered = tuple(sorted(cards))
+                return _play(ordered) if isinstance(action, Play) else _take(ordered)
+        return action
+
+    def waiting_for(self, seat: int) -> str:
+        return WAITING.get(Phase(self.phase), "The game is over")
+
+    @handles(Play, phases=[PLAY])
+    def _a_play(self, seat: int, a: Play) -> list[Event]:
+        return self._play_cards(seat, a.cards)
+
+    @handles(Pass, phases=[PLAY])
+    def _a_pass(self, seat: int, a: Pass) -> list[Event]:
+        return self._pass(seat, a.draw)
+
+    @handles(EndTurn, phases=[BLIND])
+    def _a_end_turn(self, seat: int, a: EndTurn) -> list[Event]:
+        return self._end_turn(seat, [])
+
+    @handles(BlindDiscard, phases=[BLIND])
+    def _a_blind_discard(self, seat: int, a: BlindDiscard) -> list[Event]:
+        return self._blind_discard(seat, a.card)
+
+    @handles(BlindTake, phases=[BLIND])
+    def _a_blind_take(self, seat: int, a: BlindTake) -> list[Event]:
+        return self._blind_take(seat, a.cards)
+
+    @handles(OracleDiscard, phases=[ORACLE_STEP])
+    def _a_oracle_discard(self, seat: int, a: OracleDiscard) -> list[Event]:
+        return self._oracle_discard(seat, a.card)
+
+    @handles(UseLid, any_seat=True)
+    def _a_use_lid(self, seat: int, a: UseLid) -> list[Event]:
+        return self._use_lid(seat, a.card)
 
     def _play_cards(self, seat: int, cards: tuple[int, ...]) -> list[Event]:
         if not isinstance(cards, tuple) or not cards or not all(isinstance(c, int) for c in cards):
@@ -504,8 +501,8 @@ class MakotoState(State):
         ]
         self.phase = BLIND
         low = self.played_low
-        if not any(c % 20 < low for c in rest) and not any(c % 20 < low for c in self.blind):
-            # nothing the Blind allows: the turn ends here
+        if not rest or (not any(c % 20 < low for c in rest) and not any(c % 20 < low for c in self.blind)):
+            # out of cards (the player goes out automatically), or nothing the Blind allows: the turn ends here
             events += self._end_turn(seat, [])
         return events
 
@@ -542,6 +539,8 @@ class MakotoState(State):
     def _use_lid(self, seat: int, card: int) -> list[Event]:
         if seat != self.lid_holder:
             raise RuleError("Only the player holding the box lid may use it")
+        if seat in self.out:
+            raise RuleError("You have gone out of this game: the box lid can no longer be used")
         if card not in self.blind:
             raise RuleError("That card is not in the Blind")
         self.blind.remove(card)

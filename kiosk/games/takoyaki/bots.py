@@ -38,6 +38,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kiosk.ai import BaseBot
 from kiosk.ai.random_bot import pick
 from kiosk.engine import Action, RuleError, State
 from kiosk.games.takoyaki.actions import Claim, Push, Turn
@@ -66,16 +67,15 @@ PREMATURE_WITHIN = 2
 JITTER = 0.25
 
 
-class PacedBot:
+class PacedBot(BaseBot):
     """A Takoyaki bot of one level; ``factory(seat, seed)`` is ``lambda seat, seed: PacedBot(seat, seed, level)``."""
 
     def __init__(self, seat: int, seed: int, level: str = "hard") -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown Takoyaki bot level {level!r}; choose from {', '.join(LEVELS)}")
-        self.seat = seat
+        super().__init__(seat, seed)
         self.level = level
         self.pace = LEVELS[level]
-        self.rng = random.Random(seed)
         self.clock_rng = random.Random(seed ^ 0x5EED)  # delays never disturb the choice of moves
         self._plan: list[Action] = []
         self._expect: list[Grill] = []  # the grill before each planned move

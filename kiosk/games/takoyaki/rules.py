@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kiosk.engine import Action, Event, RuleError, State, shuffle_with
+from kiosk.engine import Action, Event, RuleError, State, handles, shuffle_with
 from kiosk.games.takoyaki.actions import FAULT_KINDS, FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.deck import band_of, card_difficulty, catalogue
 from kiosk.games.takoyaki.grill import (
@@ -86,6 +86,8 @@ class TakoyakiState(State):
     """
 
     end_reason: str
+    COPY_LISTS = ("grills", "out", "set_aside", "move_counts", "reveal_grills")
+    COPY_NESTED = ("won",)  # ``cards`` is shared: never changed in place (determinize builds a new list)
 
     def __init__(self, players: int, seed: int) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -127,39 +129,47 @@ class TakoyakiState(State):
         actions += [Fault(k) for k in FAULT_KINDS]
         return actions
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        if not isinstance(action, (Push, Turn, Claim, Fault)):
-            raise RuleError(f"Takoyaki has no move {action}")
+    def check_turn(self, seat: int) -> None:
+        """Every seat races at once; a seat out of the current order waits for the next card."""
         reason = self.out[seat]
         if reason is not None:
             raise RuleError(f"You are out of this order ({reason.replace('_', ' ')}): wait for the next card")
+
+    @handles(Push)
+    def _push(self, seat: int, action: Push) -> list[Event]:
         grill = self.grills[seat]
-        if isinstance(action, Push):
-            src, dst = action.src, action.dst
-            if not (_is_space(src) and _is_space(dst)):
-                raise RuleError("Push a ball from one grill space to another")
-            if not grill[src]:
-                raise RuleError("There is no ball on that space to push")
-            if dst not in NEIGHBOURS[src]:
-                raise RuleError("Push a ball one space up, down, left or right")
-            if grill[dst]:
-                raise RuleError("That space is taken: push the ball onto an empty space")
-            cells = list(grill)
-            cells[dst], cells[src] = cells[src], 0
-            self.grills[seat] = tuple(cells)
-            self.move_counts[seat] += 1
-            return [Event("pushed", seat, {"src": src, "dst": dst})]
-        if isinstance(action, Turn):
-            s = action.space
-            if not _is_space(s):
-                raise RuleError("Turn a ball on one of the twelve grill spaces")
-            if not grill[s]:
-                raise RuleError("There is no ball on that space to turn")
-            cells = list(grill)
-            cells[s] = flipped(cells[s])
-            self.grills[seat] = tuple(cells)
-            self.move_counts[seat] += 1
-            return [Event("turned", seat, {"space": s})]
+        src, dst = action.src, action.dst
+        if not (_is_space(src) and _is_space(dst)):
+            raise RuleError("Push a ball from one grill space to another")
+        if not grill[src]:
+            raise RuleError("There is no ball on that space to push")
+        if dst not in NEIGHBOURS[src]:
+            raise RuleError("Push a ball one space up, down, left or right")
+        if grill[dst]:
+            raise RuleError("That space is taken: push the ball onto an empty space")
+        cells = list(grill)
+        cells[dst], cells[src] = cells[src], 0
+        self.grills[seat] = tuple(cells)
+        self.move_counts[seat] += 1
+        return [Event("pushed", seat, {"src": src, "dst": dst})]
+
+    @handles(Turn)
+    def _turn(self, seat: int, action: Turn) -> list[Event]:
+        grill = self.grills[seat]
+        s = action.space
+        if not _is_space(s):
+            raise RuleError("Turn a ball on one of the twelve grill spaces")
+        if not grill[s]:
+            raise RuleError("There is no ball on that space to turn")
+        cells = list(grill)
+        cells[s] = flipped(cells[s])
+        self.grills[seat] = tuple(cells)
+        self.move_counts[seat] += 1
+        return [Event("turned", seat, {"space": s})]
+
+    @handles(Claim, Fault)
+    def _claim_or_fault(self, seat: int, action: Claim | Fault) -> list[Event]:
+        grill = self.grills[seat]
         if isinstance(action, Fault) and action.kind not in FAULT_KINDS:
             raise RuleError(f"Unknown fault {action.kind!r}: expected one of {', '.join(FAULT_KINDS)}")
         # --- validated: a claim or a fault ---
@@ -194,13 +204,6 @@ class TakoyakiState(State):
     def scores(self) -> list[int]:
         """Orders won per seat (in a time trial the screen's clock, not this, ranks the high-score table)."""
         return [len(w) for w in self.won]
-
-    def winners(self) -> list[int]:
-        if not self.over:
-            return []
-        scores = self.scores()
-        best = max(scores)
-        return [s for s in range(self.players) if scores[s] == best]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything public: grills, the current card with each seat's par, who is out and why, the cards won
@@ -238,30 +241,12 @@ class TakoyakiState(State):
     def determinize(self, seat: int, rng: random.Random) -> TakoyakiState:
         """A copy in which the undealt cards are reshuffled (the only hidden information), with the journal's
         record of the deal rewritten to match, and a fresh generator drawn from ``rng``."""
-        other = self.clone()
-        rest = shuffle_with(rng, self.cards[self.dealt :])
-        other.cards = self.cards[: self.dealt] + rest
-        other.rng = random.Random(rng.random())
-        if other.journal is not None:
+        other: TakoyakiState = self.search_copy(rng)
+        other.cards = self.cards[: self.dealt] + shuffle_with(rng, self.cards[self.dealt :])
+        if self.journal is not None:  # the journal, with its record of the deal rewritten to the sample
             other.journal = [
-                {"chance": DECK, "order": list(other.cards)} if r.get("chance") == DECK else r for r in other.journal
+                {"chance": DECK, "order": list(other.cards)} if r.get("chance") == DECK else r for r in self.journal
             ]
-        return other
-
-    def clone(self) -> TakoyakiState:
-        other = TakoyakiState.__new__(TakoyakiState)
-        self.copy_base_into(other)
-        other.grills = list(self.grills)
-        other.cards = self.cards  # never mutated in place: determinize builds a new list
-        other.dealt = self.dealt
-        other.current = self.current
-        other.out = list(self.out)
-        other.won = [list(w) for w in self.won]
-        other.set_aside = list(self.set_aside)
-        other.move_counts = list(self.move_counts)
-        other.reveal_grills = list(self.reveal_grills)
-        other.over = self.over
-        other.end_reason = self.end_reason
         return other
 
     # --- public helpers for screens and bots -----------------------------------------------------------

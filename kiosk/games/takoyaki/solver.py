@@ -27,7 +27,7 @@ from both ends), the reference the tests compare against on small cases.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -75,7 +75,10 @@ class Solution:
         return len(self.moves)
 
 
-def _ball_tables(grill: Sequence[int], order: Sequence[int]):
+_Tables = tuple[list[int], list[int], list[tuple[int, ...]], list[tuple[int, ...]], list[tuple[int, ...]]]
+
+
+def _ball_tables(grill: Sequence[int], order: Sequence[int]) -> _Tables:
     """Balls in a fixed order (two per colour) with their start spaces and, per ball, its cost to each of its
     colour's two targets from every space."""
     codes: list[int] = []
@@ -179,13 +182,20 @@ def _solve(grill: Grill, order: Order) -> Solution:
     raise AssertionError("every arrangement can reach every order")  # pragma: no cover
 
 
-def _moves(grill: Grill, parent, pos: tuple[int, ...], codes: list[int]) -> tuple[Push | Turn, ...]:
+def _moves(
+    grill: Grill,
+    parent: dict[tuple[int, ...], tuple[tuple[int, ...], int, int] | None],
+    pos: tuple[int, ...],
+    codes: list[int],
+) -> tuple[Push | Turn, ...]:
     pushes: list[Push] = []
     node = pos
-    while parent[node] is not None:
-        prev, p, q = parent[node]
+    step = parent[node]
+    while step is not None:
+        prev, p, q = step
         pushes.append(Push(p, q))
         node = prev
+        step = parent[node]
     pushes.reverse()
     cells = list(grill)
     for m in pushes:
@@ -226,7 +236,7 @@ def apply_moves(grill: Sequence[int], moves: Sequence[Push | Turn]) -> Grill:
     return tuple(cells)
 
 
-def neighbours_of(grill: Grill):
+def neighbours_of(grill: Grill) -> Iterator[Grill]:
     """Every grill one move (push or turn) away."""
     for s in range(SPACES):
         v = grill[s]

@@ -24,7 +24,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from kiosk.ai import ISMCTSBot, RandomBot, pick, win_share
+from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick, win_share
 from kiosk.engine import Action, State
 from kiosk.games.wasabi.rules import (
     CARDS,
@@ -40,6 +40,7 @@ from kiosk.games.wasabi.rules import (
     STYLE_CUBES,
     SWITCH,
     WASABI,
+    ChooseRecipe,
     DrawRecipe,
     DrawTile,
     EndStep,
@@ -361,6 +362,9 @@ def greedy(
         return choose_tile(state, seat, legal)
     if ph == "reward":
         return choose_reward(state, seat, legal)
+    if ph == "choose":  # same length, same points: the one with style earns cubes
+        styled = {r for r, st in state.choosing if st}
+        return next((a for a in legal if isinstance(a, ChooseRecipe) and a.recipe in styled), first)
     ranked = rank_play(state, seat, legal, cheap=cheap)
     return ranked[0][1] if ranked else first
 
@@ -403,23 +407,25 @@ def rank_play(
     if PlayWasabi in kinds:
         tops = state.tops
         blocks = [a for a in legal if isinstance(a, PlayWasabi)]
-        blk = max(blocks, key=lambda a: (sum(1 for q in state.geo.block_at[a.square] if tops[q] >= 0), -a.square))
-        out.append((0.8, blk))
+        best_block = max(
+            blocks, key=lambda a: (sum(1 for q in state.geo.block_at[a.square] if tops[q] >= 0), -a.square)
+        )
+        out.append((0.8, best_block))
     if not cheap:
         base = state.score_of(seat)
-        for a in legal:
-            if isinstance(a, (PlaySwitch, PlayChop)):
+        for card_play in legal:
+            if isinstance(card_play, (PlaySwitch, PlayChop)):
                 d = state.clone()
                 d.journal = None
-                d.apply(seat, a)
+                d.apply(seat, card_play)
                 gain = d.score_of(seat) - base
                 if gain > 0:
-                    out.append((COMPLETE_BONUS + gain, a))
-                elif isinstance(a, PlayChop) and a.keep:
+                    out.append((COMPLETE_BONUS + gain, card_play))
+                elif isinstance(card_play, PlayChop) and card_play.keep:
                     # move a tile: worth it when the chopped tile completes a recipe elsewhere
                     moved = max((v for (k, _), v in place_values(d, seat).items() if k == d.chopped), default=0.0)
                     if moved >= COMPLETE_BONUS:
-                        out.append((moved - 0.5, a))
+                        out.append((moved - 0.5, card_play))
         if PlayStack in kinds:
             d = state.clone()
             d.journal = None
@@ -456,14 +462,10 @@ def _stack_value(d: WasabiState, seat: int) -> float:
 
 
 # ------------------------------------------------------------------------------------------------------ bots
-class EasyBot:
+class EasyBot(BaseBot):
     """Completes a recipe when a tile does it, otherwise mostly advances one; random refills; no cards."""
 
     level = "easy"
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, WasabiState)
@@ -487,14 +489,10 @@ class EasyBot:
         return pick(rng, plain or legal)
 
 
-class NormalBot:
+class NormalBot(BaseBot):
     """The greedy chef (see the module docstring)."""
 
     level = "normal"
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, WasabiState)
@@ -502,64 +500,27 @@ class NormalBot:
         return greedy(state, self.seat, legal, rng=self.rng)
 
 
-class _Search(WasabiState):
-    """A determinized copy for the search: the root decision offers the candidate actions; every later decision
-    (any seat) is the cheap greedy policy's single choice, so an iteration is a greedy playout.
-
-    Points scored later in the playout are discounted (``DISCOUNT`` per decision): the greedy opponents of a
-    playout never block, so without it completing a recipe now and "next turn" would look the same."""
-
-    DISCOUNT = 0.97
-    root: list[Action] | None = None
-    depth = 0
-    adjust: list[float] | None = None
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == "over" or seat != self.current:
-            return []
-        if self.root is not None:
-            return self.root
-        return [greedy(self, seat, WasabiState.legal_actions(self, seat), cheap=True)]
-
-    def _apply(self, seat: int, action: Action):  # type: ignore[override]
-        self.root = None
-        before = self.score_of(seat)
-        events = WasabiState._apply(self, seat, action)
-        gain = self.score_of(seat) - before
-        if gain and self.adjust is not None:
-            self.adjust[seat] += gain * (self.DISCOUNT**self.depth - 1.0)
-        self.depth += 1
-        return events
+#: Points scored later in a playout are discounted by this per decision: the greedy opponents of a playout
+#: never block, so without it completing a recipe now and "next turn" would look the same.
+DISCOUNT = 0.97
 
 
-class _Root:
-    """What the ISMCTS sees of the real state: the candidates, and determinizations that offer them."""
-
-    def __init__(self, state: WasabiState, candidates: list[Action]) -> None:
-        self.state = state
-        self.candidates = candidates
-        self.players = state.players
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        return self.candidates
-
-    def determinize(self, seat: int, rng: random.Random) -> WasabiState:
-        d = self.state.determinize(seat, rng)
-        d.__class__ = _Search
-        d.root = self.candidates
-        d.depth = 0
-        d.adjust = [0.0] * d.players
-        return d
+def greedy_rollout(state: State, rng: random.Random) -> tuple[int, Action]:
+    """The playout policy: the cheap greedy choice of the seat to move."""
+    assert isinstance(state, WasabiState)
+    seat = state.current
+    return seat, greedy(state, seat, state.legal_actions(seat), cheap=True)
 
 
-def evaluate(state: State) -> list[float]:
-    """Rewards in [0, 1]: a finished game by :func:`kiosk.ai.win_share`; otherwise each seat's points plus
-    the value of its recipes in progress, against the best other seat, through a logistic curve."""
+def evaluate(state: State, adjust: Sequence[float] | None = None) -> list[float]:
+    """Rewards in [0, 1]: a finished game by :func:`kiosk.ai.win_share`; otherwise each seat's points (plus
+    ``adjust``, the discount on points scored during the playout) and the value of its recipes in progress,
+    against the best other seat, through a logistic curve."""
     assert isinstance(state, WasabiState)
     if state.is_over():
         return win_share(state)
     n = state.players
-    adjust = getattr(state, "adjust", None) or [0.0] * n
+    adjust = adjust or [0.0] * n
     v = [state.score_of(s) + adjust[s] + 0.7 * potential(state, s) for s in range(n)]
     out = []
     for s in range(n):
@@ -570,7 +531,11 @@ def evaluate(state: State) -> list[float]:
 
 class HardBot(ISMCTSBot):
     """ISMCTS over determinizations with the ``normal`` ranking's best ``candidates`` at the root and greedy
-    playouts of about one round (``steps_per_seat`` decisions per seat), scored by :func:`evaluate`."""
+    playouts of about one round (``steps_per_seat`` decisions per seat), scored by :func:`evaluate`.
+
+    Shaped through the search's hooks: :meth:`root_actions` offers the candidates, :meth:`search_actions` makes
+    every later decision (any seat) the cheap greedy policy's single choice, so an iteration is a greedy playout,
+    and :meth:`step` discounts points scored later in it (``DISCOUNT`` per decision)."""
 
     level = "hard"
 
@@ -584,10 +549,44 @@ class HardBot(ISMCTSBot):
         iterations: int = 220,
         time_limit: float | None = 0.15,
     ) -> None:
-        super().__init__(seat, seed, iterations=iterations, time_limit=time_limit, evaluate=evaluate, exploration=0.5)
+        super().__init__(
+            seat,
+            seed,
+            iterations=iterations,
+            time_limit=time_limit,
+            evaluate=self._evaluate,
+            rollout=greedy_rollout,
+            exploration=0.5,
+        )
         self.candidates = candidates
         self.steps_per_seat = steps_per_seat
         self.budget = time_limit
+        self._cands: list[Action] = []
+        self._adjust: list[float] = []
+        self._depth = 0
+
+    def root_actions(self, state: State, legal: list[Action]) -> list[Action]:
+        return self._cands or legal
+
+    def search_actions(self, d: State, seat: int, legal: list[Action], depth: int) -> list[Action]:
+        assert isinstance(d, WasabiState)
+        return [greedy(d, seat, legal, cheap=True)] if legal else legal
+
+    def new_iteration(self, d: State) -> None:
+        self._adjust = [0.0] * d.players
+        self._depth = 0
+
+    def step(self, d: State, seat: int, action: Action) -> None:
+        assert isinstance(d, WasabiState)
+        before = d.score_of(seat)
+        d.apply(seat, action)
+        gain = d.score_of(seat) - before
+        if gain:
+            self._adjust[seat] += gain * (DISCOUNT**self._depth - 1.0)
+        self._depth += 1
+
+    def _evaluate(self, state: State) -> list[float]:
+        return evaluate(state, self._adjust)
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, WasabiState)
@@ -614,9 +613,15 @@ class HardBot(ISMCTSBot):
         if len(cands) <= 1:
             return cands[0] if cands else legal[0]
         self.rollout_depth = self.steps_per_seat * state.players
-        if self.budget is not None:  # the ranking's time counts against the decision's budget
+        # the ranking's time counts against the decision's budget; a fixed budget of iterations (the simulator's
+        # ``--iterations``, which sets ``time_limit`` to None) stays without a clock
+        if self.budget is not None and self.time_limit is not None:
             self.time_limit = max(0.02, self.budget - (time.perf_counter() - t0))
-        choice = super().choose(_Root(state, cands))  # type: ignore[arg-type]
+        self._cands = cands
+        try:
+            choice = super().choose(state)
+        finally:
+            self._cands = []
         if self.last_iterations < 2 * len(cands):
             return cands[0]  # too few samples to overrule the ranking (a very busy machine)
         return choice

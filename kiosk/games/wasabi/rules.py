@@ -6,12 +6,15 @@ The card set (pantry, recipes, tokens, action cards per player count, board size
 A game runs through these phases (``state.phase``); every decision is one small action of one seat:
 
 ``give``
-    Setup. Seat 0 starts. Each seat in turn chooses the three starting tiles of the seat on its left
-    (``GiveTile``, one at a time): one Fish, one Seafood and one Vegetable, which is the only way to obey the
-    starting-hand rule (three different categories, no Rice, Maki or special).
+    Setup. Seat 0 (the starting player) starts. Each seat in turn chooses the three starting tiles of the seat
+    on its left (``GiveTile``, one at a time): one Fish, one Seafood and one Vegetable, which is the only way to
+    obey the starting-hand rule (three different categories, no Rice, Maki or special).
 ``setup_recipes``
     Setup. Each seat in turn draws three recipes, choosing the length of each after seeing the last
     (``DrawRecipe``).
+``choose``
+    Step 1, when a tile or card completes more recipes of one length than the seat has free tokens of that
+    length: the seat chooses which to complete (``ChooseRecipe``, one per free token).
 ``play``
     Step 1 of a turn: ``Place`` a tile, optionally one action card (``PlayStack`` before the tile; ``PlaySpicy``,
     ``PlaySwitch``, ``PlayChop``, ``PlayWasabi`` before or after), then ``EndStep`` when a card could still be
@@ -23,7 +26,9 @@ A game runs through these phases (``state.phase``); every decision is one small 
 
 Rules decisions (where the rulebook and supplement are silent) [ours]:
 
-* Seats are clockwise in increasing order; "the player on your left" is the next seat. Seat 0 starts.
+* Seats are clockwise in increasing order; "the player on your left" is the next seat. "Choose a starting
+  player": seat 0 starts, and the kiosk seats the joined chairs clockwise from a starting chair drawn from the
+  seed (``State.seating``).
 * Squares are numbered ``row * columns + column`` inside the play area of the player count.
 * A recipe is matched by any ``L`` consecutive uncovered tops in one row or column (tiles beyond either end are
   irrelevant, as the rulebook says of adjacent tiles). A Wasabi!-covered square breaks a sequence.
@@ -34,6 +39,8 @@ Rules decisions (where the rulebook and supplement are silent) [ours]:
   card of step 1, each recipe in the player's screen
   that matches a sequence which did not stand on those squares at the start of the turn is completed, if a
   token of its length is free (recipes in screen order; with style where any matching sequence has style).
+  When more recipes of one length complete at once than tokens of that length are free, the player chooses
+  which (phase ``choose``): one may earn style cubes and the other not.
   Uncovering squares by taking a Wasabi! card in step 2 completes nothing (it is not step 1).
 * Pass: discard at least one recipe (all of them may go); a player holding no recipe passes discarding none.
   Passing is only possible before anything else was done this turn.
@@ -42,6 +49,8 @@ Rules decisions (where the rulebook and supplement are silent) [ours]:
   placed on an empty square as the turn's tile (no tile leaves the hand). Switch! needs two different contents.
 * A played card goes back to the Kitchen at once, except a Wasabi! card, which lies on the board. The reward
   card may be declined (``SkipReward``); with two cards in hand a taken card replaces one returned to the Kitchen.
+  That may be a Wasabi! card of your own given back to take the one lying on the board ("return cards to the
+  Kitchen at any time to make room"; it uncovers the board's squares and keeps your other card).
 * Held action cards are public (the Kitchen is public, so they can be worked out anyway).
 * The Pantry shows which ingredients are still available, not how many: a seat's view does not reveal other
   hands, which ``determinize`` resamples under that constraint. Hidden stack tiles are public (anyone may look).
@@ -51,226 +60,146 @@ Rules decisions (where the rulebook and supplement are silent) [ours]:
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-from kiosk.engine import Action, Event, RuleError, State, action_codec, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.games.wasabi.actions import (
+    ACTION_CLASSES,
+    END_STEP,
+    SKIP,
+    SPICY_PLAY,
+    STACK_PLAY,
+    ChooseRecipe,
+    DrawRecipe,
+    DrawTile,
+    EndStep,
+    GiveTile,
+    Pass,
+    Place,
+    PlayChop,
+    PlaySpicy,
+    PlayStack,
+    PlaySwitch,
+    PlayWasabi,
+    SkipReward,
+    TakeCard,
+    action_from_json,
+)
+from kiosk.games.wasabi.board import COVERED, EMPTY, GEOMETRY, Geometry
+from kiosk.games.wasabi.cards import (
+    ALL_TOKENS,
+    CARD_ID,
+    CARDS,
+    CATEGORY,
+    CHOP,
+    COLUMNS,
+    KIND_ID,
+    KINDS,
+    KITCHEN,
+    LENGTHS,
+    PANTRY,
+    POINTS,
+    RECIPE_BY_NAME,
+    RECIPES,
+    ROWS,
+    SPICY,
+    STACK,
+    START_CATEGORIES,
+    STYLE_CUBES,
+    SWITCH,
+    TOKENS,
+    WASABI,
+    Recipe,
+)
 
-# ------------------------------------------------------------------------------------------------- card data
-_DATA = json.loads(resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8"))
+#: The rules module is the game's one entry point: the card set, the board and the actions are re-exported.
+__all__ = [
+    "ACTION_CLASSES",
+    "ALL_TOKENS",
+    "CARDS",
+    "CARD_ID",
+    "CATEGORY",
+    "CHOP",
+    "COLUMNS",
+    "COVERED",
+    "EMPTY",
+    "GEOMETRY",
+    "HAND_SIZE",
+    "KINDS",
+    "KIND_ID",
+    "KITCHEN",
+    "LENGTHS",
+    "PANTRY",
+    "POINTS",
+    "RECIPES",
+    "RECIPE_BY_NAME",
+    "ROWS",
+    "SCREEN_SIZE",
+    "SPICY",
+    "STACK",
+    "START_CATEGORIES",
+    "STYLE_CUBES",
+    "SWITCH",
+    "TOKENS",
+    "WASABI",
+    "WAITING",
+    "ChooseRecipe",
+    "DrawRecipe",
+    "DrawTile",
+    "EndStep",
+    "Geometry",
+    "GiveTile",
+    "Pass",
+    "Phase",
+    "Place",
+    "PlayChop",
+    "PlaySpicy",
+    "PlayStack",
+    "PlaySwitch",
+    "PlayWasabi",
+    "Recipe",
+    "SkipReward",
+    "TakeCard",
+    "WasabiState",
+    "action_from_json",
+    "new_game",
+]
 
-#: Ingredient kinds in alphabetical order; a tile is its kind's index.
-KINDS: tuple[str, ...] = tuple(sorted(k for cat in _DATA["categories"].values() for k in cat))
-KIND_ID: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
-CATEGORY: tuple[str, ...] = tuple(next(c for c, ks in _DATA["categories"].items() if k in ks) for k in KINDS)
-PANTRY: tuple[int, ...] = tuple(next(ks[k] for ks in _DATA["categories"].values() if k in ks) for k in KINDS)
-START_CATEGORIES: tuple[str, ...] = tuple(_DATA["starting_hand_categories"])
-
-#: Action card kinds in alphabetical order.
-CARDS: tuple[str, ...] = ("Chop", "Spicy", "Stack", "Switch", "Wasabi")
-CARD_ID: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
-CHOP, SPICY, STACK, SWITCH, WASABI = range(5)
-KITCHEN: dict[int, tuple[int, ...]] = {
-    int(n): tuple(d[c] for c in CARDS) for n, d in _DATA["action_cards"].items() if not n.startswith("_")
-}
-
-LENGTHS = (2, 3, 4, 5)
-TOKENS: dict[int, int] = {int(k): v["count"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
-POINTS: dict[int, int] = {int(k): v["points"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
-STYLE_CUBES: dict[int, int] = {int(k): v["style_cubes"] for k, v in _DATA["tokens"].items() if not k.startswith("_")}
-ALL_TOKENS = sum(TOKENS.values())
-ROWS: int = _DATA["board"]["rows"]
-COLUMNS: dict[int, int] = {int(k): v for k, v in _DATA["board"]["columns_by_players"].items()}
 HAND_SIZE = 3
 SCREEN_SIZE = 3
 
 
-@dataclass(frozen=True)
-class Recipe:
-    id: int
-    name: str
-    seq: tuple[int, ...]  # kinds in strip order
-    key: tuple[int, ...]  # sorted kinds: what any-order matching compares
+class Phase(GamePhase):
+    """The phases of a game (see the module docstring)."""
 
-    @property
-    def length(self) -> int:
-        return len(self.seq)
-
-    @property
-    def ingredients(self) -> list[str]:
-        return [KINDS[k] for k in self.seq]
+    GIVE = "give"
+    SETUP_RECIPES = "setup_recipes"
+    PLAY = "play"
+    CHOOSE = "choose"
+    REWARD = "reward"
+    DRAW_TILES = "draw_tiles"
+    DRAW_RECIPES = "draw_recipes"
+    OVER = "over"
 
 
-RECIPES: tuple[Recipe, ...] = tuple(
-    Recipe(
-        i, r["name"], tuple(KIND_ID[x] for x in r["ingredients"]), tuple(sorted(KIND_ID[x] for x in r["ingredients"]))
-    )
-    for i, r in enumerate(_DATA["recipes"])
-)
-RECIPE_BY_NAME: dict[str, Recipe] = {r.name: r for r in RECIPES}
-
-EMPTY = -1  # tops[] value of an empty uncovered square
-COVERED = -2  # tops[] value of a square under a Wasabi! card
-
-
-class Geometry:
-    """Precomputed squares, windows and neighbours of one board width (shared by all states)."""
-
-    def __init__(self, cols: int) -> None:
-        self.cols = cols
-        self.size = ROWS * cols
-        self.windows: dict[int, list[tuple[int, ...]]] = {}
-        self.windows_at: dict[int, list[list[tuple[int, ...]]]] = {}
-        for length in LENGTHS:
-            ws: list[tuple[int, ...]] = []
-            for r in range(ROWS):
-                for c in range(cols - length + 1):
-                    ws.append(tuple(r * cols + c + i for i in range(length)))
-            for c in range(cols):
-                for r in range(ROWS - length + 1):
-                    ws.append(tuple((r + i) * cols + c for i in range(length)))
-            self.windows[length] = ws
-            at: list[list[tuple[int, ...]]] = [[] for _ in range(self.size)]
-            for w in ws:
-                for sq in w:
-                    at[sq].append(w)
-            self.windows_at[length] = at
-        self.pairs: list[tuple[int, int]] = sorted(
-            [(r * cols + c, r * cols + c + 1) for r in range(ROWS) for c in range(cols - 1)]
-            + [(r * cols + c, (r + 1) * cols + c) for r in range(ROWS - 1) for c in range(cols)]
-        )
-        self.blocks: list[tuple[int, int, int, int]] = [
-            (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
-            for r in range(ROWS - 1)
-            for c in range(cols - 1)
-        ]
-        self.block_at: dict[int, tuple[int, int, int, int]] = {b[0]: b for b in self.blocks}
-
-    def name(self, sq: int) -> str:
-        """A player-readable square name: row letter and column number, e.g. ``B3``."""
-        return f"{'ABCDEF'[sq // self.cols]}{sq % self.cols + 1}"
-
-
-GEOMETRY: dict[int, Geometry] = {n: Geometry(c) for n, c in COLUMNS.items()}
-
-
-# --------------------------------------------------------------------------------------------------- actions
-@dataclass(frozen=True, slots=True)
-class GiveTile(Action):
-    """Setup: choose one starting tile (from the Pantry) for the seat on your left."""
-
-    tile: str
-
-
-@dataclass(frozen=True, slots=True)
-class DrawRecipe(Action):
-    """Draw the top recipe of the stack of this length (setup, or step 2.3)."""
-
-    length: int
-
-
-@dataclass(frozen=True, slots=True)
-class Place(Action):
-    """Lay an ingredient tile from your hand (or the tile you chopped) on a square."""
-
-    tile: str
-    square: int
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """Skip step 1 and return these recipes (ids) to the bottom of their stacks."""
-
-    discard: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayStack(Action):
-    """Stack!: this turn's tile may go on top of a tile already on the board."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlaySpicy(Action):
-    """Spicy!: play two tiles this turn."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlaySwitch(Action):
-    """Switch!: swap the contents of two orthogonally adjacent squares."""
-
-    a: int
-    b: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayChop(Action):
-    """Chop!: take the top tile off a square; ``keep`` plays it as this turn's tile, else it goes to the Pantry."""
-
-    square: int
-    keep: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PlayWasabi(Action):
-    """Wasabi!: cover the 2x2 block whose top-left square is ``square`` and take one cube."""
-
-    square: int
-
-
-@dataclass(frozen=True, slots=True)
-class EndStep(Action):
-    """Finish step 1 without playing (another) action card."""
-
-
-@dataclass(frozen=True, slots=True)
-class TakeCard(Action):
-    """Reward: take ``card`` from the Kitchen (``square`` -1) or the Wasabi! card lying at ``square``;
-    ``discard`` names the card returned to the Kitchen when your hand is full ("" otherwise)."""
-
-    card: str
-    square: int
-    discard: str
-
-
-@dataclass(frozen=True, slots=True)
-class SkipReward(Action):
-    """Decline a reward card."""
-
-
-@dataclass(frozen=True, slots=True)
-class DrawTile(Action):
-    """Refill: take this ingredient from the Pantry."""
-
-    tile: str
-
-
-ACTION_CLASSES = (
-    GiveTile,
-    DrawRecipe,
-    Place,
-    Pass,
-    PlayStack,
-    PlaySpicy,
-    PlaySwitch,
-    PlayChop,
-    PlayWasabi,
-    EndStep,
-    TakeCard,
-    SkipReward,
-    DrawTile,
-)
-action_from_json = action_codec(*ACTION_CLASSES)
-
-_END_STEP = EndStep()
-_SKIP = SkipReward()
-_STACK = PlayStack()
-_SPICY = PlaySpicy()
+#: What the game waits for in each phase, when a seat tries something else.
+WAITING = {
+    Phase.GIVE: "Choose the starting tiles for the player on your left first",
+    Phase.SETUP_RECIPES: "Draw your recipes first (choose a length)",
+    Phase.DRAW_RECIPES: "Draw your recipes first (choose a length)",
+    Phase.DRAW_TILES: "Refill your hand first: take an ingredient from the Pantry",
+    Phase.REWARD: "Collect your reward card (or decline it) first",
+    Phase.CHOOSE: "Choose which recipe to complete first",
+    Phase.PLAY: "That is not possible now: place an ingredient tile or pass",
+}
 
 _CARD_CLASS = {PlayStack: STACK, PlaySpicy: SPICY, PlaySwitch: SWITCH, PlayChop: CHOP, PlayWasabi: WASABI}
+
+
+def _ints(*values: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
 def _kind(name: Any) -> int:
@@ -283,6 +212,10 @@ def _kind(name: Any) -> int:
 # ----------------------------------------------------------------------------------------------------- state
 class WasabiState(State):
     """A Wasabi! game. See the module docstring for phases and rules decisions."""
+
+    RANDOM_START = True
+    COPY_LISTS = ("stacks", "tops", "covers", "pantry", "kitchen", "cubes", "known", "card_counts")
+    COPY_NESTED = ("hands", "screens", "free", "done", "cards", "rstacks")
 
     def __init__(self, players: int, seed: int) -> None:
         if players not in COLUMNS:
@@ -306,7 +239,7 @@ class WasabiState(State):
             ids = [r.id for r in RECIPES if r.length == n]
             self.rstacks[n] = list(self.shuffle(f"recipes{n}", ids))
         self.known: list[frozenset[int]] = [frozenset()] * players  # recipes each seat put under a stack
-        self.phase = "give"
+        self.phase = Phase.GIVE
         self.current = 0
         self.giving: tuple[int, ...] = ()
         # turn state
@@ -317,6 +250,7 @@ class WasabiState(State):
         self.chopped = EMPTY
         self.rewards = 0
         self.snapshot: tuple[int, ...] = tuple(self.tops)
+        self.choosing: tuple[tuple[int, bool], ...] = ()  # recipes still to complete (phase choose)
         self.idle_turns = 0
         # results and statistics
         self.instant_winner = -1
@@ -326,41 +260,6 @@ class WasabiState(State):
         self.passes = 0
 
     # --- copying ----------------------------------------------------------------------------------------
-    def clone(self) -> WasabiState:
-        o = type(self).__new__(type(self))
-        self.copy_base_into(o)
-        o.geo = self.geo
-        o.stacks = self.stacks[:]
-        o.tops = self.tops[:]
-        o.covers = self.covers[:]
-        o.pantry = self.pantry[:]
-        o.kitchen = self.kitchen[:]
-        o.hands = [h[:] for h in self.hands]
-        o.screens = [s[:] for s in self.screens]
-        o.free = [f[:] for f in self.free]
-        o.done = [d[:] for d in self.done]
-        o.cubes = self.cubes[:]
-        o.cards = [c[:] for c in self.cards]
-        o.rstacks = [s[:] for s in self.rstacks]
-        o.known = self.known[:]
-        o.phase = self.phase
-        o.current = self.current
-        o.giving = self.giving
-        o.tiles_left = self.tiles_left
-        o.tiles_played = self.tiles_played
-        o.card_played = self.card_played
-        o.stack_on = self.stack_on
-        o.chopped = self.chopped
-        o.rewards = self.rewards
-        o.snapshot = self.snapshot
-        o.idle_turns = self.idle_turns
-        o.instant_winner = self.instant_winner
-        o.end_reason = self.end_reason
-        o.turns = self.turns
-        o.card_counts = self.card_counts[:]
-        o.passes = self.passes
-        return o
-
     def determinize(self, seat: int, rng: random.Random) -> WasabiState:
         """A copy where everything ``seat`` cannot see is resampled consistently with its view.
 
@@ -369,8 +268,7 @@ class WasabiState(State):
         (lengths kept) together with the stacks' order, except the recipes ``seat`` itself put under a stack,
         which stay where it knows they are. Hidden stack tiles are public and stay.
         """
-        d = self.clone()
-        d.rng = random.Random(rng.random())
+        d: WasabiState = self.search_copy(rng)
         others = [s for s in range(self.players) if s != seat]
         # ingredients
         sizes = [len(self.hands[s]) for s in others]
@@ -413,14 +311,14 @@ class WasabiState(State):
             for j, r in enumerate(st):
                 if r not in known:
                     st[j] = next(it)
+        if self.choosing and self.current != seat:  # the pending choice follows its screen slots
+            moved = dict(zip(self.screens[self.current], d.screens[self.current]))
+            d.choosing = tuple((moved[r], style) for r, style in self.choosing)
         return d
 
     # --- contract verbs ---------------------------------------------------------------------------------
     def to_move(self) -> list[int]:
         return [] if self.phase == "over" else [self.current]
-
-    def is_over(self) -> bool:
-        return self.phase == "over"
 
     def score_of(self, seat: int) -> int:
         return sum(POINTS[RECIPES[r].length] for r, _ in self.done[seat]) + self.cubes[seat]
@@ -428,13 +326,14 @@ class WasabiState(State):
     def scores(self) -> list[int]:
         return [self.score_of(s) for s in range(self.players)]
 
+    def tiebreaks(self) -> list[int]:
+        """Ties go to more cubes, then the win is shared."""
+        return self.cubes
+
     def winners(self) -> list[int]:
-        if self.phase != "over":
-            return []
-        if self.instant_winner >= 0:
+        if self.phase == "over" and self.instant_winner >= 0:
             return [self.instant_winner]
-        best = max((self.score_of(s), self.cubes[s]) for s in range(self.players))
-        return [s for s in range(self.players) if (self.score_of(s), self.cubes[s]) == best]
+        return super().winners()
 
     # --- helpers ----------------------------------------------------------------------------------------
     def empties(self) -> int:
@@ -470,11 +369,11 @@ class WasabiState(State):
             return
         if card == STACK:
             if self.tiles_played == 0 and self.hands[seat] and any(t >= 0 for t in tops):
-                yield _STACK
+                yield STACK_PLAY
         elif card == SPICY:
             need = self.tiles_left + 1
             if len(self.hands[seat]) >= need and self.empties() >= need:
-                yield _SPICY
+                yield SPICY_PLAY
         elif card == SWITCH:
             stacks = self.stacks
             for a, b in self.geo.pairs:
@@ -490,9 +389,9 @@ class WasabiState(State):
         elif card == WASABI:
             need = self.tiles_left
             empties = self.empties()
-            for b in self.geo.blocks:
-                if all(tops[q] != COVERED for q in b) and empties - sum(1 for q in b if tops[q] == EMPTY) >= need:
-                    yield PlayWasabi(b[0])
+            for blk in self.geo.blocks:
+                if all(tops[q] != COVERED for q in blk) and empties - sum(1 for q in blk if tops[q] == EMPTY) >= need:
+                    yield PlayWasabi(blk[0])
 
     # --- legal actions ----------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
@@ -513,6 +412,8 @@ class WasabiState(State):
             return [DrawTile(KINDS[k]) for k in range(len(KINDS)) if self.pantry[k]]
         if ph == "reward":
             return self._reward_actions(seat)
+        if ph == "choose":
+            return [ChooseRecipe(r) for r in sorted(self._rivals())]
         return self._play_actions(seat)
 
     def _reward_actions(self, seat: int) -> list[Action]:
@@ -524,16 +425,16 @@ class WasabiState(State):
                 out.append(TakeCard(name, sq, ""))
             else:
                 for d in sorted(set(held)):
-                    if d != card:
+                    if d != card or sq >= 0:  # your own Wasabi! card may go back for the one on the board
                         out.append(TakeCard(name, sq, CARDS[d]))
-        return [_SKIP] + out  # canonical: SkipReward, then TakeCard by (card, square, discard)
+        return [SKIP] + out  # canonical: SkipReward, then TakeCard by (card, square, discard)
 
     def _play_actions(self, seat: int) -> list[Action]:
         # generated directly in canonical order: EndStep, Pass, Place, PlayChop ... PlayWasabi (the card ids
         # are alphabetical like the class names), each by its fields
         out: list[Action] = []
         if self.card_played < 0 and self.tiles_left == 0 and self.chopped == EMPTY:
-            out.append(_END_STEP)
+            out.append(END_STEP)
         if self.tiles_played == 0 and self.card_played < 0 and self.chopped == EMPTY and not self.stack_on:
             scr = self.screens[seat]
             if scr:
@@ -558,50 +459,41 @@ class WasabiState(State):
         return out
 
     # --- applying ---------------------------------------------------------------------------------------
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        if seat != self.current:
-            raise RuleError(f"It is not your turn (waiting for seat {self.current})")
-        ph = self.phase
-        t = type(action)
-        if ph == "give":
-            if t is not GiveTile:
-                raise RuleError("Choose the starting tiles for the player on your left first")
-            return self._give(seat, action)  # type: ignore[arg-type]
-        if ph in ("setup_recipes", "draw_recipes"):
-            if t is not DrawRecipe:
-                raise RuleError("Draw your recipes first (choose a length)")
-            return self._draw_recipe(seat, action)  # type: ignore[arg-type]
-        if ph == "draw_tiles":
-            if t is not DrawTile:
-                raise RuleError("Refill your hand first: take an ingredient from the Pantry")
-            return self._draw_tile(seat, action)  # type: ignore[arg-type]
-        if ph == "reward":
-            if t is TakeCard:
-                return self._take_card(seat, action)  # type: ignore[arg-type]
-            if t is SkipReward:
-                self.rewards -= 1
-                ev = [Event("reward_skipped", seat)]
-                self._after_reward(ev)
-                return ev
-            raise RuleError("Collect your reward card (or decline it) first")
-        # play
-        if t is Place:
-            return self._place(seat, action)  # type: ignore[arg-type]
-        if t is Pass:
-            return self._pass(seat, action)  # type: ignore[arg-type]
-        if t is EndStep:
-            if self.tiles_left > 0 or self.chopped != EMPTY:
-                raise RuleError("You must play your ingredient tile first")
-            if self.card_played >= 0:
-                raise RuleError("Your step 1 is already over")
-            ev: list[Event] = []
-            self._to_step2(ev)
-            return ev
-        if t in _CARD_CLASS:
-            return self._play_card(seat, _CARD_CLASS[t], action)
-        raise RuleError(f"{type(action).__name__} is not possible now: place an ingredient tile or pass")
+    def canonical(self, action: Action) -> Action:
+        """``PlaySwitch`` names the lower square first; ``Pass`` lists its recipe ids in ascending order."""
+        if isinstance(action, PlaySwitch) and _ints(action.a, action.b) and action.a > action.b:
+            return PlaySwitch(action.b, action.a)
+        if isinstance(action, Pass) and isinstance(action.discard, tuple) and _ints(*action.discard):
+            ordered = tuple(sorted(action.discard))
+            return action if ordered == action.discard else Pass(ordered)
+        return action
+
+    def waiting_for(self, seat: int) -> str:
+        return WAITING.get(Phase(self.phase), "The game is over")
+
+    @handles(SkipReward, phases=[Phase.REWARD])
+    def _skip_reward(self, seat: int, a: SkipReward) -> list[Event]:
+        self.rewards -= 1
+        ev = [Event("reward_skipped", seat)]
+        self._after_reward(ev)
+        return ev
+
+    @handles(EndStep, phases=[Phase.PLAY])
+    def _end_step(self, seat: int, a: EndStep) -> list[Event]:
+        if self.tiles_left > 0 or self.chopped != EMPTY:
+            raise RuleError("You must play your ingredient tile first")
+        if self.card_played >= 0:
+            raise RuleError("Your step 1 is already over")
+        ev: list[Event] = []
+        self._to_step2(ev)
+        return ev
+
+    @handles(PlayStack, PlaySpicy, PlaySwitch, PlayChop, PlayWasabi, phases=[Phase.PLAY])
+    def _card(self, seat: int, a: Action) -> list[Event]:
+        return self._play_card(seat, _CARD_CLASS[type(a)], a)
 
     # setup
+    @handles(GiveTile, phases=[Phase.GIVE])
     def _give(self, seat: int, a: GiveTile) -> list[Event]:
         k = _kind(a.tile)
         if not self.pantry[k]:
@@ -620,9 +512,10 @@ class WasabiState(State):
             self.giving = ()
             self.current = to
             if to == 0:
-                self.phase = "setup_recipes"
+                self.phase = Phase.SETUP_RECIPES
         return ev
 
+    @handles(DrawRecipe, phases=[Phase.SETUP_RECIPES, Phase.DRAW_RECIPES])
     def _draw_recipe(self, seat: int, a: DrawRecipe) -> list[Event]:
         n = a.length
         if n not in LENGTHS:
@@ -651,7 +544,7 @@ class WasabiState(State):
     # step 1
     def _start_turn(self, seat: int) -> None:
         self.current = seat
-        self.phase = "play"
+        self.phase = Phase.PLAY
         self.tiles_left = 1 if self.hands[seat] else 0
         self.tiles_played = 0
         self.card_played = -1
@@ -661,6 +554,7 @@ class WasabiState(State):
         self.snapshot = tuple(self.tops)
         self.turns += 1
 
+    @handles(Pass, phases=[Phase.PLAY])
     def _pass(self, seat: int, a: Pass) -> list[Event]:
         if self.tiles_played or self.card_played >= 0 or self.chopped != EMPTY:
             raise RuleError("You can only pass before playing anything this turn")
@@ -682,6 +576,7 @@ class WasabiState(State):
         self._to_step2(ev, passed=True)
         return ev
 
+    @handles(Place, phases=[Phase.PLAY])
     def _place(self, seat: int, a: Place) -> list[Event]:
         if self.tiles_left <= 0:
             raise RuleError("You have already played your ingredient tile this turn")
@@ -839,9 +734,38 @@ class WasabiState(State):
 
     def _complete(self, seat: int, squares: tuple[int, ...], ev: list[Event]) -> None:
         # any window through a changed square may be new; windows elsewhere keep their contents
-        for r, style in self.matches(seat, squares):
+        self._resolve(seat, tuple(self.matches(seat, squares)), ev)
+
+    def _rivals(self) -> list[int]:
+        """The pending choice: recipes of the first waiting recipe's length."""
+        n = RECIPES[self.choosing[0][0]].length
+        return [r for r, _ in self.choosing if RECIPES[r].length == n]
+
+    @handles(ChooseRecipe, phases=[Phase.CHOOSE])
+    def _choose(self, seat: int, a: ChooseRecipe) -> list[Event]:
+        if a.recipe not in self._rivals():
+            raise RuleError("Choose one of the recipes you have just completed")
+        style = dict(self.choosing)[a.recipe]
+        rest = tuple(x for x in self.choosing if x[0] != a.recipe)
+        self.choosing = ()
+        self.phase = Phase.PLAY
+        ev: list[Event] = []
+        if self._score_recipe(seat, a.recipe, style, ev):
+            self._resolve(seat, rest, ev)
+        if self.phase == "play":
+            self._maybe_end_step1(ev)
+        return ev
+
+    def _resolve(self, seat: int, found: tuple[tuple[int, bool], ...], ev: list[Event]) -> None:
+        """Complete ``found`` in order; stop at a length with more candidates than free tokens (phase choose)."""
+        for i, (r, style) in enumerate(found):
             n = RECIPES[r].length
-            if self.free[seat][n] <= 0:
+            free = self.free[seat][n]
+            if 0 < free < sum(1 for x, _ in found[i:] if RECIPES[x].length == n):
+                self.choosing = found[i:]  # the view and the legal actions show the choice: no event of its own
+                self.phase = Phase.CHOOSE
+                return
+            if free <= 0:
                 # no action to refuse: completion is automatic, so the player is told why nothing happened
                 # (only the length, which is public, not the hidden recipe)
                 ev.append(
@@ -852,19 +776,24 @@ class WasabiState(State):
                     )
                 )
                 continue
-            self.free[seat][n] -= 1
-            self.screens[seat].remove(r)
-            self.done[seat].append((r, style))
-            cubes = STYLE_CUBES[n] if style else 0
-            self.cubes[seat] += cubes
-            self.rewards += 1
-            ev.append(
-                Event("completed", seat, {"recipe": RECIPES[r].name, "length": n, "style": style, "cubes": cubes})
-            )
-            if len(self.done[seat]) == ALL_TOKENS:
-                self.instant_winner = seat
-                self._finish("instant win", ev)
+            if not self._score_recipe(seat, r, style, ev):
                 return
+
+    def _score_recipe(self, seat: int, r: int, style: bool, ev: list[Event]) -> bool:
+        """Complete recipe ``r`` with a free token; False when that ends the game (an instant win)."""
+        n = RECIPES[r].length
+        self.free[seat][n] -= 1
+        self.screens[seat].remove(r)
+        self.done[seat].append((r, style))
+        cubes = STYLE_CUBES[n] if style else 0
+        self.cubes[seat] += cubes
+        self.rewards += 1
+        ev.append(Event("completed", seat, {"recipe": RECIPES[r].name, "length": n, "style": style, "cubes": cubes}))
+        if len(self.done[seat]) == ALL_TOKENS:
+            self.instant_winner = seat
+            self._finish("instant win", ev)
+            return False
+        return True
 
     def _maybe_end_step1(self, ev: list[Event]) -> None:
         if self.tiles_left > 0 or self.chopped != EMPTY:
@@ -876,17 +805,18 @@ class WasabiState(State):
     # step 2
     def _to_step2(self, ev: list[Event], passed: bool = False) -> None:
         self.idle_turns = self.idle_turns + 1 if passed else 0
-        self.phase = "reward"
+        self.phase = Phase.REWARD
         self._after_reward(ev)
 
     def _after_reward(self, ev: list[Event]) -> None:
         if self.rewards > 0 and self._available_rewards():
-            self.phase = "reward"
+            self.phase = Phase.REWARD
             return
         self.rewards = 0
-        self.phase = "draw_tiles"
+        self.phase = Phase.DRAW_TILES
         self._after_tile(ev)
 
+    @handles(TakeCard, phases=[Phase.REWARD])
     def _take_card(self, seat: int, a: TakeCard) -> list[Event]:
         card = CARD_ID.get(a.card) if isinstance(a.card, str) else None
         if card is None:
@@ -905,7 +835,7 @@ class WasabiState(State):
             d = CARD_ID.get(a.discard) if isinstance(a.discard, str) else None
             if d is None or d not in held:
                 raise RuleError("You may hold only two action cards: name one of yours to return to the Kitchen")
-            if d == card:
+            if d == card and sq == -1:
                 raise RuleError("Returning the same card you take changes nothing")
         elif a.discard != "":
             raise RuleError("You have room for the card: nothing needs to go back to the Kitchen")
@@ -928,6 +858,7 @@ class WasabiState(State):
         self._after_reward(ev)
         return ev
 
+    @handles(DrawTile, phases=[Phase.DRAW_TILES])
     def _draw_tile(self, seat: int, a: DrawTile) -> list[Event]:
         k = _kind(a.tile)
         if not self.pantry[k]:
@@ -941,14 +872,14 @@ class WasabiState(State):
 
     def _after_tile(self, ev: list[Event]) -> None:
         if len(self.hands[self.current]) < HAND_SIZE and any(self.pantry):
-            self.phase = "draw_tiles"
+            self.phase = Phase.DRAW_TILES
             return
-        self.phase = "draw_recipes"
+        self.phase = Phase.DRAW_RECIPES
         self._after_recipe(ev)
 
     def _after_recipe(self, ev: list[Event]) -> None:
         if len(self.screens[self.current]) < SCREEN_SIZE and any(self.rstacks[n] for n in LENGTHS):
-            self.phase = "draw_recipes"
+            self.phase = Phase.DRAW_RECIPES
             return
         # end of the turn
         if self.board_full():
@@ -959,7 +890,7 @@ class WasabiState(State):
             self._start_turn((self.current + 1) % self.players)
 
     def _finish(self, reason: str, ev: list[Event]) -> None:
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.end_reason = reason
         ev.append(Event("game_over", None, {"reason": reason, "scores": self.scores(), "winners": self.winners()}))
 
@@ -1015,6 +946,14 @@ class WasabiState(State):
                 "stack": self.stack_on,
                 "chopped": KINDS[self.chopped] if self.chopped >= 0 else None,
                 "rewards": self.rewards,
+                # the chooser knows its candidate recipes; the others see which length is being decided
+                "choosing": (
+                    [{"id": r, "name": RECIPES[r].name, "style": st} for r, st in self.choosing if r in self._rivals()]
+                    if seat == self.current
+                    else RECIPES[self.choosing[0][0]].length
+                )
+                if self.choosing
+                else None,
                 # the giver and the receiver know the starting tiles chosen so far; others see how many
                 "giving": [KINDS[k] for k in self.giving]
                 if seat in (self.current, (self.current + 1) % self.players)

@@ -13,6 +13,7 @@ rm -rf build  # setuptools keeps deleted package files in build/lib and would in
 # The gate: lint and format (ruff) and types (mypy), configured in pyproject.toml.
 "$VENV/bin/ruff" check --quiet .
 "$VENV/bin/ruff" format --check --quiet .
+"$VENV/bin/mypy"
 # Run the tests against the installed package, not the source tree, so a missing data file fails here.
 export KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1
 export KIVY_HOME="$PWD/.venv/kivy-home"

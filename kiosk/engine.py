@@ -475,7 +475,7 @@ class GameSpec:
     new_game: Callable[[int, int], State]
     action_from_json: Callable[[Mapping[str, Any]], Action]
     bots: Mapping[str, Callable[[int, int], Bot]]
-    stats: Callable[[State], Mapping[str, float]] | None = None
+    stats: Callable[[Any], Mapping[str, float]] | None = None  # takes the game's own State subclass
     lower_is_better: bool = False
     setup_game: Callable[[int, int, Mapping[str, Any]], State] | None = None
     symbol: str = "\u25c6"

@@ -117,6 +117,7 @@ class AttractDirector:
         seed = app.rng.randrange(2**31)
         level = app.cfg.attract.bot_level if app.cfg.attract.bot_level in spec.bots else next(iter(spec.bots))
         state = spec.new_game(n, seed)
+        seats = state.seating(seats)
         bots = {g: spec.bots[level](g, seed + 7919 * (g + 1)) for g in range(n)}
         session = GameSession(
             spec,

@@ -64,10 +64,11 @@ class GameLauncher:
         """A new game of ``key``: journal it, count the play, tell the hardware who plays, launch it."""
         app = self.app
         spec = app.games[key]
-        seats = sorted(seats)
-        spec.check_players(len(seats))
+        chairs = sorted(seats)  # clockwise
+        spec.check_players(len(chairs))
         seed = app.rng.randrange(2**31)
-        state = spec.new_game(len(seats), seed)
+        state = spec.new_game(len(chairs), seed)
+        seats = state.seating(chairs)  # seat 0 starts: drawn from the seed where the rulebook says "at random"
         meta: dict[str, Any] = {} if match_games is None else {"match_games": match_games}
         journal = None
         if app.saved_games.available:
@@ -77,7 +78,7 @@ class GameLauncher:
                 )
             except Exception as exc:
                 log.warning("no journal for this game: %s", exc)
-        self.last_join = (key, list(seats))
+        self.last_join = (key, chairs)
         if app.scores.available:
             try:
                 app.scores.record_play(key)

@@ -277,7 +277,7 @@ def _child(out: Path, size: str, only: str) -> int:
     app._run_prepare()
     runTouchApp(embedded=True)
     Tour.frames(3)
-    app.ensure_ready()
+    app.builder.ensure_ready()
     tour = Tour(app, out, size)
     try:
         tour.tour(only)

@@ -41,6 +41,7 @@ class LazyBuild:
             self._results,
             self._operator,
             self._overlay,
+            self._seat_menus,
             self._diagnostics,
             self._game_screens,
         ]
@@ -120,6 +121,19 @@ class LazyBuild:
         from kiosk.ui.overlay import Overlay
 
         self.app.overlay = Overlay(table=self.app.table, on_answer=self.app.idle.answer)
+
+    def _seat_menus(self) -> None:
+        from kiosk.ui.seatmenu import SeatMenus
+
+        app = self.app
+        launcher = app.launcher
+        app.seat_menus = SeatMenus(
+            host=app.root,
+            table=app.table,
+            offered=launcher.menu_offered,
+            leave_question=launcher.leave_question,
+            on_leave=launcher.leave_seat,
+        )
 
     def _diagnostics(self) -> None:
         from kiosk.ui.diagnostics import DiagnosticsScreen

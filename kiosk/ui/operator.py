@@ -74,6 +74,15 @@ class OperatorDesk(Protocol):
 
     def quit_kiosk(self) -> None: ...
 
+    @property
+    def game_in_progress(self) -> str:
+        """The title of the game the menu interrupted ("" when none)."""
+        ...
+
+    def end_game(self) -> None:
+        """End the interrupted game without results (saved as abandoned); closing the menu then goes to attract."""
+        ...
+
     def close(self) -> None:
         """Leave the menu (back to the game it interrupted, or attract mode)."""
         ...
@@ -106,6 +115,8 @@ class OperatorScreen(Screen):
     board_game = StringProperty("")
     board_title = StringProperty("")
     confirm_text = StringProperty("")
+    #: The interrupted game's title ("" when none): "End the current game" shows only then.
+    game_title = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -153,6 +164,7 @@ class OperatorScreen(Screen):
         if self.board_game not in games and games:
             self.board_game = games[0]
         self._board_title()
+        self.game_title = self.desk.game_in_progress
         self.refresh()
         self.phase = "menu"
 
@@ -234,6 +246,14 @@ class OperatorScreen(Screen):
         removed = self.desk.reset_board(key)
         self.refresh()
         self.pin_message = f"{self._title(key)} board reset ({removed} entries removed)"
+
+    def ask_end_game(self) -> None:
+        if self.game_title:
+            self._ask(f"End the {self.game_title} game now?\nNo scores are saved for it.", self._end_game)
+
+    def _end_game(self) -> None:
+        self.desk.end_game()
+        self.game_title = ""
 
     def ask_quit(self) -> None:
         self._ask("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)", self.desk.quit_kiosk)

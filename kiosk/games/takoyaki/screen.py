@@ -375,6 +375,15 @@ class TakoyakiScreen(BaseGameScreen):
     def hide_private(self) -> None:
         """Nothing is hidden in Takoyaki (grills and cards are public)."""
 
+    def seat_to_bot(self, game_seat: int) -> None:
+        """A bot took over a seat whose player left: it plays on that grill at its own pace from now on."""
+        super().seat_to_bot(game_seat)
+        self.panels[self.session.seats[game_seat].index].ids.grill.reset_touches()
+        if game_seat not in self._bot_events:
+            self._bot_events[game_seat] = Clock.schedule_once(
+                partial(self._bot_tick, game_seat), self._bot_delay(game_seat)
+            )
+
     # ------------------------------------------------------------------------------------------- countdown
     @property
     def counting_down(self) -> bool:

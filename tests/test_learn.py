@@ -1,0 +1,294 @@
+"""Learning and leaving at the seat, in a real Kivy window (Xvfb in CI): the seat menu (how to play, leave),
+a bot taking over a seat whose player left, the game ending when the last human leaves, the operator's "End the
+current game", "Still playing?" only where humans sit, and the results' words and high-score rules.
+
+Every window scenario runs in one child process with the real :class:`kiosk.app.KioskApp` (Kivy allows one App
+per process; tests/test_ui.py owns the pytest process's), driven by simulated touches; the results' rules that
+need no window are plain tests.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from conftest import build_app, button_with_text, frames, run_child, run_scenarios, run_until, screenshot, tap
+
+HERE = Path(__file__).resolve()
+SCENARIOS = [
+    "seat_menu_howto_steps_with_pictures",
+    "leave_hands_seat_to_bot_then_last_leave_ends_game",
+    "operator_ends_the_current_game",
+    "still_playing_only_at_human_seats",
+    "results_words_and_high_score_rules",
+    "trial_results_show_the_time",
+]
+
+
+# =============================================================================================== plain tests
+def test_points_text_is_singular_for_one() -> None:
+    from kiosk.ui.results import points_text
+
+    assert [points_text(n) for n in (0, 1, 2, 12)] == ["0 points", "1 point", "2 points", "12 points"]
+
+
+@pytest.mark.parametrize(
+    ("score", "board", "table", "lower", "trivial"),
+    [
+        (0, None, None, False, True),  # 0 points is never a high score, even on an empty board
+        (3, None, 3, False, False),  # an empty board: any real score enters
+        (3, 40, 40, False, True),  # under a third of the board's best
+        (5, None, 30, False, True),  # under a third of the winner's score at the table
+        (14, 40, 30, False, False),
+        (90_000, 20_000, None, True, True),  # a time over three times the board's best
+        (50_000, 20_000, None, True, False),
+        (50_000, None, None, True, False),
+    ],
+)
+def test_trivial_score(score: int, board: int | None, table: int | None, lower: bool, trivial: bool) -> None:
+    from kiosk.ui.results import trivial_score
+
+    assert trivial_score(score, board, table, lower) is trivial
+
+
+def test_marked_rows_frame_the_new_entry_and_add_it_below_the_five() -> None:
+    from kiosk.ui.results import marked_rows
+
+    entries = [SimpleNamespace(id=i, name=f"A{i}", score=100 - i) for i in range(1, 9)]
+    rows = marked_rows(entries, {2})
+    assert len(rows) == 5 and rows[1].startswith("\u25b6 2.") and rows[1].endswith("\u25c0")
+    rows = marked_rows(entries, {7})
+    assert len(rows) == 6 and rows[-1] == "\u25b6 7.  A7    93 \u25c0"
+    assert marked_rows([], set()) == ["(no scores yet)"]
+
+
+# =============================================================================================== the child
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return run_child(HERE, tmp_path_factory.mktemp("learn"), timeout=280)
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario(results: dict[str, Any], name: str) -> None:
+    assert name in results, f"scenario {name} did not run; results: {sorted(results)}"
+    assert results[name] == "ok", results[name]
+
+
+def _badge(screen: Any, index: int) -> Any:
+    from kiosk.ui.seatzone import SeatBadge
+
+    found = [
+        w
+        for w in screen.walk(restrict=True)
+        if isinstance(w, SeatBadge) and w.seat is not None and w.seat.index == index and w.get_root_window()
+    ]
+    assert found, f"no badge of seat {index} on screen"
+    return found[0]
+
+
+def _finished(key: str, players: int, seed: int) -> Any:
+    """A finished game of ``key`` (random bots at every seat, headless)."""
+    from kiosk.games import GAMES
+
+    spec = GAMES[key]
+    st = spec.new_game(players, seed)
+    bots = [spec.bots["random"](g, seed + g) for g in range(players)]
+    for _ in range(20000):
+        if st.is_over():
+            return st
+        g = st.to_move()[0]
+        st.apply(g, bots[g].choose(st))
+    raise AssertionError(f"{key} did not end")
+
+
+def child_main(tmp: Path, out: Path) -> None:
+    from kiosk.ai import RandomBot
+    from kiosk.ui.howto import howto_steps
+    from kiosk.ui.session import GameSession
+
+    app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
+    pos = app.table.by_position
+    sw, ne, east, west = (pos(p).index for p in ("south-west", "north-east", "east", "west"))
+
+    def start(key: str, seats: list[tuple[int, str | None]]) -> Any:
+        if app.mode != "attract":
+            app.go_attract()
+            frames(1)
+        app.start_game(key, seats)
+        frames(2)
+        assert app.mode == "game"
+        return app.launcher.session
+
+    def seat_menu_howto_steps_with_pictures() -> None:
+        # the joining screen: "? How to play" at a seat opens the how-to there, facing it
+        app.leave_attract(sw)
+        frames(1)
+        app.open_join("wasabi", sw)
+        frames(2)
+        tap(button_with_text(app.join_screen.pads[west], "? How to play"))
+        menu = app.seat_menus.menus[west]
+        assert menu.shown and menu.page == "howto" and menu.get_root_window() is not None
+        steps = howto_steps(app.games["wasabi"])
+        assert menu.step_title == steps[0].title and menu.step_text == steps[0].text
+        assert menu.facing_rotation == app.table[west].rotation
+        tap(button_with_text(menu, "Next \u25b6"))
+        assert menu.step == 1 and menu.step_title == steps[1].title
+        pictures = list(menu.ids.pictures.children)
+        assert [p.name for p in reversed(pictures)] == list(steps[1].pictures)[:3]
+        screenshot("learn_howto_join")
+        tap(button_with_text(menu, "Close \u2716"))
+        assert not menu.shown and app.seat_menus.parent is None
+
+    def leave_hands_seat_to_bot_then_last_leave_ends_game() -> None:
+        session = start("maki", [(sw, None), (east, "random"), (ne, None)])
+        screen = app.sm.current_screen
+        journal = session.journal
+        plays_before = app.scores.count("maki")
+        assert _badge(screen, sw).menu and _badge(screen, ne).menu and not _badge(screen, east).menu
+        tap(_badge(screen, sw))
+        menu = app.seat_menus.menus[sw]
+        assert menu.shown and menu.page == "menu"
+        tap(button_with_text(menu, "\u2716 Leave the game..."))
+        assert menu.page == "leave" and "bot (easy)" in menu.leave_text
+        tap(button_with_text(menu, "No, stay"))
+        assert menu.page == "menu" and not session.is_bot(0)
+        tap(button_with_text(menu, "\u2716 Leave the game..."))
+        tap(button_with_text(menu, "Yes, leave"))
+        g_sw, g_ne = session.game_seat_of(sw), session.game_seat_of(ne)
+        assert session.is_bot(g_sw) and session.bot_levels[g_sw] == "easy" and session.who(g_sw) == "Bot (easy)"
+        assert app.mode == "game" and app.launcher.session is session and not menu.shown
+        assert screen.panels[sw].is_bot and not _badge(screen, sw).menu
+        # the bot plays the seat from where it stands: the north-east human plays at random through the session
+        human = RandomBot(g_ne, 3)
+        moved = {"sw": 0}
+
+        def count(_s: Any, events: Any) -> None:
+            moved["sw"] += any(e.seat == g_sw for e in events)
+
+        session.bind(on_change=count)
+        end = time.monotonic() + 30
+        while moved["sw"] < 2 and time.monotonic() < end and not session.state.is_over():
+            if g_ne in session.state.to_move():
+                session.apply(g_ne, human.choose(session.state))
+            frames(1)
+        session.unbind(on_change=count)
+        assert moved["sw"] >= 2 or session.state.is_over(), "the bot that took the seat plays"
+        # the last human leaves: the game ends unfinished, no results, no scores, the journal saved as abandoned
+        tap(_badge(screen, ne))
+        menu = app.seat_menus.menus[ne]
+        tap(button_with_text(menu, "\u2716 Leave the game..."))
+        assert "last player" in menu.leave_text
+        tap(button_with_text(menu, "Yes, leave"))
+        run_until(lambda: app.mode == "attract", 3, "attract mode")
+        assert app.launcher.session is None and app.scores.count("maki") == plays_before
+        assert journal is not None and not journal.path.exists()
+        archived = list((journal.path.parent.parent / "archive").glob(journal.path.stem + "*"))
+        assert archived and '"end":"abandoned"' in archived[0].read_text()
+
+    def operator_ends_the_current_game() -> None:
+        session = start("makoto", [(sw, None), (ne, "random")])
+        journal = session.journal
+        app.desk.open("bottom")
+        frames(1)
+        op = app.operator
+        op.show_menu()
+        frames(1)
+        assert op.game_title == "Makoto"
+        tap(button_with_text(op, "End the current game..."))
+        assert op.phase == "confirm" and "Makoto" in op.confirm_text
+        tap(button_with_text(op, "Yes, do it"))
+        assert app.launcher.session is None and op.game_title == ""
+        frames(1)
+        end_button = [b for b in op.walk(restrict=True) if getattr(b, "text", "") == "End the current game..."]
+        assert end_button and end_button[0].disabled, "nothing left to end"
+        tap(button_with_text(op, "Close menu"))
+        run_until(lambda: app.mode == "attract", 3, "attract after the menu")
+        assert journal is not None and not journal.path.exists()
+
+    def still_playing_only_at_human_seats() -> None:
+        start("makoto", [(sw, None), (east, "random"), (ne, None), (west, "random")])
+        app.hub.last_input = time.monotonic() - app.cfg.timeouts.idle_s - 1
+        run_until(lambda: app.idle.prompting, 3, "the prompt")
+        shown = {z.seat.index for z in app.overlay.zones if z.get_root_window() is not None}
+        assert shown == {sw, ne}, shown
+        screenshot("learn_still_playing")
+        zone = next(z for z in app.overlay.zones if z.seat.index == ne)
+        tap(button_with_text(zone, "Yes, still here \u261d"))
+        assert not app.idle.prompting and app.mode == "game"
+        app.go_attract()
+        frames(2)
+
+    def results_words_and_high_score_rules() -> None:
+        spec = app.games["makoto"]
+        seats = [app.table[sw], app.table[ne]]
+        state = _finished("makoto", 2, 11)
+        session = GameSession(spec, state, seats, {1: RandomBot(1, 1)}, seed=11)
+        final = state.scores()
+        res = app.results
+        app.go_attract()
+        # an empty board: a real score enters; 0 never does
+        res.setup(session, app.scores, 30, 60)
+        pad = res.pads[sw]
+        assert pad.score_text.endswith("point" if final[0] == 1 else "points")
+        assert pad.entering == (final[0] > 0 and 3 * final[0] >= max(final)), (final, pad.entering)
+        res.cancel_timers()
+        # a board whose best is far above: no "New high score!" for a trivial score
+        for i, s in enumerate((400, 390, 380)):
+            app.scores.add("makoto", f"Z{i}Z", s)
+        res.setup(session, app.scores, 30, 60)
+        assert not res.pads[sw].entering or 3 * final[0] >= 400
+        res.cancel_timers()
+        # a good score on the board: entered, and the new row marked on the board that follows
+        good = GameSession(spec, state, seats, {1: RandomBot(1, 1)}, seed=11)
+        state_scores = state.scores
+        state.scores = lambda: [395, 1]
+        try:
+            res.setup(good, app.scores, 30, 60)
+        finally:
+            state.scores = state_scores
+        pad = res.pads[sw]
+        assert pad.entering and pad.entry_title == "New high score!"
+        assert res.pads[ne].score_text == "Bot: 1 point"
+        app.mode = "results"
+        app.sm.current = "results"
+        frames(3)
+        tap(button_with_text(pad, "OK"))
+        assert any(r.startswith("\u25b6 2.") and "AAA" in r for r in res.alltime), res.alltime
+        screenshot("learn_results_marked")
+        res.cancel_timers()
+        app.go_attract()
+        frames(1)
+
+    def trial_results_show_the_time() -> None:
+        spec = app.games["takoyaki"]
+        state = _finished("takoyaki", 1, 5)
+        session = GameSession(spec, state, [app.table[sw]], {}, seed=5)
+        session.trial_time = 42.5
+        res = app.results
+        res.setup(session, app.scores, 30, 60)
+        assert res.summary == "Time trial: 42.50 s" and "Winner" not in res.summary
+        assert res.pads[sw].score_text == "Time: 42.50 s"
+        res.cancel_timers()
+
+    run_scenarios(
+        {
+            "seat_menu_howto_steps_with_pictures": seat_menu_howto_steps_with_pictures,
+            "leave_hands_seat_to_bot_then_last_leave_ends_game": leave_hands_seat_to_bot_then_last_leave_ends_game,
+            "operator_ends_the_current_game": operator_ends_the_current_game,
+            "still_playing_only_at_human_seats": still_playing_only_at_human_seats,
+            "results_words_and_high_score_rules": results_words_and_high_score_rules,
+            "trial_results_show_the_time": trial_results_show_the_time,
+        },
+        out,
+    )
+    app.launcher.end()
+    app.stop()
+
+
+if __name__ == "__main__":
+    child_main(Path(sys.argv[1]), Path(sys.argv[2]))

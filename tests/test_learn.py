@@ -21,6 +21,7 @@ from conftest import build_app, button_with_text, frames, run_child, run_scenari
 HERE = Path(__file__).resolve()
 SCENARIOS = [
     "seat_menu_howto_steps_with_pictures",
+    "setup_choices_explained_when_asked",
     "leave_hands_seat_to_bot_then_last_leave_ends_game",
     "operator_ends_the_current_game",
     "still_playing_only_at_human_seats",
@@ -130,7 +131,7 @@ def child_main(tmp: Path, out: Path) -> None:
         frames(1)
         app.open_join("wasabi", sw)
         frames(2)
-        tap(button_with_text(app.join_screen.pads[west], "? How to play"))
+        tap(_badge(app.join_screen, west))
         menu = app.seat_menus.menus[west]
         assert menu.shown and menu.page == "howto" and menu.get_root_window() is not None
         steps = howto_steps(app.games["wasabi"])
@@ -143,6 +144,41 @@ def child_main(tmp: Path, out: Path) -> None:
         screenshot("learn_howto_join")
         tap(button_with_text(menu, "Close \u2716"))
         assert not menu.shown and app.seat_menus.parent is None
+        # a lone Takoyaki player is told it is a time trial before starting
+        app.open_join("takoyaki", sw)
+        frames(1)
+        app.join_screen.join(sw)
+        frames(1)
+        assert "time trial" in app.join_screen.summary and "Start" in app.join_screen.summary
+        app.join_screen.add_bot(ne)
+        frames(1)
+        assert "time trial" not in app.join_screen.summary
+        app.go_attract()
+        frames(1)
+
+    def setup_choices_explained_when_asked() -> None:
+        # Wasabi!'s set-up: giving starting tiles is explained at the seat that gives
+        session = start("wasabi", [(sw, None), (ne, None)])
+        screen = app.sm.current_screen
+        st = session.state
+        mover = st.to_move()[0]
+        kinds = {type(a).__name__ for a in st.legal_actions(mover)}
+        assert "GiveTile" in kinds, kinds
+        prompt = screen.panels[session.seats[mover].index].prompt
+        assert "Set-up" in prompt and "different kinds" in prompt, prompt
+        # play the giving through the session until recipes are drawn: the length choice is explained
+        for _ in range(40):
+            mover = st.to_move()[0]
+            acts = st.legal_actions(mover)
+            if any(type(a).__name__ == "DrawRecipe" for a in acts):
+                break
+            session.apply(mover, acts[0])
+            frames(1)
+        frames(2)
+        prompt = screen.panels[session.seats[st.to_move()[0]].index].prompt
+        assert "choose its length" in prompt and "score more" in prompt, prompt
+        app.go_attract()
+        frames(1)
 
     def leave_hands_seat_to_bot_then_last_leave_ends_game() -> None:
         session = start("maki", [(sw, None), (east, "random"), (ne, None)])
@@ -278,6 +314,7 @@ def child_main(tmp: Path, out: Path) -> None:
     run_scenarios(
         {
             "seat_menu_howto_steps_with_pictures": seat_menu_howto_steps_with_pictures,
+            "setup_choices_explained_when_asked": setup_choices_explained_when_asked,
             "leave_hands_seat_to_bot_then_last_leave_ends_game": leave_hands_seat_to_bot_then_last_leave_ends_game,
             "operator_ends_the_current_game": operator_ends_the_current_game,
             "still_playing_only_at_human_seats": still_playing_only_at_human_seats,

@@ -193,12 +193,14 @@ class SeatBadge(BoxLayout):
 
     A tap on the badge opens the seat's menu (how to play, leave) where the shell offers one: the class attribute
     ``opener(table index) -> bool`` (set by the shell's seat menus) is asked, and True means the tap was used.
-    ``menu`` marks the badge of a seat that has a menu ("? Help / Leave").
+    ``menu`` marks the badge of a seat that has a menu (``menu_text``: "[?] Help / Leave" in a game, "[?] How to
+    play" on the joining screen).
     """
 
     seat = ObjectProperty(None, allownone=True)
     text = StringProperty("")
     menu = BooleanProperty(False)
+    menu_text = StringProperty("[?] Help / Leave")
     opener: Callable[[int], bool] | None = None
 
     def on_touch_down(self, touch: Any) -> bool:

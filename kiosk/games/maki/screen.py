@@ -117,7 +117,7 @@ class MakiScreen(BoardScreen):
         if "Gain" in kinds and "TakePool" not in kinds:
             return "Take an action card from the display below"
         if "Draw" in kinds:
-            return "Draw recipes below until you hold three"
+            return "Draw recipes below until you hold three: choose each one's length (longer ones score more)"
         if "Serve" in kinds:
             return "Serve a recipe below, or Prep" + cards
         if "TakePool" in kinds or "Return" in kinds:

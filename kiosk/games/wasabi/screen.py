@@ -124,9 +124,9 @@ class WasabiScreen(BoardScreen):
         if "GiveTile" in kinds:
             nxt = public.get("current")
             name = self.seat_name((nxt + 1) % int(public.get("players", 2))) if isinstance(nxt, int) else "them"
-            return f"Choose a starting tile below for {name}"
+            return f"Set-up: give {name} a starting tile below (3 tiles of 3 different kinds; no rice, maki or special)"
         if "DrawRecipe" in kinds:
-            return "Draw a recipe below: choose its length"
+            return "Draw a recipe below: choose its length (longer ones score more but are harder to make)"
         if "DrawTile" in kinds:
             return "Refill your hand: take a tile from the Pantry below"
         if "TakeCard" in kinds or "SkipReward" in kinds:

@@ -22,6 +22,7 @@ HERE = Path(__file__).resolve()
 SCENARIOS = [
     "seat_menu_howto_steps_with_pictures",
     "setup_choices_explained_when_asked",
+    "howto_during_a_game_with_an_animated_demo",
     "leave_hands_seat_to_bot_then_last_leave_ends_game",
     "operator_ends_the_current_game",
     "still_playing_only_at_human_seats",
@@ -65,6 +66,37 @@ def test_marked_rows_frame_the_new_entry_and_add_it_below_the_five() -> None:
     rows = marked_rows(entries, {7})
     assert len(rows) == 6 and rows[-1] == "\u25b6 7.  A7    93 \u25c0"
     assert marked_rows([], set()) == ["(no scores yet)"]
+
+
+@pytest.mark.parametrize("key", ["maki", "wasabi", "makoto", "takoyaki"])
+def test_every_game_has_a_demo_of_real_moves_in_words(key: str) -> None:
+    from kiosk.games import GAMES
+    from kiosk.ui.demo import demo_frames
+    from kiosk.ui.howto import howto_steps
+    from kiosk.ui.pictures import PICTURES
+
+    spec = GAMES[key]
+    demos = [s for s in howto_steps(spec) if s.demo is not None]
+    assert demos, f"{key}'s how-to has no demo step"
+    frames = demo_frames(spec, **demos[0].demo)
+    assert len(frames) >= 4, [f.caption for f in frames]
+    for f in frames[1:]:
+        assert f.caption and "_" not in f.caption and "{" not in f.caption, f.caption
+        assert all(c == "" or c in PICTURES for c in f.cells), f.cells
+    if key in ("maki", "wasabi", "takoyaki"):  # a board (or grill) drawn in pictures, changing with the moves
+        assert frames[0].cols > 0 and len(frames[0].cells) % frames[0].cols == 0
+        assert len({f.cells for f in frames}) > 1, "the pictures follow the moves"
+
+
+def test_a_bad_demo_in_a_howto_is_refused_with_the_file_named(tmp_path: Path) -> None:
+    import json
+
+    from kiosk.games import load_howto
+
+    bad = tmp_path / "howto.json"
+    bad.write_text(json.dumps([{"title": "T", "text": "x", "demo": {"moves": "six"}}]))
+    with pytest.raises(ValueError, match="howto.json: step 1's 'demo'"):
+        load_howto(bad)
 
 
 # =============================================================================================== the child
@@ -177,6 +209,31 @@ def child_main(tmp: Path, out: Path) -> None:
         frames(2)
         prompt = screen.panels[session.seats[st.to_move()[0]].index].prompt
         assert "choose its length" in prompt and "score more" in prompt, prompt
+        app.go_attract()
+        frames(1)
+
+    def howto_during_a_game_with_an_animated_demo() -> None:
+        session = start("maki", [(sw, None), (ne, "random")])
+        screen = app.sm.current_screen
+        tap(_badge(screen, sw))
+        menu = app.seat_menus.menus[sw]
+        tap(button_with_text(menu, "? How to play"))
+        assert menu.page == "howto" and menu.step == 0
+        demo_step = next(i for i, s in enumerate(menu.steps) if s.demo is not None)
+        while menu.step < demo_step:
+            tap(button_with_text(menu, "Next \u25b6"))
+        run_until(lambda: menu.demo_cols > 0 and menu.demo_caption.startswith("0/"), 20, "the demo's first position")
+        grid = menu.ids.demo_board
+        assert len(grid.children) == 30 and grid.cols == 5, (len(grid.children), grid.cols)
+        first = [w.name for w in reversed(grid.children)]
+        run_until(lambda: menu.demo_caption.startswith("1/"), 5, "the first move")
+        assert "Ann" in menu.demo_caption
+        run_until(lambda: [w.name for w in reversed(grid.children)] != first, 10, "the board to change")
+        screenshot("learn_howto_demo")
+        # the game went on meanwhile: the other seat's zone is untouched and the session still runs
+        assert app.mode == "game" and session.running
+        tap(button_with_text(menu, "Close \u2716"))
+        assert not menu.shown and menu.demo_caption == "" and menu._demo_ev is None
         app.go_attract()
         frames(1)
 
@@ -315,6 +372,7 @@ def child_main(tmp: Path, out: Path) -> None:
         {
             "seat_menu_howto_steps_with_pictures": seat_menu_howto_steps_with_pictures,
             "setup_choices_explained_when_asked": setup_choices_explained_when_asked,
+            "howto_during_a_game_with_an_animated_demo": howto_during_a_game_with_an_animated_demo,
             "leave_hands_seat_to_bot_then_last_leave_ends_game": leave_hands_seat_to_bot_then_last_leave_ends_game,
             "operator_ends_the_current_game": operator_ends_the_current_game,
             "still_playing_only_at_human_seats": still_playing_only_at_human_seats,

@@ -9,6 +9,8 @@ keep their pace.
 
 * **How to play**: the game's steps (``howto.json`` through :func:`kiosk.ui.howto.howto_steps`), one at a time,
   each with its pictures from the atlas (``pictures`` names) and its words; "Next" / "Back" / "Close".
+* **Demos**: a step with a ``demo`` plays a few real moves of an example game, one every ``DEMO_STEP_S``
+  seconds, in words and, for a board game, on a small board of pictures (:mod:`kiosk.ui.demo`).
 * **Leave**: a confirmation naming what happens ("A bot plays your seat on" or, for the last player, "The game
   ends; no scores are saved"); "Yes, leave" hands the seat to the shell's ``leave(table index)``.
 
@@ -18,9 +20,12 @@ is open (a hidden widget costs a draw). Touches elsewhere pass through to the ga
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -32,11 +37,17 @@ from kivy.properties import (
 from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.engine import GameSpec
+from kiosk.ui.demo import DemoFrame, demo_frames
 from kiosk.ui.howto import HowToStep, howto_steps
 from kiosk.ui.pieces import Picture
 from kiosk.ui.seatzone import SeatBadge, SeatZone
 
-__all__ = ["SeatMenu", "SeatMenus"]
+log = logging.getLogger("kiosk.ui.seatmenu")
+
+__all__ = ["SeatMenu", "SeatMenus", "DEMO_STEP_S"]
+
+#: Seconds each move of a how-to demo stays on screen.
+DEMO_STEP_S = 1.6
 
 
 class SeatMenu(SeatZone):
@@ -52,10 +63,18 @@ class SeatMenu(SeatZone):
     step_title = StringProperty("")
     step_text = StringProperty("")
     step_pictures = ListProperty([])
+    #: The demo's current move in words ("" when the step has no demo) and its board's columns (0: no board).
+    demo_caption = StringProperty("")
+    demo_cols = NumericProperty(0)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.steps: list[HowToStep] = []
+        self.spec: GameSpec | None = None
+        self._demo: list[DemoFrame] = []
+        self._demo_i = 0
+        self._demo_ev: Any = None
+        self._demo_token = 0
 
     def show_step(self, i: int) -> None:
         if not self.steps:
@@ -71,7 +90,66 @@ class SeatMenu(SeatZone):
         box.clear_widgets()
         for name in s.pictures[:3]:
             box.add_widget(Picture(name=name))
+        self.stop_demo()
+        if s.demo is not None and self.spec is not None:
+            self.start_demo(self.spec, s.demo)
         self.page = "howto"
+
+    # ------------------------------------------------------------------------------------------------ demo
+    def start_demo(self, spec: GameSpec, params: dict[str, Any]) -> None:
+        """Work out the demo's moves in a thread (the engine is pure; a search bot may take a moment), then
+        show one move every ``DEMO_STEP_S`` seconds, from the start again after the last."""
+        self._demo_token += 1
+        token = self._demo_token
+        self.demo_caption = "Watch: dealing an example game..."
+
+        def work() -> None:
+            try:
+                frames = demo_frames(spec, **params)
+            except Exception as exc:  # a demo must never break the how-to
+                log.warning("the %s demo failed: %s", spec.key, exc)
+                frames = []
+            Clock.schedule_once(lambda _dt: self._demo_ready(token, frames), 0)
+
+        threading.Thread(target=work, daemon=True, name=f"demo-{spec.key}").start()
+
+    def _demo_ready(self, token: int, frames: list[DemoFrame]) -> None:
+        if token != self._demo_token or self.page != "howto":
+            return
+        self._demo = frames
+        self._demo_i = 0
+        if not frames:
+            self.demo_caption = ""
+            return
+        self._show_frame()
+        self._demo_ev = Clock.schedule_interval(self._demo_tick, DEMO_STEP_S)
+
+    def _demo_tick(self, _dt: float) -> None:
+        self._demo_i = (self._demo_i + 1) % len(self._demo)
+        self._show_frame()
+
+    def _show_frame(self) -> None:
+        frame = self._demo[self._demo_i]
+        self.demo_caption = f"{self._demo_i}/{len(self._demo) - 1}  {frame.caption}"
+        grid = self.ids.demo_board
+        self.demo_cols = frame.cols
+        grid.cols = max(1, frame.cols)
+        while len(grid.children) < len(frame.cells):
+            grid.add_widget(Picture())
+        while len(grid.children) > len(frame.cells):
+            grid.remove_widget(grid.children[0])
+        for widget, name in zip(reversed(grid.children), frame.cells, strict=True):
+            widget.name = name
+
+    def stop_demo(self) -> None:
+        self._demo_token += 1
+        if self._demo_ev is not None:
+            self._demo_ev.cancel()
+            self._demo_ev = None
+        self._demo = []
+        self.demo_caption = ""
+        self.demo_cols = 0
+        self.ids.demo_board.clear_widgets()
 
     def next_step(self) -> None:
         if self.step + 1 >= len(self.steps):
@@ -97,6 +175,7 @@ class SeatMenu(SeatZone):
             self.layer.leave(self.seat.index)
 
     def close(self) -> None:
+        self.stop_demo()
         if self.layer is not None:
             self.layer.close(self.seat.index)
 
@@ -149,6 +228,7 @@ class SeatMenus(FloatLayout):
         """Open seat ``index``'s menu for ``spec`` (``in_game``: Leave offered); ``howto`` opens the how-to."""
         menu = self.menus[index]
         menu.title = spec.title
+        menu.spec = spec
         menu.steps = howto_steps(spec)
         menu.can_leave = in_game
         menu.page = "menu"

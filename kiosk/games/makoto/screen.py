@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,31 @@ __all__ = ["GameScreen", "MakotoScreen", "MakotoPanel", "HandCard", "CentreSlice
 MAX_HAND = 18
 MAX_ACTIONS = 8
 SYMBOL = {SWORD: "\u2694", ORACLE: "\u2600"}
+
+
+def makoto_event_text(ev: Any, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
+    """One Makoto event in words (the how-to's demo); public things only (a card drawn from the Oracle is never
+    named)."""
+    from kiosk.ui.board import fallback_event_text
+
+    d = dict(ev.data)
+    p = who(ev.seat)
+    k = ev.kind
+    if k == "played":
+        return f"{p} played {d['combination']}" + (" (a Kensei!)" if d.get("kensei") else "")
+    if k == "passed":
+        return f"{p} passed" + (" and drew from the Oracle" if d.get("draw") else "")
+    if k == "blind_discard":
+        return f"{p} put a {card_text(d['card'])} into the Blind"
+    if k == "blind_take":
+        return f"{p} took {cards_text(d['cards'])} from the Blind"
+    if k == "oracle_discard":
+        return f"{p} threw away a {card_text(d['card'])}"
+    if k == "round_won":
+        return f"{p} won the round: {len(d['cards'])} cards, {d['points']} points"
+    if k == "went_out":
+        return f"{p} played out their hand: reward {d['reward']}"
+    return fallback_event_text(ev, who)
 
 
 def card_text(card: int) -> str:

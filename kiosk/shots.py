@@ -218,6 +218,8 @@ class Tour:
         app.seat_menus.close_all()
         menu = app.seat_menus.open(self.seat(position).index, app.games[key], in_game=False, howto=True)
         menu.show_step(step)
+        if menu.steps[step].demo is not None:  # a demo: a few moves in
+            self.run_until(lambda: menu.demo_caption.startswith("3/"), 20)
 
     def operator(self, facing: str) -> None:
         self.app.go_attract()

@@ -23,6 +23,7 @@ SCENARIOS = [
     "seat_menu_howto_steps_with_pictures",
     "setup_choices_explained_when_asked",
     "howto_during_a_game_with_an_animated_demo",
+    "makoto_last_cards_favour_going_out",
     "leave_hands_seat_to_bot_then_last_leave_ends_game",
     "operator_ends_the_current_game",
     "still_playing_only_at_human_seats",
@@ -237,6 +238,26 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(1)
 
+    def makoto_last_cards_favour_going_out() -> None:
+        from kiosk.games.makoto.rules import BLIND, EndTurn, Play
+
+        session = start("makoto", [(sw, None), (ne, "random")])
+        screen = app.sm.current_screen
+        st = session.state
+        g = session.game_seat_of(sw)
+        run_until(lambda: st.to_move() == [g], 10, "the human's turn")
+        single = next(a for a in st.legal_actions(g) if isinstance(a, Play) and len(a.cards) == 1)
+        st.hands[g] = list(single.cards)  # a position: the seat holds only the card it is about to play
+        assert session.apply(g, single)
+        frames(2)
+        if st.phase == BLIND and st.turn == g:
+            first = screen.commands_for(screen.panels[sw])[0]
+            assert first[0].startswith("Go out") and first[1] == EndTurn() and first[2], first
+        else:  # the rules end the turn by themselves: the seat went out without a choice to make
+            assert st.turn != g or st.is_over(), (st.phase, st.turn)
+        app.go_attract()
+        frames(1)
+
     def leave_hands_seat_to_bot_then_last_leave_ends_game() -> None:
         session = start("maki", [(sw, None), (east, "random"), (ne, None)])
         screen = app.sm.current_screen
@@ -373,6 +394,7 @@ def child_main(tmp: Path, out: Path) -> None:
             "seat_menu_howto_steps_with_pictures": seat_menu_howto_steps_with_pictures,
             "setup_choices_explained_when_asked": setup_choices_explained_when_asked,
             "howto_during_a_game_with_an_animated_demo": howto_during_a_game_with_an_animated_demo,
+            "makoto_last_cards_favour_going_out": makoto_last_cards_favour_going_out,
             "leave_hands_seat_to_bot_then_last_leave_ends_game": leave_hands_seat_to_bot_then_last_leave_ends_game,
             "operator_ends_the_current_game": operator_ends_the_current_game,
             "still_playing_only_at_human_seats": still_playing_only_at_human_seats,

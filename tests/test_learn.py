@@ -24,6 +24,7 @@ SCENARIOS = [
     "setup_choices_explained_when_asked",
     "howto_during_a_game_with_an_animated_demo",
     "makoto_last_cards_favour_going_out",
+    "hint_mode_marks_and_prompt_switchable",
     "leave_hands_seat_to_bot_then_last_leave_ends_game",
     "operator_ends_the_current_game",
     "still_playing_only_at_human_seats",
@@ -238,6 +239,43 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(1)
 
+    def hint_mode_marks_and_prompt_switchable() -> None:
+        import datetime
+
+        app.launcher.finished_today.clear()
+        session = start("maki", [(sw, None), (ne, None)])
+        screen = app.sm.current_screen
+        st = session.state
+        mover = session.seats[st.to_move()[0]].index
+        panel = screen.panels[mover]
+        frames(2)
+        assert panel.hints, "a newcomer starts with hints"
+        assert panel.prompt, "the prompt says what to do now"
+        # take a tile (the first Take), then the squares it may go to are marked
+        take = next(a for a in st.legal_actions(st.to_move()[0]) if type(a).__name__ == "Take")
+        session.apply(st.to_move()[0], take)
+        frames(2)
+        assert any(t.eligible for t in screen.tiles) and panel.prompt
+        tap(_badge(screen, mover))
+        menu = app.seat_menus.menus[mover]
+        assert menu.hints_on
+        tap(button_with_text(menu, "Hints: on \u2714"))
+        frames(2)
+        assert not panel.hints and not menu.hints_on
+        assert not any(t.eligible for t in screen.tiles) and panel.prompt == "", "hints off: no marks, no prompt"
+        tap(button_with_text(menu, "Hints: off"))
+        frames(2)
+        assert panel.hints and any(t.eligible for t in screen.tiles) and panel.prompt
+        tap(button_with_text(menu, "Back to the game \u2714"))
+        # a seat whose player finished a game today starts without hints; the others with
+        app.launcher.finished_today[datetime.date.today().isoformat()] = {sw}
+        start("maki", [(sw, None), (ne, None)])
+        screen = app.sm.current_screen
+        assert not screen.panels[sw].hints and screen.panels[ne].hints
+        app.launcher.finished_today.clear()
+        app.go_attract()
+        frames(1)
+
     def makoto_last_cards_favour_going_out() -> None:
         from kiosk.games.makoto.rules import BLIND, EndTurn, Play
 
@@ -395,6 +433,7 @@ def child_main(tmp: Path, out: Path) -> None:
             "setup_choices_explained_when_asked": setup_choices_explained_when_asked,
             "howto_during_a_game_with_an_animated_demo": howto_during_a_game_with_an_animated_demo,
             "makoto_last_cards_favour_going_out": makoto_last_cards_favour_going_out,
+            "hint_mode_marks_and_prompt_switchable": hint_mode_marks_and_prompt_switchable,
             "leave_hands_seat_to_bot_then_last_leave_ends_game": leave_hands_seat_to_bot_then_last_leave_ends_game,
             "operator_ends_the_current_game": operator_ends_the_current_game,
             "still_playing_only_at_human_seats": still_playing_only_at_human_seats,

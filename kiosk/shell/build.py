@@ -133,6 +133,8 @@ class LazyBuild:
             offered=launcher.menu_offered,
             leave_question=launcher.leave_question,
             on_leave=launcher.leave_seat,
+            hints_at=launcher.hints_at,
+            on_switch_hints=launcher.switch_hints,
         )
 
     def _diagnostics(self) -> None:

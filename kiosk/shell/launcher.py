@@ -1,6 +1,10 @@
 """The game launcher: starts a game from the joining screen (or a resumed one from its journal), keeps the
 game screens, plays the game's sounds, and hands a finished game to the results screen.
 
+Hint mode (each game seat zone's ``hints``: legal moves marked, a prompt of what to do) is on for a human's seat,
+except at a table seat whose human finished a game today (kept in memory, per table seat: the table cannot tell
+people apart); the seat menu switches it.
+
 Leaving: a human's "Leave" at the seat (confirmed there) hands the seat to a bot of the game's default level
 (``bots.default_level``, or the game's first level if it has no such bot), and the game goes on; when the last
 human leaves, the game ends at once: its journal is closed as abandoned and nothing is entered on a board (only
@@ -12,6 +16,7 @@ process. A game screen that fails to build is logged and its game is played on t
 
 from __future__ import annotations
 
+import datetime
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -42,6 +47,8 @@ class GameLauncher:
         #: "game:<key>" / "game:generic" and every game key -> its screen
         self.game_screens: dict[str, BaseGameScreen] = {}
         self.last_join: tuple[str, Seats] | None = None
+        #: Table seats whose human finished a game, per day ("2026-12-01" -> indices): hint mode starts off there.
+        self.finished_today: dict[str, set[int]] = {}
         self._broken: set[str] = set()
 
     # ---------------------------------------------------------------------------------------------- screens
@@ -142,6 +149,11 @@ class GameLauncher:
         screen = self.screen_for(spec.key)
         screen.begin(session)
         self._mark_badges(screen, session)
+        done = self.finished_today.get(datetime.date.today().isoformat(), set())
+        for g in session.humans():
+            zone = screen.panels.get(session.seats[g].index)
+            if zone is not None:
+                zone.hints = session.seats[g].index not in done
         app.mode = "game"
         app.hub.last_input = time.monotonic()
         app.sm.current = screen.name
@@ -183,6 +195,10 @@ class GameLauncher:
         session = self.session
         if session is None or app.mode != "game":
             return
+        if session.state.is_over():
+            today = self.finished_today.setdefault(datetime.date.today().isoformat(), set())
+            self.finished_today = {datetime.date.today().isoformat(): today}  # only today's are kept
+            today.update(session.seats[g].index for g in session.humans())
         app.results.setup(session, app.scores, app.cfg.timeouts.initials_s, app.cfg.timeouts.results_s)
         self.end()
         app.mode = "results"
@@ -200,6 +216,30 @@ class GameLauncher:
         if app.mode == "menu" and app.sm.current == "join" and app.join_screen.spec is not None:
             return (app.join_screen.spec, False)
         return None
+
+    def hints_at(self, table_index: int) -> bool | None:
+        """Hint mode at a human's seat in the game in progress (None: not a human's seat in a game)."""
+        session = self.session
+        if session is None or session.attract:
+            return None
+        g = session.game_seat_of(table_index)
+        screen = self.game_screens.get(session.spec.key)
+        if g is None or session.is_bot(g) or screen is None:
+            return None
+        zone = screen.panels.get(table_index)
+        return None if zone is None else bool(zone.hints)
+
+    def switch_hints(self, table_index: int) -> bool:
+        """The seat menu's "Hints" switch: hint mode on/off at that seat, redrawn at once; the new setting."""
+        on = self.hints_at(table_index)
+        if on is None or self.session is None:
+            return False
+        screen = self.game_screens[self.session.spec.key]
+        screen.panels[table_index].hints = not on
+        redraw = getattr(screen, "_redraw", None)
+        if redraw is not None:
+            redraw()
+        return not on
 
     def leave_question(self, table_index: int) -> str:
         session = self.session

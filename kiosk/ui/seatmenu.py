@@ -2,7 +2,8 @@
 """The seat menu: how to play and leaving, at one seat, facing it, while the rest of the table plays on.
 
 During a game every human seat's badge (its symbol and name) carries a "? Help / Leave" mark; a tap on the badge
-opens this seat's menu over that seat's zone only: "How to play", "Leave the game", "Back to the game". On the
+opens this seat's menu over that seat's zone only: "How to play", "Hints: on/off" (hint mode at this
+seat: legal moves marked and a prompt of what to do now), "Leave the game", "Back to the game". On the
 joining screen the join pad's "? How to play" opens the how-to directly. Nothing waits for the reader: the game
 goes on (a reader whose turn comes sees "Your turn" again when closing the menu), other seats keep playing, bots
 keep their pace.
@@ -57,6 +58,8 @@ class SeatMenu(SeatZone):
     layer = ObjectProperty(None, allownone=True)
     title = StringProperty("")
     can_leave = BooleanProperty(False)
+    #: Hint mode at this seat (shown on the menu's switch); None-like False when the seat has none.
+    hints_on = BooleanProperty(False)
     leave_text = StringProperty("")
     step = NumericProperty(0)
     step_count = NumericProperty(0)
@@ -165,6 +168,10 @@ class SeatMenu(SeatZone):
         else:
             self.show_step(int(self.step) - 1)
 
+    def switch_hints(self) -> None:
+        if self.layer is not None and self.can_leave:
+            self.hints_on = self.layer.switch_hints(self.seat.index)
+
     def ask_leave(self) -> None:
         if self.can_leave and self.layer is not None:
             self.leave_text = self.layer.leave_question(self.seat.index)
@@ -208,6 +215,8 @@ class SeatMenus(FloatLayout):
         offered: Callable[[int], tuple[GameSpec, bool] | None] | None = None,
         leave_question: Callable[[int], str] | None = None,
         on_leave: Callable[[int], object] | None = None,
+        hints_at: Callable[[int], bool | None] | None = None,
+        on_switch_hints: Callable[[int], bool] | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
@@ -215,6 +224,8 @@ class SeatMenus(FloatLayout):
         self.offered = offered or (lambda _i: None)
         self._question = leave_question or (lambda _i: "Leave the game?")
         self.on_leave = on_leave
+        self.hints_at = hints_at or (lambda _i: None)
+        self.on_switch_hints = on_switch_hints
         self.menus: dict[int, SeatMenu] = {}
         for seat in self.table.seats if self.table is not None else []:
             menu = SeatMenu(table=self.table, seat=seat, layer=self, shown=False)
@@ -231,6 +242,7 @@ class SeatMenus(FloatLayout):
         menu.spec = spec
         menu.steps = howto_steps(spec)
         menu.can_leave = in_game
+        menu.hints_on = bool(self.hints_at(index)) if in_game else False
         menu.page = "menu"
         if howto or not in_game:
             menu.show_step(0)
@@ -260,6 +272,9 @@ class SeatMenus(FloatLayout):
             self.close(index)
 
     # ---------------------------------------------------------------------------------------------- leaving
+    def switch_hints(self, index: int) -> bool:
+        return self.on_switch_hints(index) if self.on_switch_hints is not None else False
+
     def leave_question(self, index: int) -> str:
         return self._question(index)
 

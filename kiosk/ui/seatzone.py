@@ -101,6 +101,9 @@ class SeatZone(Oriented):
     in_game = BooleanProperty(False)
     is_bot = BooleanProperty(False)
     who = StringProperty("")
+    #: Hint mode at this seat: its legal moves marked and a prompt of what to do now (screens honour it). On for a
+    #: newcomer; the shell turns it off for a seat that finished a game today, and the seat menu switches it.
+    hints = BooleanProperty(True)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

@@ -499,6 +499,8 @@ class MakotoScreen(BaseGameScreen):
         if not legal or panel.lid_mode:
             return set()
         hand = panel.hand
+        if not panel.hints and phase in (PLAY, BLIND, ORACLE_STEP):  # hints off: no card is marked unplayable
+            return set(range(len(hand)))
         if phase == PLAY:
             sel = Counter(self._selection(panel))
             plays = [Counter(a.cards) for a in legal if isinstance(a, Play)]
@@ -660,6 +662,8 @@ class MakotoScreen(BaseGameScreen):
         elif phase == ORACLE_STEP:
             panel.prompt = f"You drew {card_text(panel.drawn) if panel.drawn is not None else ''}: discard any one card"
         else:
+            panel.prompt = ""
+        if not panel.hints:  # hint mode off at this seat: no prompt
             panel.prompt = ""
 
     def _draw(self, *_a: Any) -> None:

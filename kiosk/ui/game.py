@@ -275,7 +275,7 @@ class GenericGameScreen(BaseGameScreen):
             panel.ids.tray.always_open = not private and not panel.is_bot
             panel.my_turn = g in movers
             panel.status = ("Your turn" if not panel.is_bot else "Thinking...") if g in movers else ""
-            panel.score = f"{scores[g]} pts" if g < len(scores) else ""
+            panel.score = (f"{scores[g]} pt" if scores[g] == 1 else f"{scores[g]} pts") if g < len(scores) else ""
             panel.set_actions(state.legal_actions(g) if (g in movers and not panel.is_bot) else [])
         if movers:
             self.facing = session.seats[movers[0]].edge

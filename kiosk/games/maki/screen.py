@@ -145,7 +145,7 @@ class MakiScreen(BoardScreen):
         lines.append(
             "Scores: "
             + "   ".join(
-                f"{labels[i]} {p} pts, {w} wasabi"
+                f"{labels[i]} {plural(p, 'pt')}, {w} wasabi"
                 for i, (p, w) in enumerate(zip(public["scores"], public["wasabi"]))
                 if i < len(labels)
             )
@@ -179,7 +179,7 @@ class MakiScreen(BoardScreen):
         lines = ["Your recipes:"]
         for r in mine["hands"][g]:
             if "name" in r:
-                lines.append(f"\u2022 {r['name']} ({r['score']} pts): {' + '.join(r['ingredients'])}")
+                lines.append(f"\u2022 {r['name']} ({plural(r['score'], 'pt')}): {' + '.join(r['ingredients'])}")
         held = [h["card"] for h in mine["held"][g]]
         if held:
             lines.append("Your action cards: " + ", ".join(held))

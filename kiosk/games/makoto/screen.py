@@ -77,6 +77,7 @@ from kiosk.games.makoto.rules import (
 )
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv
+from kiosk.ui.board import plural
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.seatzone import Oriented, SeatZone
 from kiosk.ui.session import GameSession
@@ -109,7 +110,7 @@ def makoto_event_text(ev: Any, who: Callable[[int | None], str], square: Callabl
     if k == "oracle_discard":
         return f"{p} threw away a {card_text(d['card'])}"
     if k == "round_won":
-        return f"{p} won the round: {len(d['cards'])} cards, {d['points']} points"
+        return f"{p} won the round: {plural(len(d['cards']), 'card')}, {plural(d['points'], 'point')}"
     if k == "went_out":
         return f"{p} played out their hand: reward {d['reward']}"
     return fallback_event_text(ev, who)
@@ -688,7 +689,7 @@ class MakotoScreen(BaseGameScreen):
             else:
                 panel.status = ""
             total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None
-            panel.info = f"{v['hand_sizes'][g]} cards in hand\nWon {v['won_points'][g]} pts" + (
+            panel.info = f"{plural(v['hand_sizes'][g], 'card')} in hand\nWon {plural(v['won_points'][g], 'pt')}" + (
                 f"   Match {total}" if total is not None else ""
             )
             panel.lid = "\u25a3 Holds the box lid" if v["lid_holder"] == g else ""

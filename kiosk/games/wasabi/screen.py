@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.engine import Event
-from kiosk.ui.board import BoardScreen, fallback_event_text, game_over_text, load_categories
+from kiosk.ui.board import BoardScreen, fallback_event_text, game_over_text, load_categories, plural
 
 __all__ = ["GameScreen", "WasabiScreen", "wasabi_event_text"]
 
@@ -184,7 +184,7 @@ class WasabiScreen(BoardScreen):
         for i, p in enumerate(public["seats"]):
             if i < len(labels):
                 lines.append(
-                    f"{labels[i]}: {p['score']} pts, {p['cubes']} wasabi, {p['hand_size']} tiles, "
+                    f"{labels[i]}: {plural(p['score'], 'pt')}, {p['cubes']} wasabi, {p['hand_size']} tiles, "
                     f"{len(p['recipe_lengths'])} recipes, {len(p['completed'])} done"
                     + (f", cards {' '.join(p['cards'])}" if p["cards"] else "")
                 )

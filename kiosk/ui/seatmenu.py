@@ -142,7 +142,9 @@ class SeatMenu(SeatZone):
         while len(grid.children) > len(frame.cells):
             grid.remove_widget(grid.children[0])
         for widget, name in zip(reversed(grid.children), frame.cells, strict=True):
-            widget.name = name
+            if widget.name != name:
+                widget.symbol = ""  # a reused picture: no stale fallback letters on an empty square
+                widget.name = name
 
     def stop_demo(self) -> None:
         self._demo_token += 1

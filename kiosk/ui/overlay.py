@@ -3,7 +3,8 @@
 
 Shown by the app's idle handler: after ``timeouts.idle_s`` without input during a game, every seat where a human
 plays gets a prompt facing it (bots' and empty seats get none) with a "Still here" button, and the centre counts
-down ``timeouts.still_playing_s``. Any input (a touch anywhere, a seat button) answers it. The overlay takes no touches while hidden.
+down ``timeouts.still_playing_s``. Any input (a touch anywhere, a seat button) answers it. The overlay takes no
+touches while hidden.
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from kiosk.ui.overlay import Overlay
     from kiosk.ui.picker import PickerScreen
     from kiosk.ui.results import ResultsScreen
+    from kiosk.ui.seatmenu import SeatMenus
 
 __all__ = ["KioskApp"]
 
@@ -63,6 +64,7 @@ class KioskApp(App):
     results: ResultsScreen
     operator: OperatorScreen
     overlay: Overlay
+    seat_menus: SeatMenus
     diagnostics: DiagnosticsScreen
     corner_mark: CornerMark
 
@@ -178,6 +180,8 @@ class KioskApp(App):
         """Back to attract mode (from anywhere): stop any game, start the cycle from the top."""
         self.launcher.end()
         self.idle.unprompt()
+        if self.builder.ready:
+            self.seat_menus.close_all()
         if self.sm.has_screen("results"):
             self.results.cancel_timers()
         self.mode = "attract"
@@ -205,6 +209,7 @@ class KioskApp(App):
 
     def open_join(self, key: str, chooser: int | None) -> None:
         self.mode = "menu"
+        self.seat_menus.close_all()
         self.join_screen.setup(self.games[key], chooser, self.cfg.bots.default_level)
         self.sm.current = "join"
         self.sounds.play("join")

@@ -7,6 +7,7 @@ a real window at each size (default 1920x1080 and 1280x800), visits every screen
 * the picker, a game's how-to and the joining screen, chosen from a long edge (south-west) and a short edge (west);
 * every game with a human at a long edge and, separately, at a short edge (bots in the other seats), the
   human's private tray held open;
+* every step of every game's how-to as the seat menu shows it at a seat (``seat_howto_<game>_<step>_<edge>``);
 * the results screen with the initials entry; the operator screen from both edges.
 
 Files are ``artifacts/screens/<shot>_<W>x<H>.png``. Each screen is also walked by the fit checker
@@ -208,6 +209,18 @@ class Tour:
             self.frames(1)
         self.run_until(lambda: app.mode == "results", 5)
 
+    def seat_howto(self, position: str, key: str, step: int) -> None:
+        """One step of a game's how-to at a seat, as the seat menu shows it on the joining screen."""
+        app = self.app
+        if app.sm.current != "join" or app.join_screen.spec is not app.games[key]:
+            self.join(position, key)
+            self.frames(2)
+        app.seat_menus.close_all()
+        menu = app.seat_menus.open(self.seat(position).index, app.games[key], in_game=False, howto=True)
+        menu.show_step(step)
+        if menu.steps[step].demo is not None:  # a demo: a few moves in
+            self.run_until(lambda: menu.demo_caption.startswith("3/"), 20)
+
     def operator(self, facing: str) -> None:
         self.app.go_attract()
         self.frames(2)
@@ -228,6 +241,12 @@ class Tour:
         for key in app.games:
             for edge, position in edges:
                 self.take(f"{key}_{edge}", only, partial(self.game, key, position))
+        from kiosk.ui.howto import howto_steps
+
+        for key, spec in app.games.items():
+            for edge, position in edges:
+                for i in range(len(howto_steps(spec))):
+                    self.take(f"seat_howto_{key}_{i + 1}_{edge}", only, partial(self.seat_howto, position, key, i))
         for edge, position in edges:
             self.take(f"results_{edge}", only, partial(self.results, position))
         self.take("operator_long", only, partial(self.operator, "bottom"))
@@ -277,7 +296,7 @@ def _child(out: Path, size: str, only: str) -> int:
     app._run_prepare()
     runTouchApp(embedded=True)
     Tour.frames(3)
-    app.ensure_ready()
+    app.builder.ensure_ready()
     tour = Tour(app, out, size)
     try:
         tour.tour(only)

@@ -62,7 +62,8 @@ def quick_tap(widget: Any) -> None:
 
 
 def point_in(widget: Any, fx: float, fy: float) -> tuple[float, float]:
-    return widget.to_window(widget.x + widget.width * fx, widget.y + widget.height * fy)
+    x, y = widget.to_window(widget.x + widget.width * fx, widget.y + widget.height * fy)
+    return float(x), float(y)
 
 
 class Table:
@@ -87,7 +88,7 @@ class Table:
         return self.screen.panels[self.app.table.by_position(position).index]
 
     def g(self, position: str) -> int:
-        return self.app.launcher.session.game_seat_of(self.app.table.by_position(position).index)
+        return int(self.app.launcher.session.game_seat_of(self.app.table.by_position(position).index))
 
     def hold(self, position: str) -> Finger:
         """A finger on the seat's tray (its prompt line, not a button): the tray opens."""
@@ -132,7 +133,8 @@ class Table:
             elif phase == BLIND:
                 texts = [t for t, _c, ok in self.screen.commands_for(panel) if ok]
                 take = [t for t in texts if t.startswith("Take ")]
-                quick_tap(buttons(panel, take[0] if take and n % 2 else "End turn")[0])
+                end = "Go out \u2714" if "Go out \u2714" in texts else "End turn"  # the hand is empty: going out
+                quick_tap(buttons(panel, take[0] if take and n % 2 else end)[0])
             elif phase == ORACLE_STEP:
                 slot = next(i for i, b in enumerate(panel.cards) if b.fresh)
                 quick_tap(panel.cards[slot])
@@ -335,7 +337,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
         from kiosk.storage import SavedGames
 
-        bots = [("south-west", "easy"), ("west", "easy"), ("north-east", "easy")]
+        bots: list[tuple[str, str | None]] = [("south-west", "easy"), ("west", "easy"), ("north-east", "easy")]
         root = app.state_dir / "games"
         before = set((root / "active").glob("*.jsonl"))  # earlier scenarios' games, left unfinished
         session = tb.start(bots, games=3)

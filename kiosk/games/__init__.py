@@ -4,7 +4,8 @@ A game is one folder ``<key>/`` in this package whose ``__init__.py`` exposes ``
 being listed, so a fifth game is one folder: rules and ``SPEC`` at least; optionally ``screen.py`` (with its
 ``.kv`` next to it; without one the game plays on the generic screen), ``howto.json`` and bots.
 
-* ``howto.json``: the how-to-play steps, a list of ``{"title": ..., "text": ..., "pictures": [names]}``, loaded
+* ``howto.json``: the how-to-play steps, a list of ``{"title": ..., "text": ..., "pictures": [names]}`` (a step
+  may add ``"demo": {"players", "seed", "moves", "level"}``: real moves shown by :mod:`kiosk.ui.demo`), loaded
   into ``SPEC.howto`` when the spec declares none (the shell builds a generic how-to from the spec otherwise).
 * Extra folders: ``$KIOSK_GAMES_PATH`` (directories separated by ``os.pathsep``) is added to this package's
   search path before discovery, so a game kept outside the installed package (a game in development, a test's
@@ -47,7 +48,21 @@ def load_howto(path: Path) -> list[dict[str, Any]]:
         pictures = step.get("pictures", [])
         if not isinstance(pictures, list) or not all(isinstance(p, str) for p in pictures):
             raise ValueError(f"{path}: step {i + 1}'s 'pictures' must be a list of names")
-        out.append({"title": step["title"], "text": step["text"], "pictures": list(pictures)})
+        demo = step.get("demo")
+        if demo is not None and (
+            not isinstance(demo, dict)
+            or not set(demo) <= {"players", "seed", "moves", "level"}
+            or not all(isinstance(v, int) for k, v in demo.items() if k != "level")
+            or not isinstance(demo.get("level", ""), str)
+        ):
+            raise ValueError(
+                f"{path}: step {i + 1}'s 'demo' must be an object with whole numbers 'players', 'seed', 'moves' "
+                "and a text 'level'"
+            )
+        entry: dict[str, Any] = {"title": step["title"], "text": step["text"], "pictures": list(pictures)}
+        if demo is not None:
+            entry["demo"] = dict(demo)
+        out.append(entry)
     return out
 
 

@@ -46,6 +46,7 @@ class LazyBuild:
             self._results,
             self._operator,
             self._overlay,
+            self._seat_menus,
             self._diagnostics,
             self._game_screens,
         ]
@@ -148,6 +149,21 @@ class LazyBuild:
         from kiosk.ui.overlay import Overlay
 
         self.app.overlay = Overlay(table=self.app.table, on_answer=self.app.idle.answer)
+
+    def _seat_menus(self) -> None:
+        from kiosk.ui.seatmenu import SeatMenus
+
+        app = self.app
+        launcher = app.launcher
+        app.seat_menus = SeatMenus(
+            host=app.root,
+            table=app.table,
+            offered=launcher.menu_offered,
+            leave_question=launcher.leave_question,
+            on_leave=launcher.leave_seat,
+            hints_at=launcher.hints_at,
+            on_switch_hints=launcher.switch_hints,
+        )
 
     def _diagnostics(self) -> None:
         from kiosk.ui.diagnostics import DiagnosticsScreen

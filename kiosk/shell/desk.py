@@ -156,6 +156,15 @@ class OperatorRoom:
         except OSError as exc:
             log.error("could not hand the %s request to the system: %s", kind, exc)
 
+    @property
+    def game_in_progress(self) -> str:
+        session = self.app.launcher.session
+        return session.spec.title if session is not None and not session.attract else ""
+
+    def end_game(self) -> None:
+        """The operator ends the game the menu interrupted: saved as abandoned, no results; Close -> attract."""
+        self.app.launcher.abandon("operator")
+
     def quit_kiosk(self) -> None:
         """The operator's "quit to desktop" (the only way out from the screen)."""
         self.app.service.stop_reason = "operator quit"

@@ -1,4 +1,5 @@
-"""Idle watching: ``timeouts.idle_s`` without human input during a game asks "Still playing?" at every seat
+"""Idle watching: ``timeouts.idle_s`` without human input during a game asks "Still playing?" at every seat with a
+human player (any of them answers)
 (every private tray closes, the bots pause); ``timeouts.still_playing_s`` later the game is saved (its journal
 closed as abandoned) and attract mode returns. In the menus and the operator menu, ``timeouts.menu_idle_s``
 without a touch returns to attract mode.
@@ -60,7 +61,12 @@ class IdleWatch:
         if hasattr(screen, "hide_private"):  # game screens have private trays
             screen.hide_private()
         app.hub.release_all()
+        app.seat_menus.close_all()  # the question is asked over the whole table
         app.launcher.pause()
+        session = app.launcher.session
+        humans = {session.seats[g].index for g in session.humans()} if session is not None else set()
+        for zone in app.overlay.zones:  # asked only where someone plays; any of them answers
+            zone.shown = zone.seat.index in humans
         app.overlay.prompting = True
         if app.overlay.parent is None:
             app.root.add_widget(app.overlay)

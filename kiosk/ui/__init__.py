@@ -17,6 +17,7 @@ _LOADED: set[str] = set()
 ORDER = (
     "common.kv",
     "overlay.kv",
+    "seatmenu.kv",
     "attract.kv",
     "picker.kv",
     "join.kv",

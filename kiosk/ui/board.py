@@ -406,13 +406,14 @@ class BoardScreen(GenericGameScreen):
         if self.selected not in self.eligible:
             self.selected = -1
         sel = int(self.selected)
+        panel = self.acting_panel()
+        marks = panel is None or panel.hints  # hint mode off at the acting seat: squares are not marked
         for i, tile in enumerate(self.tiles):
-            tile.eligible = i in self.eligible
+            tile.eligible = marks and i in self.eligible
             tile.selected = i == sel
         for each in self.panels.values():
             if isinstance(each, BoardPanel):
                 each.prompt = ""
-        panel = self.acting_panel()
         if panel is None:
             return
         if sel >= 0:
@@ -421,7 +422,11 @@ class BoardScreen(GenericGameScreen):
             panel.prompt = f"{name} selected: choose below (tap {name} again to clear)"
         else:
             shown = self._legal
-            panel.prompt = self.prompt_text(self._public, {type(a).__name__ for a in self._legal}, bool(self.eligible))
+            panel.prompt = (
+                self.prompt_text(self._public, {type(a).__name__ for a in self._legal}, bool(self.eligible))
+                if panel.hints
+                else ""
+            )
         panel.set_actions(shown)
 
     # ------------------------------------------------------------------------------------------- drawing

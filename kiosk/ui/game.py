@@ -14,6 +14,9 @@ hub=<InputHub>)`` and then, for every game:
   redraw on the session's ``on_change``; show ``on_error(g, message)`` at seat ``g``.
 * ``seat_event(event)``: a :class:`~kiosk.inputs.SeatEvent` (seat buttons, tap sticks, keys) for this game.
 * ``hide_private()``: close every private tray now (the table went idle).
+* ``seat_to_bot(game_seat)``: the human at that seat left and a bot plays it now (``session.bots`` has it): the
+  seat's zone says so, its tray closes for good. The default finds the seat's zone in ``panels`` (table seat index
+  -> zone, which every screen keeps) and redraws; a screen that paces its own bots also starts the new one.
 * ``end()``: the game is over or abandoned: unbind from the session, cancel Clock events.
 
 The shell handles everything around it: bots' pacing (in the session), idle prompts, results, high scores.
@@ -80,6 +83,11 @@ class BaseGameScreen(Screen):
     def _build_panels(self, *_a: Any) -> None:
         """Create the per-seat widgets once (they are reused for every game)."""
 
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        #: table seat index -> the seat's zone (built by ``_build_panels``).
+        self.panels: dict[int, Any] = {}
+
     def end(self) -> None:
         self.session = None
 
@@ -88,6 +96,22 @@ class BaseGameScreen(Screen):
 
     def hide_private(self) -> None:
         pass
+
+    def seat_to_bot(self, game_seat: int) -> None:
+        """A bot took over ``game_seat`` (its human left): the zone shows the bot, the tray closes and locks."""
+        session = self.session
+        if session is None:
+            return
+        zone = self.panels.get(session.seats[game_seat].index)
+        if zone is not None:
+            zone.take_seat(session, game_seat)
+            tray = zone.ids.get("tray")
+            if tray is not None:
+                tray.close()
+                tray.locked = True
+        redraw = getattr(self, "_redraw", None)
+        if redraw is not None:
+            redraw()
 
 
 def screen_class_for(key: str) -> type[BaseGameScreen]:
@@ -250,7 +274,7 @@ class GenericGameScreen(BaseGameScreen):
             panel.ids.tray.always_open = not private and not panel.is_bot
             panel.my_turn = g in movers
             panel.status = ("Your turn" if not panel.is_bot else "Thinking...") if g in movers else ""
-            panel.score = f"{scores[g]} pts" if g < len(scores) else ""
+            panel.score = (f"{scores[g]} pt" if scores[g] == 1 else f"{scores[g]} pts") if g < len(scores) else ""
             panel.set_actions(state.legal_actions(g) if (g in movers and not panel.is_bot) else [])
         if movers:
             self.facing = session.seats[movers[0]].edge

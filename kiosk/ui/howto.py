@@ -6,6 +6,7 @@ screen's controls). The shell holds no per-game texts.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from kiosk.engine import GameSpec
 
@@ -17,6 +18,8 @@ class HowToStep:
     title: str
     text: str
     pictures: tuple[str, ...] = ()
+    #: A demo of real moves (``kiosk.ui.demo``): ``{"players", "seed", "moves", "level"}``, all optional.
+    demo: dict[str, Any] | None = None
 
 
 def players_text(spec: GameSpec) -> str:
@@ -26,7 +29,7 @@ def players_text(spec: GameSpec) -> str:
 
 def howto_steps(spec: GameSpec) -> list[HowToStep]:
     if spec.howto:
-        return [HowToStep(s["title"], s["text"], tuple(s.get("pictures", ()))) for s in spec.howto]
+        return [HowToStep(s["title"], s["text"], tuple(s.get("pictures", ())), s.get("demo")) for s in spec.howto]
     return [
         HowToStep("Players", f"{spec.title} is for {players_text(spec)}; empty seats can take a bot."),
         HowToStep(

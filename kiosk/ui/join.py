@@ -9,6 +9,9 @@ Rules (decisions, written down):
   "Start" on any joined seat's pad, in the centre, or a joined seat pressing its "a" button again.
 * Never more seats than the game's maximum: the other pads say the game is full.
 * Game seats are the joined table seats in clockwise order (the order the rulebooks play in).
+* A lone player is told before starting what playing alone means, from the game's how-to step titled "Alone"
+  (Takoyaki: a time trial with its own board), in the centre's summary.
+* Every pad's badge reads "[?] How to play": a tap opens the game's how-to at that seat, facing it.
 * A game whose spec declares ``match_choices`` (games per match; 0 = the rulebook's recommendation)
   gets a "Match" button in the centre that cycles through them; the choice becomes ``session.match_games``.
 """
@@ -184,6 +187,14 @@ class JoinScreen(Screen):
     def _full(self) -> bool:
         return self.spec is not None and len(self.filled()) >= self.spec.max_players
 
+    def _alone_text(self) -> str:
+        """What playing alone means for this game: its how-to's "Alone" step (Takoyaki: a time trial), if any."""
+        from kiosk.ui.howto import howto_steps
+
+        if self.spec is None:
+            return ""
+        return next((s.text for s in howto_steps(self.spec) if s.title == "Alone"), "")
+
     def _update(self) -> None:
         spec = self.spec
         humans = [p for p in self.pads.values() if p.mode == "human"]
@@ -200,6 +211,8 @@ class JoinScreen(Screen):
         joined = ", ".join(parts) if parts else "nobody yet"
         if spec is None:
             self.summary = ""
+        elif self.can_start and n == 1 and self._alone_text():
+            self.summary = f"Joined: {joined}. {self._alone_text()} Ready: press Start."
         elif self.can_start:
             self.summary = f"Joined: {joined}. Ready: press Start."
         elif not humans:

@@ -105,6 +105,15 @@ class OperatorDesk(Protocol):
         """Hand ``"read-only"`` (``on``) or ``"update"`` (from a USB stick) to the root helper."""
         ...
 
+    @property
+    def game_in_progress(self) -> str:
+        """The title of the game the menu interrupted ("" when none)."""
+        ...
+
+    def end_game(self) -> None:
+        """End the interrupted game without results (saved as abandoned); closing the menu then goes to attract."""
+        ...
+
     def close(self) -> None:
         """Leave the menu (back to the game it interrupted, or attract mode)."""
         ...
@@ -148,6 +157,8 @@ class OperatorScreen(Screen):
     system_text = StringProperty("")
     system_ready = BooleanProperty(False)  # the root helper is installed and idle
     read_only = BooleanProperty(False)
+    #: The interrupted game's title ("" when none): "End the current game" shows only then.
+    game_title = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -214,6 +225,7 @@ class OperatorScreen(Screen):
         # The wrong PINs since the last visit are shown for this whole visit, then count as seen.
         self._visit_failures = tuple(self.desk.pin_guard.failures_since_menu())
         self.desk.pin_guard.menu_opened()
+        self.game_title = self.desk.game_in_progress
         self.refresh()
         self.phase = "menu"
 
@@ -355,6 +367,14 @@ class OperatorScreen(Screen):
         removed = self.desk.reset_board(key)
         self.refresh()
         self.pin_message = f"{self._title(key)} board reset ({removed} entries removed)"
+
+    def ask_end_game(self) -> None:
+        if self.game_title:
+            self._ask(f"End the {self.game_title} game now?\nNo scores are saved for it.", self._end_game)
+
+    def _end_game(self) -> None:
+        self.desk.end_game()
+        self.game_title = ""
 
     def ask_quit(self) -> None:
         self._ask("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)", self.desk.quit_kiosk)

@@ -1,8 +1,9 @@
-"""The layer above every screen: the "Still playing?" prompt at every seat, and short notices.
+"""The layer above every screen: the "Still playing?" prompt at the players' seats, and short notices.
 
-Shown by the app's idle handler: after ``timeouts.idle_s`` without input during a game, every seat of the table
-gets a prompt facing it with a "Still here" button, and the centre counts down ``timeouts.still_playing_s``.
-Any input (a touch anywhere, a seat button) answers it. The overlay takes no touches while hidden.
+Shown by the app's idle handler: after ``timeouts.idle_s`` without input during a game, every seat where a human
+plays gets a prompt facing it (bots' and empty seats get none) with a "Still here" button, and the centre counts
+down ``timeouts.still_playing_s``. Any input (a touch anywhere, a seat button) answers it. The overlay takes no
+touches while hidden.
 """
 
 from __future__ import annotations

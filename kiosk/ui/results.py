@@ -3,9 +3,15 @@
 Rules (decisions, written down):
 
 * Every seat sees its own place and score facing it; the winners get a star (several on a shared win).
-* A human seat whose score would enter the game's all-time top 10 or today's top 10 enters three initials,
-  arcade style, on its own pad: touch the arrows over a letter (or seat button "a" = next letter, "b" = confirm
-  the letter), then OK. Bots never enter the boards.
+* A human seat whose score enters the game's all-time top 10 ("New high score!") or today's top 10 ("Today's
+  top 10!") enters three initials, arcade style, on its own pad: touch the arrows over a letter (or seat button
+  "a" = next letter, "b" = confirm the letter), then OK. Bots never enter the boards. A score of 0 never enters,
+  nor does a trivial one (:func:`trivial_score`): less than a third of the best score on the board or of the
+  winning score at the table (for a time, more than three times the board's best time), so an empty board at
+  opening time does not greet every walk-away game as a high score.
+* The boards that follow mark the entries just saved (``"\u25b6 ... \u25c0"``); an entry below the fifth
+  place shown is added under the five, with its place.
+* Words: "1 point", "2 points"; a time trial (one player) shows its time in the title, never "Winner".
 * Initials entry times out after ``timeouts.initials_s``: the initials as they stand are saved (an entry is
   never lost because someone walked away). Letters start at "AAA".
 * The boards (all-time and today's, facing both long sides) update as entries are saved; the screen stays
@@ -26,12 +32,11 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.screenmanager import Screen
 
 from kiosk.inputs import SeatEvent
-from kiosk.ui.attract import board_rows
 from kiosk.ui.seatzone import SeatZone
 
 log = logging.getLogger("kiosk.ui.results")
 
-__all__ = ["ResultsScreen", "ResultPad", "LETTERS", "ordinal"]
+__all__ = ["ResultsScreen", "ResultPad", "LETTERS", "ordinal", "points_text", "trivial_score", "marked_rows"]
 
 LETTERS = string.ascii_uppercase
 
@@ -45,12 +50,45 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def points_text(n: int) -> str:
+    """``1 point``, ``0 points``, ``12 points``."""
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def trivial_score(score: int, best_on_board: int | None, best_at_table: int | None, lower_is_better: bool) -> bool:
+    """Too small to be called a high score, whatever the board holds.
+
+    Points (higher is better): 0 or less, or under a third of the board's best or of the winning score at the
+    table. Times (lower is better): 0 or less, or more than three times the board's best.
+    """
+    if score <= 0:
+        return True
+    if lower_is_better:
+        return best_on_board is not None and score > 3 * best_on_board
+    return any(ref is not None and ref > 0 and 3 * score < ref for ref in (best_on_board, best_at_table))
+
+
+def marked_rows(entries: list[Any], marked: set[int], n: int = 5, fmt: Callable[[int], str] = str) -> list[str]:
+    """Board lines for the best ``n`` entries (``ScoreEntry``-like), the ``marked`` ids (just saved) framed by
+    arrows; a marked entry further down is added under them with its place."""
+    rows = []
+    for i, e in enumerate(entries, start=1):
+        line = f"{i}.  {e.name:<3}   {fmt(e.score)}"
+        if e.id in marked:
+            rows.append(f"\u25b6 {line} \u25c0")
+        elif i <= n:
+            rows.append(line)
+    return rows or ["(no scores yet)"]
+
+
 class ResultPad(SeatZone):
     in_game = BooleanProperty(False)
     rank_text = StringProperty("")
     score_text = StringProperty("")
     winner = BooleanProperty(False)
     entering = BooleanProperty(False)
+    #: What the entry is for: "New high score!" (all-time top 10) or "Today's top 10!".
+    entry_title = StringProperty("New high score!")
     saved = StringProperty("")
     letters = ListProperty(["A", "A", "A"])
     cursor = NumericProperty(0)
@@ -99,6 +137,8 @@ class ResultsScreen(Screen):
         self.game_key = ""
         self.trial = False
         self.details: dict[str, Any] = {}
+        #: Ids of the entries saved on this screen (marked on the boards).
+        self.marked: set[int] = set()
         self.initials_s = 30.0
         self.results_s = 20.0
         self._tick_ev: Any = None
@@ -129,6 +169,9 @@ class ResultsScreen(Screen):
             same = [h for h in order if final[h] == final[g]]
             place[g] = min(order.index(h) for h in same) + 1
         self.details = {"players": state.players, "bots": len(session.bots)}
+        self.marked = set()
+        lower = bool(spec.lower_is_better) or self.trial
+        best_at_table = None if lower or not final else max(final)
         for pad in self.pads.values():
             pad.in_game = False
             pad.entering = False
@@ -143,17 +186,22 @@ class ResultsScreen(Screen):
             pad.winner = g in winners
             pad.rank_text = ("\u2605 " if g in winners else "") + ordinal(place[g])
             who = "Bot" if session.is_bot(g) else "You"
-            pad.score_text = f"{who}: {final[g]} points"
+            pad.score_text = f"{who}: {points_text(final[g])}"
             if self.trial and not session.is_bot(g):
                 pad.score = int(round(session.trial_time * 1000))
                 pad.score_text = f"Time: {pad.score / 1000:.2f} s"
             pad.letters = ["A", "A", "A"]
             pad.cursor = 0
-            if available and not session.is_bot(g) and self._qualifies(self.board_key, pad.score):
+            title = self._entry_title(pad.score, best_at_table, lower) if available and not session.is_bot(g) else ""
+            if title:
                 pad.entering = True
+                pad.entry_title = title
                 pad.seconds_left = int(initials_s)
         names = ", ".join(session.seats[g].label for g in sorted(winners))
-        self.summary = f"Winner{'s' if len(winners) > 1 else ''}: {names}" if winners else "Game over"
+        if self.trial:
+            self.summary = f"Time trial: {session.trial_time:.2f} s"
+        else:
+            self.summary = f"Winner{'s' if len(winners) > 1 else ''}: {names}" if winners else "Game over"
         self.refresh_boards()
         if any(p.entering for p in self.pads.values()):
             self._tick_ev = Clock.schedule_interval(self._tick, 1.0)
@@ -164,15 +212,20 @@ class ResultsScreen(Screen):
     def board_key(self) -> str:
         return trial_board(self.game_key) if self.trial else self.game_key
 
-    def _qualifies(self, game: str, score: int) -> bool:
+    def _entry_title(self, score: int, best_at_table: int | None, lower: bool) -> str:
+        """ "New high score!", "Today's top 10!" or "" (no entry) for a human's score (see the module rules)."""
+        game = self.board_key
         try:
-            return bool(
-                self.scores.qualifies(game, score)
-                or self.scores.qualifies(game, score, since=self.scores.start_of_today())
-            )
+            best = self.scores.top(game, 1)
+            if trivial_score(score, best[0].score if best else None, best_at_table, lower):
+                return ""
+            if self.scores.qualifies(game, score):
+                return "New high score!"
+            if self.scores.qualifies(game, score, since=self.scores.start_of_today()):
+                return "Today's top 10!"
         except Exception as exc:
             log.warning("cannot check the board: %s", exc)
-            return False
+        return ""
 
     def refresh_boards(self) -> None:
         scores = self.scores
@@ -182,15 +235,16 @@ class ResultsScreen(Screen):
             return
         self.board_note = "time trial: fastest five orders" if self.trial else ""
         fmt = (lambda v: f"{v / 1000:.2f} s") if self.trial else str
-        self.alltime = board_rows(scores.top(self.board_key, 5), fmt=fmt)
-        self.today = board_rows(scores.top_today(self.board_key, 5), fmt=fmt)
+        self.alltime = marked_rows(scores.top(self.board_key, 10), self.marked, fmt=fmt)
+        self.today = marked_rows(scores.top_today(self.board_key, 10), self.marked, fmt=fmt)
 
     # ------------------------------------------------------------------------------------------- entry
     def save_initials(self, pad: ResultPad) -> None:
         name = "".join(pad.letters)
         pad.entering = False
         try:
-            self.scores.add(self.board_key, name, pad.score, seat=pad.seat.position, **self.details)
+            entry = self.scores.add(self.board_key, name, pad.score, seat=pad.seat.position, **self.details)
+            self.marked.add(entry.id)
             pad.saved = f"Saved as {name}"
         except Exception as exc:  # storage refused: say so, never crash the table
             log.error("could not save %s: %s", name, exc)

@@ -13,6 +13,7 @@ release. A second finger can then use the buttons inside. Tests and the idle han
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
@@ -99,6 +100,9 @@ class SeatZone(Oriented):
     in_game = BooleanProperty(False)
     is_bot = BooleanProperty(False)
     who = StringProperty("")
+    #: Hint mode at this seat: its legal moves marked and a prompt of what to do now (screens honour it). On for a
+    #: newcomer; the shell turns it off for a seat that finished a game today, and the seat menu switches it.
+    hints = BooleanProperty(True)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -187,10 +191,31 @@ class CentrePanel(Oriented):
 
 
 class SeatBadge(BoxLayout):
-    """The seat's symbol and shape name (colour is never the only cue)."""
+    """The seat's symbol and shape name (colour is never the only cue).
+
+    A tap on the badge opens the seat's menu (how to play, leave) where the shell offers one: the class attribute
+    ``opener(table index) -> bool`` (set by the shell's seat menus) is asked, and True means the tap was used.
+    ``menu`` marks the badge of a seat that has a menu (``menu_text``: "[?] Help / Leave" in a game, "[?] How to
+    play" on the joining screen).
+    """
 
     seat = ObjectProperty(None, allownone=True)
     text = StringProperty("")
+    menu = BooleanProperty(False)
+    menu_text = StringProperty("[?] Help / Leave")
+    opener: Callable[[int], bool] | None = None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        opener = SeatBadge.opener
+        if (
+            self.menu
+            and opener is not None
+            and self.seat is not None
+            and self.collide_point(*touch.pos)
+            and opener(self.seat.index)
+        ):
+            return True
+        return bool(super().on_touch_down(touch))
 
 
 class PrivateTray(BoxLayout):

@@ -174,6 +174,16 @@ class GameSession(EventDispatcher):
     def resume(self) -> None:
         self.start()
 
+    def replace_with_bot(self, game_seat: int, bot: Any, level: str) -> None:
+        """A human left: ``bot`` (of ``level``) plays game seat ``game_seat`` from now on, from the position as it
+        stands (a bot thinks from ``state``, so nothing of the game changes)."""
+        if game_seat in self.bots:
+            raise ValueError(f"game seat {game_seat} is a bot already")
+        self.bots[game_seat] = bot
+        self.bot_levels[game_seat] = level
+        self._generation += 1
+        self._schedule_bots()
+
     def apply(self, game_seat: int, action: Action) -> bool:
         """Apply an action for a game seat; False (and ``on_error``) when the engine refuses it."""
         if self.state.is_over():

@@ -116,7 +116,7 @@ class MakiScreen(BoardScreen):
         if "Gain" in kinds and "TakePool" not in kinds:
             return "Take an action card from the display below"
         if "Draw" in kinds:
-            return "Draw recipes below until you hold three"
+            return "Draw recipes below until you hold three: choose each one's length (longer ones score more)"
         if "Serve" in kinds:
             return "Serve a recipe below, or Prep" + cards
         if "TakePool" in kinds or "Return" in kinds:
@@ -144,7 +144,7 @@ class MakiScreen(BoardScreen):
         lines.append(
             "Scores: "
             + "   ".join(
-                f"{labels[i]} {p} pts, {w} wasabi"
+                f"{labels[i]} {plural(p, 'pt')}, {w} wasabi"
                 for i, (p, w) in enumerate(zip(public["scores"], public["wasabi"]))
                 if i < len(labels)
             )
@@ -178,7 +178,7 @@ class MakiScreen(BoardScreen):
         lines = ["Your recipes:"]
         for r in mine["hands"][g]:
             if "name" in r:
-                lines.append(f"\u2022 {r['name']} ({r['score']} pts): {' + '.join(r['ingredients'])}")
+                lines.append(f"\u2022 {r['name']} ({plural(r['score'], 'pt')}): {' + '.join(r['ingredients'])}")
         held = [h["card"] for h in mine["held"][g]]
         if held:
             lines.append("Your action cards: " + ", ".join(held))

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,7 @@ from kiosk.games.makoto.rules import (
 )
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv
+from kiosk.ui.board import plural
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.seatzone import Oriented, SeatZone
 from kiosk.ui.session import GameSession
@@ -86,6 +88,31 @@ __all__ = ["GameScreen", "MakotoScreen", "MakotoPanel", "HandCard", "CentreSlice
 MAX_HAND = 18
 MAX_ACTIONS = 8
 SYMBOL = {SWORD: "\u2694", ORACLE: "\u2600"}
+
+
+def makoto_event_text(ev: Any, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
+    """One Makoto event in words (the how-to's demo); public things only (a card drawn from the Oracle is never
+    named)."""
+    from kiosk.ui.board import fallback_event_text
+
+    d = dict(ev.data)
+    p = who(ev.seat)
+    k = ev.kind
+    if k == "played":
+        return f"{p} played {d['combination']}" + (" (a Kensei!)" if d.get("kensei") else "")
+    if k == "passed":
+        return f"{p} passed" + (" and drew from the Oracle" if d.get("draw") else "")
+    if k == "blind_discard":
+        return f"{p} put a {card_text(d['card'])} into the Blind"
+    if k == "blind_take":
+        return f"{p} took {cards_text(d['cards'])} from the Blind"
+    if k == "oracle_discard":
+        return f"{p} threw away a {card_text(d['card'])}"
+    if k == "round_won":
+        return f"{p} won the round: {plural(len(d['cards']), 'card')}, {plural(d['points'], 'point')}"
+    if k == "went_out":
+        return f"{p} played out their hand: reward {d['reward']}"
+    return fallback_event_text(ev, who)
 
 
 def card_text(card: int) -> str:
@@ -472,6 +499,8 @@ class MakotoScreen(BaseGameScreen):
         if not legal or panel.lid_mode:
             return set()
         hand = panel.hand
+        if not panel.hints and phase in (PLAY, BLIND, ORACLE_STEP):  # hints off: no card is marked unplayable
+            return set(range(len(hand)))
         if phase == PLAY:
             sel = Counter(self._selection(panel))
             plays = [Counter(a.cards) for a in legal if isinstance(a, Play)]
@@ -532,6 +561,18 @@ class MakotoScreen(BaseGameScreen):
                 out.append(("Pass", Pass(False), True))
             if Pass(True) in legal:
                 out.append(("Pass + draw \u2600", Pass(True), True))
+        elif (
+            phase == BLIND
+            and EndTurn() in legal
+            and panel.game_seat is not None
+            and not st.view(panel.game_seat)["hand"]
+        ):
+            # the last cards are played: going out (ending the turn now) is what the rules favour, so it comes first
+            out.append(("Go out \u2714", EndTurn(), True))
+            for t in [a for a in legal if isinstance(a, BlindTake)][:3]:
+                out.append((f"Take {cards_text(t.cards)}", t, True))
+            if panel.game_seat in self._undo:
+                out.append(("\u21b6 Take back", "undo", True))
         elif phase == BLIND:
             takes = [a for a in legal if isinstance(a, BlindTake)]
             if sel and any(isinstance(a, BlindDiscard) and a.card == sel[0] for a in legal):
@@ -622,6 +663,8 @@ class MakotoScreen(BaseGameScreen):
             panel.prompt = f"You drew {card_text(panel.drawn) if panel.drawn is not None else ''}: discard any one card"
         else:
             panel.prompt = ""
+        if not panel.hints:  # hint mode off at this seat: no prompt
+            panel.prompt = ""
 
     def _draw(self, *_a: Any) -> None:
         session = self.session
@@ -645,7 +688,7 @@ class MakotoScreen(BaseGameScreen):
             else:
                 panel.status = ""
             total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None
-            panel.info = f"{v['hand_sizes'][g]} cards in hand\nWon {v['won_points'][g]} pts" + (
+            panel.info = f"{plural(v['hand_sizes'][g], 'card')} in hand\nWon {plural(v['won_points'][g], 'pt')}" + (
                 f"   Match {total}" if total is not None else ""
             )
             panel.lid = "\u25a3 Holds the box lid" if v["lid_holder"] == g else ""

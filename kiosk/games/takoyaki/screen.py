@@ -37,6 +37,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -374,6 +375,15 @@ class TakoyakiScreen(BaseGameScreen):
     def hide_private(self) -> None:
         """Nothing is hidden in Takoyaki (grills and cards are public)."""
 
+    def seat_to_bot(self, game_seat: int) -> None:
+        """A bot took over a seat whose player left: it plays on that grill at its own pace from now on."""
+        super().seat_to_bot(game_seat)
+        self.panels[self.session.seats[game_seat].index].ids.grill.reset_touches()
+        if game_seat not in self._bot_events:
+            self._bot_events[game_seat] = Clock.schedule_once(
+                partial(self._bot_tick, game_seat), self._bot_delay(game_seat)
+            )
+
     # ------------------------------------------------------------------------------------------- countdown
     @property
     def counting_down(self) -> bool:
@@ -544,6 +554,24 @@ class TakoyakiScreen(BaseGameScreen):
             names = ", ".join(session.seats[g].label for g in view["winners"])
             lines.insert(0, f"Game over \u2014 {names} win{'s' if len(view['winners']) == 1 else ''}")
         self.centre_text = "\n".join(lines)
+
+
+def takoyaki_event_text(ev: Any, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
+    """One Takoyaki event in words (the how-to's demo)."""
+    from kiosk.ui.board import fallback_event_text
+
+    d = dict(ev.data)
+    p = who(ev.seat)
+    k = ev.kind
+    if k == "pushed":
+        return f"{p} pushed a ball one space"
+    if k == "turned":
+        return f"{p} turned a ball over"
+    if k == "order_won":
+        return f"{p}: TAKOYAKI! Order done ({d['orders']} of 5)"
+    if k == "order_revealed":
+        return f"Order {d['number']} revealed: everyone races"
+    return fallback_event_text(ev, who)
 
 
 def _fmt_time(seconds: float) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.engine import Event
-from kiosk.ui.board import BoardScreen, fallback_event_text, game_over_text, load_categories
+from kiosk.ui.board import BoardScreen, fallback_event_text, game_over_text, load_categories, plural
 
 __all__ = ["GameScreen", "WasabiScreen", "wasabi_event_text"]
 
@@ -123,9 +123,9 @@ class WasabiScreen(BoardScreen):
         if "GiveTile" in kinds:
             nxt = public.get("current")
             name = self.seat_name((nxt + 1) % int(public.get("players", 2))) if isinstance(nxt, int) else "them"
-            return f"Choose a starting tile below for {name}"
+            return f"Set-up: give {name} a starting tile below (3 tiles of 3 different kinds; no rice, maki or special)"
         if "DrawRecipe" in kinds:
-            return "Draw a recipe below: choose its length"
+            return "Draw a recipe below: choose its length (longer ones score more but are harder to make)"
         if "DrawTile" in kinds:
             return "Refill your hand: take a tile from the Pantry below"
         if "TakeCard" in kinds or "SkipReward" in kinds:
@@ -183,7 +183,7 @@ class WasabiScreen(BoardScreen):
         for i, p in enumerate(public["seats"]):
             if i < len(labels):
                 lines.append(
-                    f"{labels[i]}: {p['score']} pts, {p['cubes']} wasabi, {p['hand_size']} tiles, "
+                    f"{labels[i]}: {plural(p['score'], 'pt')}, {p['cubes']} wasabi, {p['hand_size']} tiles, "
                     f"{len(p['recipe_lengths'])} recipes, {len(p['completed'])} done"
                     + (f", cards {' '.join(p['cards'])}" if p["cards"] else "")
                 )

@@ -1,0 +1,285 @@
+"""The seat menu: how to play and leaving, at one seat, facing it, while the rest of the table plays on.
+
+During a game every human seat's badge (its symbol and name) carries a "? Help / Leave" mark; a tap on the badge
+opens this seat's menu over that seat's zone only: "How to play", "Hints: on/off" (hint mode at this
+seat: legal moves marked and a prompt of what to do now), "Leave the game", "Back to the game". On the
+joining screen the join pad's "? How to play" opens the how-to directly. Nothing waits for the reader: the game
+goes on (a reader whose turn comes sees "Your turn" again when closing the menu), other seats keep playing, bots
+keep their pace.
+
+* **How to play**: the game's steps (``howto.json`` through :func:`kiosk.ui.howto.howto_steps`), one at a time,
+  each with its pictures from the atlas (``pictures`` names) and its words; "Next" / "Back" / "Close".
+* **Demos**: a step with a ``demo`` plays a few real moves of an example game, one every ``DEMO_STEP_S``
+  seconds, in words and, for a board game, on a small board of pictures (:mod:`kiosk.ui.demo`).
+* **Leave**: a confirmation naming what happens ("A bot plays your seat on" or, for the last player, "The game
+  ends; no scores are saved"); "Yes, leave" hands the seat to the shell's ``leave(table index)``.
+
+The menu layer (:class:`SeatMenus`) sits above the game screen and joins the window only while some seat's menu
+is open (a hidden widget costs a draw). Touches elsewhere pass through to the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
+from kivy.uix.floatlayout import FloatLayout
+
+from kiosk.engine import GameSpec
+from kiosk.ui.demo import DemoFrame, demo_frames
+from kiosk.ui.howto import HowToStep, howto_steps
+from kiosk.ui.pieces import Picture
+from kiosk.ui.seatzone import SeatBadge, SeatZone
+
+log = logging.getLogger("kiosk.ui.seatmenu")
+
+__all__ = ["SeatMenu", "SeatMenus", "DEMO_STEP_S"]
+
+#: Seconds each move of a how-to demo stays on screen.
+DEMO_STEP_S = 1.6
+
+
+class SeatMenu(SeatZone):
+    """One seat's menu over its zone (see the module docstring). ``page``: menu, howto or leave."""
+
+    page = OptionProperty("menu", options=["menu", "howto", "leave"])
+    layer = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    can_leave = BooleanProperty(False)
+    #: Hint mode at this seat (shown on the menu's switch); None-like False when the seat has none.
+    hints_on = BooleanProperty(False)
+    leave_text = StringProperty("")
+    step = NumericProperty(0)
+    step_count = NumericProperty(0)
+    step_title = StringProperty("")
+    step_text = StringProperty("")
+    step_pictures = ListProperty([])
+    #: The demo's current move in words ("" when the step has no demo) and its board's columns (0: no board).
+    demo_caption = StringProperty("")
+    demo_cols = NumericProperty(0)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.steps: list[HowToStep] = []
+        self.spec: GameSpec | None = None
+        self._demo: list[DemoFrame] = []
+        self._demo_i = 0
+        self._demo_ev: Any = None
+        self._demo_token = 0
+
+    def show_step(self, i: int) -> None:
+        if not self.steps:
+            return
+        i = max(0, min(len(self.steps) - 1, i))
+        s = self.steps[i]
+        self.step = i
+        self.step_count = len(self.steps)
+        self.step_title = s.title
+        self.step_text = s.text
+        self.step_pictures = list(s.pictures)
+        box = self.ids.pictures
+        box.clear_widgets()
+        for name in s.pictures[:3]:
+            box.add_widget(Picture(name=name))
+        self.stop_demo()
+        if s.demo is not None and self.spec is not None:
+            self.start_demo(self.spec, s.demo)
+        self.page = "howto"
+
+    # ------------------------------------------------------------------------------------------------ demo
+    def start_demo(self, spec: GameSpec, params: dict[str, Any]) -> None:
+        """Work out the demo's moves in a thread (the engine is pure; a search bot may take a moment), then
+        show one move every ``DEMO_STEP_S`` seconds, from the start again after the last."""
+        self._demo_token += 1
+        token = self._demo_token
+        self.demo_caption = "Watch: dealing an example game..."
+
+        def work() -> None:
+            try:
+                frames = demo_frames(spec, **params)
+            except Exception as exc:  # a demo must never break the how-to
+                log.warning("the %s demo failed: %s", spec.key, exc)
+                frames = []
+            Clock.schedule_once(lambda _dt: self._demo_ready(token, frames), 0)
+
+        threading.Thread(target=work, daemon=True, name=f"demo-{spec.key}").start()
+
+    def _demo_ready(self, token: int, frames: list[DemoFrame]) -> None:
+        if token != self._demo_token or self.page != "howto":
+            return
+        self._demo = frames
+        self._demo_i = 0
+        if not frames:
+            self.demo_caption = ""
+            return
+        self._show_frame()
+        self._demo_ev = Clock.schedule_interval(self._demo_tick, DEMO_STEP_S)
+
+    def _demo_tick(self, _dt: float) -> None:
+        self._demo_i = (self._demo_i + 1) % len(self._demo)
+        self._show_frame()
+
+    def _show_frame(self) -> None:
+        frame = self._demo[self._demo_i]
+        self.demo_caption = f"{self._demo_i}/{len(self._demo) - 1}  {frame.caption}"
+        grid = self.ids.demo_board
+        self.demo_cols = frame.cols
+        grid.cols = max(1, frame.cols)
+        while len(grid.children) < len(frame.cells):
+            grid.add_widget(Picture())
+        while len(grid.children) > len(frame.cells):
+            grid.remove_widget(grid.children[0])
+        for widget, name in zip(reversed(grid.children), frame.cells, strict=True):
+            if widget.name != name:
+                widget.symbol = ""  # a reused picture: no stale fallback letters on an empty square
+                widget.name = name
+
+    def stop_demo(self) -> None:
+        self._demo_token += 1
+        if self._demo_ev is not None:
+            self._demo_ev.cancel()
+            self._demo_ev = None
+        self._demo = []
+        self.demo_caption = ""
+        self.demo_cols = 0
+        self.ids.demo_board.clear_widgets()
+
+    def next_step(self) -> None:
+        if self.step + 1 >= len(self.steps):
+            self.close()
+        else:
+            self.show_step(int(self.step) + 1)
+
+    def back_step(self) -> None:
+        if self.step == 0:
+            self.page = "menu" if self.can_leave else self.page
+            if not self.can_leave:
+                self.close()
+        else:
+            self.show_step(int(self.step) - 1)
+
+    def switch_hints(self) -> None:
+        if self.layer is not None and self.can_leave:
+            self.hints_on = self.layer.switch_hints(self.seat.index)
+
+    def ask_leave(self) -> None:
+        if self.can_leave and self.layer is not None:
+            self.leave_text = self.layer.leave_question(self.seat.index)
+            self.page = "leave"
+
+    def confirm_leave(self) -> None:
+        if self.layer is not None and self.page == "leave":
+            self.layer.leave(self.seat.index)
+
+    def close(self) -> None:
+        self.stop_demo()
+        if self.layer is not None:
+            self.layer.close(self.seat.index)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        super().on_touch_down(touch)
+        return self.collide_point(*touch.pos)  # the menu covers its seat's zone: nothing reaches the game under it
+
+    def on_touch_move(self, touch: Any) -> bool:
+        super().on_touch_move(touch)
+        return self.collide_point(*touch.pos)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        super().on_touch_up(touch)
+        return self.collide_point(*touch.pos)
+
+
+class SeatMenus(FloatLayout):
+    """Every seat's menu; ``host`` is the root widget it joins while a menu is open.
+
+    ``offered(table index) -> (spec, in_game) or None`` says whether a seat gets a menu now, for which game and
+    whether it plays in it; ``leave_question(index) -> str`` and
+    ``on_leave(index)`` carry out leaving (the shell's launcher). :meth:`open` and :meth:`close` per seat.
+    """
+
+    table = ObjectProperty(None)
+
+    def __init__(
+        self,
+        host: Any = None,
+        offered: Callable[[int], tuple[GameSpec, bool] | None] | None = None,
+        leave_question: Callable[[int], str] | None = None,
+        on_leave: Callable[[int], object] | None = None,
+        hints_at: Callable[[int], bool | None] | None = None,
+        on_switch_hints: Callable[[int], bool] | None = None,
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self.host = host
+        self.offered = offered or (lambda _i: None)
+        self._question = leave_question or (lambda _i: "Leave the game?")
+        self.on_leave = on_leave
+        self.hints_at = hints_at or (lambda _i: None)
+        self.on_switch_hints = on_switch_hints
+        self.menus: dict[int, SeatMenu] = {}
+        for seat in self.table.seats if self.table is not None else []:
+            menu = SeatMenu(table=self.table, seat=seat, layer=self, shown=False)
+            self.menus[seat.index] = menu
+            self.add_widget(menu)
+            menu.sync_shown()
+        SeatBadge.opener = self.open_from_badge
+
+    # ---------------------------------------------------------------------------------------------- opening
+    def open(self, index: int, spec: GameSpec, *, in_game: bool, howto: bool = False) -> SeatMenu:
+        """Open seat ``index``'s menu for ``spec`` (``in_game``: Leave offered); ``howto`` opens the how-to."""
+        menu = self.menus[index]
+        menu.title = spec.title
+        menu.spec = spec
+        menu.steps = howto_steps(spec)
+        menu.can_leave = in_game
+        menu.hints_on = bool(self.hints_at(index)) if in_game else False
+        menu.page = "menu"
+        if howto or not in_game:
+            menu.show_step(0)
+        menu.shown = True
+        if self.parent is None and self.host is not None:
+            self.host.add_widget(self)
+        return menu
+
+    def open_from_badge(self, index: int) -> bool:
+        """A tap on seat ``index``'s badge: its menu opens when one is offered there (True: the tap is used)."""
+        what = self.offered(index)
+        if what is None:
+            return False
+        self.open(index, what[0], in_game=what[1])
+        return True
+
+    def is_open(self, index: int) -> bool:
+        return bool(self.menus[index].shown)
+
+    def close(self, index: int) -> None:
+        self.menus[index].shown = False
+        if not any(m.shown for m in self.menus.values()) and self.parent is not None:
+            self.parent.remove_widget(self)
+
+    def close_all(self) -> None:
+        for index in self.menus:
+            self.close(index)
+
+    # ---------------------------------------------------------------------------------------------- leaving
+    def switch_hints(self, index: int) -> bool:
+        return self.on_switch_hints(index) if self.on_switch_hints is not None else False
+
+    def leave_question(self, index: int) -> str:
+        return self._question(index)
+
+    def leave(self, index: int) -> None:
+        self.close(index)
+        if self.on_leave is not None:
+            self.on_leave(index)

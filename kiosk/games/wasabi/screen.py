@@ -92,6 +92,7 @@ class WasabiScreen(BoardScreen):
     categories = load_categories(Path(__file__).with_name("cards.json"), "categories")
     #: Setup and refill draws, the reward, End Step, Stack!, Spicy!; placing; Pass; cards aimed at squares.
     ACTION_ORDER = (
+        "ChooseRecipe",
         "GiveTile",
         "DrawRecipe",
         "DrawTile",
@@ -120,6 +121,8 @@ class WasabiScreen(BoardScreen):
         """Wasabi!'s steps in words (from the public view and the kinds of the legal actions only)."""
         cards = ", or tap a square for an action card" if board_moves else ""
         t = public.get("turn", {})
+        if "ChooseRecipe" in kinds:
+            return "Two recipes of the same length are done but one token is free: choose which one to complete below"
         if "GiveTile" in kinds:
             nxt = public.get("current")
             name = self.seat_name((nxt + 1) % int(public.get("players", 2))) if isinstance(nxt, int) else "them"

@@ -36,8 +36,8 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from kiosk import safejson
 from kiosk.config import check_pin, hash_pin
-from kiosk.storage import safejson
 from kiosk.storage.atomic import atomic_write_bytes, quarantine
 
 __all__ = [

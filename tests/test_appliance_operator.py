@@ -23,12 +23,13 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     state = tmp_path_factory.mktemp("kiosk-state")
-    from kiosk.config import Config
+    from kiosk.config import Config, hash_pin
 
     cfg = Config().replace(
         timeouts={"menu_idle_s": 120.0},
         attract={"move_delay_s": 0.05, "game_s": 3.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
-        operator={"hold_s": 0.6},
+        operator={"hold_s": 0.6, "pin_hash": hash_pin("2468", iterations=10_000)},  # no factory PIN: set one
+        check_ranges=False,  # a fast attract cycle
     )
     kiosk = start_kiosk(state, cfg, seed=3)
     yield kiosk
@@ -49,7 +50,7 @@ def _open_menu(app: Any) -> Any:
     for d in "2468":
         tap(button_with_text(op, d))
     tap(button_with_text(op, "OK"))
-    assert op.phase == "menu"
+    conftest.run_until(lambda: op.phase == "menu", 10, "the menu (the PIN is checked in a thread)", settle=2)
     return op
 
 

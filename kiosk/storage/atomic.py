@@ -24,7 +24,7 @@ Decisions written down:
   are left out of the data in memory, listed in :attr:`AtomicJSONStorage.problems`, and the file is rewritten
   without them by the owner (:meth:`AtomicJSONStorage.write`). A power cut at any point leaves either the old
   file or the cleaned one, and the copy aside.
-* Size and depth are checked before parsing (:mod:`kiosk.storage.safejson`): ``max_bytes`` (default 32 MiB,
+* Size and depth are checked before parsing (:mod:`kiosk.safejson`): ``max_bytes`` (default 32 MiB,
   far above what the kiosk's own caps let a scores file reach) and 32 levels.
 * An unusable folder (cannot be created, not writable, read-only card) raises :class:`StorageUnavailable` at
   open time with a message naming the folder and the reason; callers decide to run without storage.
@@ -46,7 +46,8 @@ from typing import Any
 
 from tinydb.storages import Storage
 
-from . import safejson
+from kiosk import safejson
+from kiosk.files import aside_name, atomic_write_bytes, fsync_dir, temp_name
 
 __all__ = [
     "StorageError",
@@ -80,20 +81,6 @@ class StorageUnavailable(StorageError):
 
 
 # ------------------------------------------------------------------------------------------------ helpers
-def fsync_dir(folder: str | os.PathLike[str]) -> None:
-    """fsync a folder so a rename or a new file in it survives a power cut."""
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def temp_name(target: Path) -> Path:
-    """A fresh temporary name next to ``target`` (same folder, so ``os.replace`` is atomic)."""
-    return target.with_name(f".{target.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
-
-
 def remove_stale_temps(target: Path) -> list[Path]:
     """Delete leftovers of killed writers of ``target``; returns what was removed."""
     removed = []
@@ -106,45 +93,6 @@ def remove_stale_temps(target: Path) -> list[Path]:
     if removed:
         log.info("removed %d stale temporary file(s) next to %s", len(removed), target)
     return removed
-
-
-def atomic_write_bytes(target: Path, data: bytes, *, dir_fd: int | None = None) -> None:
-    """Replace ``target`` by ``data`` atomically and durably (temp file, fsync, replace, fsync folder).
-
-    ``dir_fd`` is an open descriptor of the folder to fsync (saves an open per write); without it the folder is
-    opened here. On failure the temporary file is removed and the old ``target`` is untouched.
-    """
-    tmp = temp_name(target)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if dir_fd is None:
-        fsync_dir(target.parent)
-    else:
-        os.fsync(dir_fd)
-
-
-def aside_name(path: Path, kind: str = "corrupt") -> Path:
-    """A free name ``<stem>.<kind>-<YYYYmmdd-HHMMSS>[-n]<suffix>`` next to ``path``."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    dest = path.with_name(f"{path.stem}.{kind}-{stamp}{path.suffix}")
-    n = 1
-    while dest.exists():
-        dest = path.with_name(f"{path.stem}.{kind}-{stamp}-{n}{path.suffix}")
-        n += 1
-    return dest
 
 
 def quarantine(path: Path, reason: str) -> Path:

@@ -69,7 +69,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import safejson
+from kiosk import safejson
+
 from .atomic import FolderLock, StorageError, atomic_write_bytes, ensure_writable_folder, fsync_dir
 
 __all__ = [

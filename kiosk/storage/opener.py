@@ -3,7 +3,7 @@
 Reading a large scores file or replaying journals can take seconds on a Pi's SD card; none of it may hold the
 UI thread (the rule is 100 ms). :func:`open_in_background` does all of it in a thread and hands the result to a
 callback (the app passes it on to the UI thread with ``Clock.schedule_once``). The files are parsed record by
-record (:mod:`kiosk.storage.safejson`) and the cyclic garbage collector pauses meanwhile (see ``run`` below), so
+record (:mod:`kiosk.safejson`) and the cyclic garbage collector pauses meanwhile (see ``run`` below), so
 the UI thread keeps drawing: ``benchmarks/bench_storage.py`` measures its longest stall while a large file
 opens::
 

@@ -64,7 +64,8 @@ from typing import Any
 
 from tinydb import TinyDB
 
-from . import safejson
+from kiosk import safejson
+
 from .atomic import AtomicJSONStorage, StorageError, StorageUnavailable
 
 __all__ = ["HighScores", "UnavailableHighScores", "ScoreEntry", "check_name", "check_score", "MAX_NAME"]

@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """The small marks in a corner of the attract screen that tell the operator something needs them ("No operator
 PIN", "Settings problem"): see :meth:`kiosk.health.Health.marks`. Looks in ``layouts/marks.kv``.
 

@@ -1,4 +1,3 @@
-# mypy: allow-subclassing-any
 """The operator PIN pad: checking a PIN (with the wrong-PIN delays and lockout of :class:`kiosk.pin.PinGuard`) and
 setting a new one (typed twice). Looks in ``layouts/pinpad.kv``.
 

@@ -9,11 +9,11 @@ whose message says what is wrong in words an operator can act on:
     >>> loads(b"[" * 100_000, max_depth=32)
     Traceback (most recent call last):
     ...
-    kiosk.storage.safejson.Unreadable: nested deeper than the 32 levels allowed
+    kiosk.safejson.Unreadable: nested deeper than the 32 levels allowed
     >>> loads(b"\\xff\\xfe{}", max_depth=4)
     Traceback (most recent call last):
     ...
-    kiosk.storage.safejson.Unreadable: not UTF-8 text (byte 0xff at position 0)
+    kiosk.safejson.Unreadable: not UTF-8 text (byte 0xff at position 0)
 
 Decisions written down:
 

@@ -88,6 +88,9 @@ __all__ = [
     "check_pin",
     "pin_hash_problem",
     "PIN_ITERATIONS",
+    "FORMER_DEFAULT_PIN",
+    "FORMER_DEFAULT_PIN_HASH",
+    "DEFAULT_PIN",
     "default_state_dir",
     "default_config_path",
 ]
@@ -98,6 +101,14 @@ POSITIONS: tuple[str, ...] = ("south-east", "south", "south-west", "west", "nort
 _POSITION_HELP = ("south-west", "south", "south-east", "east", "north-east", "north", "north-west", "west")
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 HANDS: tuple[str, ...] = ("left", "right")
+#: The factory PIN of the versions that had one. Never accepted now: a config still holding its factory hash
+#: (:data:`FORMER_DEFAULT_PIN_HASH`, fixed salt) loads as "no PIN", with a problem for the operator, and the
+#: installer uses the PIN to recognise an old install's hash and replace it. (``DEFAULT_PIN`` is its old name.)
+FORMER_DEFAULT_PIN = "2468"
+DEFAULT_PIN = FORMER_DEFAULT_PIN
+FORMER_DEFAULT_PIN_HASH = (
+    "pbkdf2_sha256$120000$6b696f736b2d64656661756c74$fdcf4b5c917e763de93fb06130f90cc99a1cc296b79e889542c7c6d03a62e08e"
+)
 #: PBKDF2 iterations of a new PIN hash, and the range a stored hash may use.
 PIN_ITERATIONS = 120_000
 PIN_ITERATIONS_RANGE = (10_000, 600_000)
@@ -480,6 +491,8 @@ def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_range
     s = c.section(data, "operator", {"pin_hash", "hold_s"})
     pin_hash = s.get("pin_hash", OperatorConfig.pin_hash)
     problem = pin_hash_problem(pin_hash)
+    if problem is None and pin_hash == FORMER_DEFAULT_PIN_HASH:
+        problem = f"is the former factory PIN {FORMER_DEFAULT_PIN}, which is no longer accepted: set a PIN"
     if problem:
         c.bad("operator.pin_hash", problem)
         pin_hash = OperatorConfig.pin_hash
@@ -692,7 +705,8 @@ def _salvage_pin(path: Path) -> str | None:
         value = data["operator"]["pin_hash"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return value if isinstance(value, str) and pin_hash_problem(value) is None else None
+    ok = isinstance(value, str) and pin_hash_problem(value) is None and value != FORMER_DEFAULT_PIN_HASH
+    return value if ok else None
 
 
 def _refresh_last_good(cfg: Config, path: Path) -> None:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from kiosk import safejson
 from kiosk.config import check_pin, hash_pin
-from kiosk.files import atomic_write_bytes, quarantine
+from kiosk.storage.atomic import atomic_write_bytes, quarantine
 
 __all__ = [
     "PinGuard",

@@ -17,8 +17,6 @@ from conftest import button_with_text, buttons, frames, screenshot, start_kiosk,
 
 from kiosk.appliance import requests
 
-PIN = "2468"  # this test's own PIN: a table has no default one
-
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
@@ -30,8 +28,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     cfg = Config().replace(
         timeouts={"menu_idle_s": 120.0},
         attract={"move_delay_s": 0.05, "game_s": 3.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
-        operator={"hold_s": 0.6, "pin_hash": hash_pin(PIN, iterations=10_000)},
-        check_ranges=False,  # a fast attract cycle (outside the ranges a config file may use)
+        operator={"hold_s": 0.6, "pin_hash": hash_pin("2468", iterations=10_000)},  # no factory PIN: set one
+        check_ranges=False,  # a fast attract cycle
     )
     kiosk = start_kiosk(state, cfg, seed=3)
     yield kiosk
@@ -49,10 +47,10 @@ def _open_menu(app: Any) -> Any:
     conftest.run_until(lambda: app.mode == "operator", 3, "the operator PIN pad", settle=2)
     touch_up(hold)
     op = app.operator
-    for d in PIN:
+    for d in "2468":
         tap(button_with_text(op, d))
     tap(button_with_text(op, "OK"))
-    conftest.run_until(lambda: op.phase == "menu", 10, "the menu after the right PIN")
+    conftest.run_until(lambda: op.phase == "menu", 10, "the menu (the PIN is checked in a thread)", settle=2)
     return op
 
 

@@ -231,3 +231,29 @@ def test_set_pin_asks_twice_and_ends_a_lockout(tmp_path: Path, monkeypatch: pyte
     assert check_pin("135799", kc.load(path).operator.pin_hash)
     assert list(tmp_path.glob("kiosk.rejected-*.json")), "the broken file is kept aside"
     assert not PinGuard(tmp_path / FILE_NAME).locked_out
+
+
+def test_an_old_install_with_the_former_factory_pin_has_no_pin(tmp_path: Path) -> None:
+    """A table installed by a version that had the factory PIN 2468 does not keep accepting it after an update."""
+    path = tmp_path / "kiosk.json"
+    path.write_text(json.dumps({"operator": {"pin_hash": kc.FORMER_DEFAULT_PIN_HASH}, "sound": {"volume": 0.2}}))
+    assert check_pin("2468", kc.FORMER_DEFAULT_PIN_HASH), "the hash old versions wrote"
+    loaded = load_safely(path)
+    assert loaded.config.operator.pin_hash is None and not loaded.config.operator.pin_set
+    assert any("former factory PIN 2468" in p for p in loaded.problems)
+
+
+def test_the_config_imports_without_third_party_packages() -> None:
+    """The installer checks and sets the PIN with the system's Python, before the kiosk's packages exist."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "for name in ('tinydb', 'kivy', 'gpiozero', 'serial'): sys.modules[name] = None\n"
+        "from kiosk import config\n"
+        "assert config.check_pin('2468', config.FORMER_DEFAULT_PIN_HASH)\n"
+        "assert config.load_dict({}).operator.pin_hash is None\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr

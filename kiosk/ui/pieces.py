@@ -41,7 +41,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.ui import pictures
 from kiosk.ui.cards import card_number_size, card_width, row_layout
-from kiosk.ui.typescale import register_fonts
+from kiosk.ui.typescale import min_text_px, register_fonts
 
 __all__ = [
     "Category",
@@ -243,6 +243,8 @@ class MakotoCard(ButtonBehavior, Widget):
     text = StringProperty("")
     source = StringProperty("")
     slot = NumericProperty(0)
+    #: a card a player taps (a hand): the fit checker holds it to the touch-target minimum; others ignore touches
+    must_touch = BooleanProperty(False)
     #: the width of the card that shows when the next card lies over it (0: the whole card shows): the corner
     #: number is sized to fit in it
     corner = NumericProperty(0)
@@ -262,6 +264,11 @@ class MakotoCard(ButtonBehavior, Widget):
     def symbol(self) -> str:
         return {CARD_SWORD: "\u2694", CARD_ORACLE: "\u2600"}.get(self.kind, "")
 
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.must_touch:
+            return False
+        return bool(super().on_touch_down(touch))
+
     def on_release(self) -> None:
         if self.owner is not None and hasattr(self.owner, "card_pressed"):
             self.owner.card_pressed(self)
@@ -279,6 +286,7 @@ class CardRow(Widget):
     face_up = BooleanProperty(True)
     min_step = NumericProperty(44)
     max_rows = NumericProperty(2)
+    touchable = BooleanProperty(False)  # a hand: its cards take taps (the ``on_card`` event)
     __events__ = ("on_card",)
 
     def __init__(self, **kw: Any) -> None:
@@ -293,6 +301,7 @@ class CardRow(Widget):
             disabled_cards=self._relayout,
             face_up=self._relayout,
             min_step=self._relayout,
+            touchable=self._relayout,
         )
         self._relayout()
 
@@ -321,6 +330,7 @@ class CardRow(Widget):
             w.selected = i in self.selected
             w.fresh = i == self.fresh
             w.disabled = i in self.disabled_cards
+            w.must_touch = self.touchable
             w.size = (cw, ch)
             last = c == per_row - 1 or i == n - 1
             w.corner = 0 if last or step >= cw else step
@@ -351,8 +361,11 @@ class CardFan(Widget):
         for w in self.widgets[n:]:
             if w.parent is not None:
                 self.remove_widget(w)
-        ch = self.height * 0.78
+        # the label takes a line at the bottom of the fan's box; the cards stand above it
+        label_h = self.label_height()
+        ch = max(1.0, (self.height - label_h) * 0.86)
         cw = card_width(ch)
+        lift = cw * 0.2 if n > 1 else 0.0  # a turned card's lower corner dips: keep it off the label
         step = min(cw * 0.55, (self.width - cw) / max(1, n - 1)) if n > 1 else 0
         left = self.center_x - (cw + step * (n - 1)) / 2
         for i, (w, (number, kind)) in enumerate(zip(self.widgets, self.cards)):
@@ -360,10 +373,15 @@ class CardFan(Widget):
             w.size = (cw, ch)
             w.corner = 0 if i == n - 1 or step >= cw else step
             w.x = left + i * step
-            w.y = self.y + self.height * 0.06 + abs(i - (n - 1) / 2) * -ch * 0.03
+            w.y = self.y + label_h + lift - abs(i - (n - 1) / 2) * ch * 0.02
             w.angle = (((n - 1) / 2) - i) * self.spread
             if w.parent is None:
                 self.add_widget(w)
+
+    def label_height(self) -> float:
+        from kivy.core.window import Window
+
+        return max(min_text_px(Window.size) * 1.5, self.height * 0.16) if self.label else 0.0
 
 
 class CardDeck(Widget):

@@ -279,6 +279,11 @@ class GameSpec:
     ``setup_game(players, seed, setup)`` starts a game with extra, JSON-ready set-up that ``new_game`` does not
     take (a Makoto match's dealer and box lid for its later games); journals keep ``setup`` so
     :func:`replay` can rebuild such a game.
+
+    What the shell shows about a game comes from here: ``symbol`` (a shape on the picker, so games are told
+    apart without colour), ``howto`` (the how-to-play steps, each ``{"title", "text", "pictures"}``; filled from
+    the folder's ``howto.json`` by the registry when the spec declares none) and ``match_choices`` (games per
+    match offered on the joining screen, 0 = the rulebook's recommendation; empty: single games only).
     """
 
     key: str
@@ -291,6 +296,9 @@ class GameSpec:
     stats: Callable[[State], Mapping[str, float]] | None = None
     lower_is_better: bool = False
     setup_game: Callable[[int, int, Mapping[str, Any]], State] | None = None
+    symbol: str = "\u25c6"
+    howto: Sequence[Mapping[str, Any]] = ()
+    match_choices: Sequence[int] = ()
     BOT_LEVELS: ClassVar[tuple[str, ...]] = ("random", "easy", "normal", "hard")
 
     def check_players(self, players: int) -> None:

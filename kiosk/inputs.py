@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """One seat-tagged input event for everything players do: touches, seat buttons, tap sticks and the keyboard.
 
 :class:`SeatEvent` is the one kind of event screens receive. :class:`InputHub` (a Kivy ``EventDispatcher``)
@@ -198,7 +199,7 @@ class HardwareInputs:
             self._note("hardware disabled (--hardware none): keyboard fallback only")
             return
         try:
-            from hardware.status import HardwareStatus  # type: ignore[import-not-found]
+            from hardware.status import HardwareStatus
 
             self.status = HardwareStatus()
         except Exception as exc:  # the hardware package may not exist yet, or differ
@@ -212,7 +213,7 @@ class HardwareInputs:
             self._note("no seat button pins configured: keyboard fallback for seat buttons")
             return
         try:
-            from hardware.buttons import SeatButtons  # type: ignore[import-not-found]
+            from hardware.buttons import SeatButtons
         except ImportError:
             self._note("hardware.buttons is not installed: keyboard fallback for seat buttons")
             return
@@ -235,7 +236,7 @@ class HardwareInputs:
             self._note("mock hardware: no tap-stick board; keyboard fallback for tap sticks")
             return
         try:
-            from hardware.taps import TapReader  # type: ignore[import-not-found]
+            from hardware.taps import TapReader
         except ImportError:
             self._note("hardware.taps is not installed: keyboard fallback for tap sticks")
             return
@@ -251,6 +252,7 @@ class HardwareInputs:
         import inspect
 
         kwargs: dict[str, Any] = {}
+        params: Mapping[str, Any]
         try:
             params = inspect.signature(cls).parameters
         except (TypeError, ValueError):

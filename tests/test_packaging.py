@@ -28,3 +28,18 @@ def test_every_game_folder_is_registered_and_its_data_loads():
             json.loads(data.read_text(encoding="utf-8"))
     assert "makoto" in GAMES
     assert list(GAMES)[: len([k for k in ORDER if k in GAMES])] == [k for k in ORDER if k in GAMES]
+
+
+def test_game_folders_carry_their_screen_looks_and_howto():
+    """One game = one folder: a game screen's .kv sits next to it, and its how-to is installed and loaded."""
+    games_dir = Path(kiosk.__file__).parent / "games"
+    for key, spec in GAMES.items():
+        screen = games_dir / key / "screen.py"
+        if screen.exists() and "load_kv(" in screen.read_text(encoding="utf-8"):
+            assert (games_dir / key / "screen.kv").exists(), f"{key}'s screen.kv is not installed"
+        if (games_dir / key / "howto.json").exists():
+            assert spec.howto and all(step["title"] and step["text"] for step in spec.howto), key
+    assert "2 to 4 players" in GAMES["maki"].howto[0]["text"]
+    assert not {"maki.kv", "wasabi.kv", "makoto.kv", "takoyaki.kv"} & {
+        p.name for p in Path(layouts.__file__).parent.iterdir()
+    }

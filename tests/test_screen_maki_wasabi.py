@@ -20,9 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_screen_takoyaki import (  # noqa: E402
+from conftest import (
     Finger,
     build_app,
     buttons,
@@ -60,7 +58,7 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 
 def test_action_labels_name_squares() -> None:
     from kiosk.games.maki.rules import Place, Switch, Take
-    from kiosk.games.maki.screen import action_label, short_name
+    from kiosk.ui.board import action_label, short_name
 
     assert action_label(Place(cell=8), 6, 36) == "Place B3"
     assert action_label(Switch(a=0, b=1), 6, 36) == "Switch A1 A2"
@@ -78,10 +76,11 @@ def test_action_labels_name_squares() -> None:
 
 def test_action_squares_and_button_order() -> None:
     from kiosk.games.maki.rules import Chop, Draw, Gain, Place, Return, SecondHelping, Serve, Switch, Take, TakePool
-    from kiosk.games.maki.screen import MakiScreen, action_squares
+    from kiosk.games.maki.screen import MakiScreen
     from kiosk.games.wasabi.rules import EndStep, Pass, PlayChop, PlayStack, PlaySwitch, TakeCard
     from kiosk.games.wasabi.rules import Place as WPlace
     from kiosk.games.wasabi.screen import WasabiScreen
+    from kiosk.ui.board import action_squares
 
     assert action_squares(Place(cell=8), 36) == (8,)
     assert action_squares(Switch(a=0, b=1), 36) == (0, 1)
@@ -164,8 +163,9 @@ def engine_events(key: str, games: int = 3) -> tuple[set[str], list[Any]]:
 
 @pytest.mark.parametrize("key", ["maki", "wasabi"])
 def test_every_event_reads_as_words(key: str) -> None:
-    from kiosk.games.maki.screen import cell_name, fallback_event_text, maki_event_text
+    from kiosk.games.maki.screen import maki_event_text
     from kiosk.games.wasabi.screen import wasabi_event_text
+    from kiosk.ui.board import cell_name, fallback_event_text
 
     fmt = maki_event_text if key == "maki" else wasabi_event_text
     names = ["Circle", "Diamond", "Triangle", "Square"]
@@ -244,9 +244,10 @@ def child_main(tmp: Path, out: Path) -> None:
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
 
     def attract(key: str) -> None:
-        screen = app._game_screen(key)
-        app._start_attract_game(key)
-        session = app._attract_session
+        screen = app.launcher.screen_for(key)
+        app.director.stop()  # hold the attract cycle on this step (its clock would move on to the next one)
+        app.director.start_game(key)
+        session = app.director.session
         assert app.sm.current == screen.name and session.attract
         run_until(lambda: len(session.state.journal) >= 60 or session.state.is_over(), 20, "bot moves")
         check_board(screen, key)
@@ -260,21 +261,21 @@ def child_main(tmp: Path, out: Path) -> None:
         for panel in screen.panels.values():
             if panel.in_game:
                 assert panel.private_text not in texts(panel), "a bot's hand is never on screen"
-        app._stop_attract_session()
+        app.director.stop_game()
         frames(1)
 
     def start_human_against_bot(key: str) -> tuple[Any, int, int, Any, int]:
         """A human at south-west against a bot (the first level) at north-east: screen, both table seats,
         the session and the human's game seat."""
-        screen = app._game_screen(key)
+        screen = app.launcher.screen_for(key)
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
         level = next(iter(app.games[key].bots))
-        if app.session is not None:
-            app._end_game_screen()
+        if app.launcher.session is not None:
+            app.launcher.end()
         app.start_game(key, [(sw, None), (ne, level)])
         assert app.sm.current == screen.name
         frames(2)
-        return screen, sw, ne, app.session, app.session.game_seat_of(sw)
+        return screen, sw, ne, app.launcher.session, app.launcher.session.game_seat_of(sw)
 
     def human_and_bot(key: str) -> None:
         screen, sw, ne, session, g = start_human_against_bot(key)
@@ -315,7 +316,7 @@ def child_main(tmp: Path, out: Path) -> None:
             steps += 1
         assert steps >= 3 and shot, f"only {steps} human steps, screenshot taken: {shot}"
         check_board(screen, key)
-        app._end_game_screen()
+        app.launcher.end()
         frames(1)
 
     def tap_tile(screen: Any, sq: int) -> None:
@@ -329,7 +330,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def tap_board(key: str) -> None:
         from kivy.uix.label import Label
 
-        from kiosk.games.maki.screen import action_squares, cell_name
+        from kiosk.ui.board import action_squares, cell_name
 
         screen, sw, ne, session, g = start_human_against_bot(key)
         panel, other = screen.panels[sw], screen.panels[ne]
@@ -441,7 +442,7 @@ def child_main(tmp: Path, out: Path) -> None:
         session.resume()
         run_until(lambda: session.state.to_move() == [g] or session.state.is_over(), 10, "the bot")
         check_board(screen, key)
-        app._end_game_screen()
+        app.launcher.end()
         frames(1)
 
     run_scenarios(

@@ -14,9 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_screen_takoyaki import (  # noqa: E402
+from conftest import (
     Finger,
     build_app,
     buttons,
@@ -46,7 +44,7 @@ SCENARIOS = [
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return run_child(HERE, tmp_path_factory.mktemp("makoto-screen"))
+    return run_child(HERE, tmp_path_factory.mktemp("makoto-screen"), timeout=280)  # bots play whole matches
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -70,26 +68,26 @@ def point_in(widget: Any, fx: float, fy: float) -> tuple[float, float]:
 class Table:
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.screen = app.game_screens["makoto"]
+        self.screen = app.launcher.game_screens["makoto"]
 
     def start(self, seats: list[tuple[str, str | None]], games: int = 1) -> Any:
         app = self.app
         if app.mode == "results":
             app.go_attract()
             frames(1)
-        if app.session is not None:
-            app._end_game_screen()
+        if app.launcher.session is not None:
+            app.launcher.end()
         self.screen.match_games = games
         app.start_game("makoto", [(app.table.by_position(p).index, lv) for p, lv in seats])
         assert app.sm.current == "game:makoto", app.sm.current
         frames(2)
-        return app.session
+        return app.launcher.session
 
     def panel(self, position: str) -> Any:
         return self.screen.panels[self.app.table.by_position(position).index]
 
     def g(self, position: str) -> int:
-        return self.app.session.game_seat_of(self.app.table.by_position(position).index)
+        return self.app.launcher.session.game_seat_of(self.app.table.by_position(position).index)
 
     def hold(self, position: str) -> Finger:
         """A finger on the seat's tray (its prompt line, not a button): the tray opens."""
@@ -105,7 +103,7 @@ class Table:
         from kiosk.games.makoto.screen import card_text
 
         panel = self.panel(position)
-        st = self.app.session.state
+        st = self.app.launcher.session.state
         g = self.g(position)
         hold = self.hold(position)
         try:
@@ -146,7 +144,7 @@ class Table:
 
     def play_out(self, humans: list[str], timeout: float = 40) -> int:
         """Humans play through touches, bots through the session, until the game is over. Returns human steps."""
-        session = self.app.session
+        session = self.app.launcher.session
         st = session.state
         n = 0
         end = time.monotonic() + timeout
@@ -189,7 +187,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not any(b.text for p in tb.screen.panels.values() for b in p.cards), "all hands hidden again"
         from kivy.lang import Builder
 
-        assert sum(f.endswith("makoto.kv") for f in Builder.files) == 1, "makoto.kv is loaded exactly once"
+        assert sum(f.endswith("makoto/screen.kv") for f in Builder.files) == 1, "its screen.kv is loaded exactly once"
 
     def hand_never_visible_to_another_seat() -> None:
         tb.start(four)
@@ -356,18 +354,18 @@ def child_main(tmp: Path, out: Path) -> None:
         # the power goes: the session stops without ending its journal; the kiosk starts again
         session.close()
         crashed = list(session.state.journal)
-        app._end_game_screen()
+        app.launcher.end()
         app.saved_games.close()
         app.saved_games = SavedGames(root, specs=app.games)
-        app.offers = [o for o in app.saved_games.startup() if o.path == active]
+        app.director.offers = [o for o in app.saved_games.startup() if o.path == active]
         app.go_attract()
         frames(1)
         assert app.attract_screen.offer_visible
         assert app.attract_screen.offer_text.startswith("Resume the Makoto match (game 2 of 3) from "), (
             app.attract_screen.offer_text
         )
-        app._on_offer_answer(app.attract_screen, True)
-        resumed = app.session
+        app.director.answer_offer(True)
+        resumed = app.launcher.session
         assert app.mode == "game" and resumed is not session
         assert list(resumed.state.journal) == crashed, "game 2 resumes at the exact position"
         assert resumed.state.dealer == 0 and resumed.state.lid_holder == header["setup"]["lid_holder"]
@@ -397,7 +395,7 @@ def child_main(tmp: Path, out: Path) -> None:
         },
         out,
     )
-    app._end_game_screen()
+    app.launcher.end()
     app.stop()
 
 

@@ -1,31 +1,39 @@
 """The Takoyaki screen end to end, in a real Kivy window (Xvfb in CI), driven by simulated touches and seat events.
 
-Kivy allows one App per process and tests/test_ui.py already owns the pytest process's app, so every scenario
-here runs in one child process (this file run as a script): it builds the real :class:`kiosk.app.KioskApp`
-exactly as the shell's tests do, starts games through ``app.start_game`` (the shell's own entry point after the
-join screen), and drives the real screen with ``UnitTestTouch`` touches dispatched through the window and
-``SeatEvent`` seat-button / tap-stick events through the input hub. Each scenario's result is written to a JSON
-file the pytest side asserts on, one test per scenario. Screenshots go to ``artifacts/``.
+Every scenario runs in one child process (this file run as a script, see ``conftest.py``): it builds the real
+:class:`kiosk.app.KioskApp`, starts games through ``app.start_game`` (the shell's own entry point after the join
+screen), and drives the real screen with ``UnitTestTouch`` touches dispatched through the window and
+``SeatEvent`` seat-button / tap-stick events through the input hub. Screenshots go to ``artifacts/``.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 import time
-import traceback
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import (
+    Finger,
+    build_app,
+    buttons,
+    frames,
+    run_child,
+    run_for,
+    run_scenarios,
+    run_until,
+    screenshot,
+    seat_event,
+    tap,
+    tap_at,
+    tick,
+    to_window,
+)
 
 pytestmark = pytest.mark.ui
 
 HERE = Path(__file__).resolve()
-ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", HERE.parents[1] / "artifacts"))
 PAD = "TAKOYAKI!\n(claim)"
 SCENARIOS = [
     "screen_four_seats",
@@ -42,25 +50,6 @@ SCENARIOS = [
 
 
 # =============================================================================================== pytest side
-def run_child(script: Path, tmp: Path, timeout: float = 150) -> dict[str, Any]:
-    assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
-    out = tmp / "results.json"
-    env = dict(
-        os.environ,
-        SDL_AUDIODRIVER="dummy",
-        KIVY_NO_ARGS="1",
-        KIVY_NO_FILELOG="1",
-        KIVY_HOME=str(tmp / "kivy"),
-        KIOSK_ARTIFACTS=str(ARTIFACTS),
-    )
-    proc = subprocess.run(
-        [sys.executable, str(script), str(tmp), str(out)], env=env, capture_output=True, text=True, timeout=timeout
-    )
-    if not out.exists():
-        raise AssertionError(f"child failed (rc {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}")
-    return json.loads(out.read_text())
-
-
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return run_child(HERE, tmp_path_factory.mktemp("takoyaki-screen"))
@@ -72,171 +61,25 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
     assert results[name] == "ok", results[name]
 
 
-# =============================================================================================== child kit
-def build_app(state: Path, **cfg_overrides: Any) -> Any:
-    from kiosk.__main__ import configure_kivy
-
-    configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, log_level="warning")
-    from kivy.base import runTouchApp
-    from kivy.core.window import Window
-
-    from kiosk.app import KioskApp
-    from kiosk.config import Config
-
-    assert type(Window).__module__ == "kivy.core.window.window_sdl2", f"window provider is {type(Window)}"
-    cfg = Config().replace(
-        timeouts={
-            "idle_s": 900.0,
-            "still_playing_s": 60.0,
-            "menu_idle_s": 900.0,
-            "initials_s": 30.0,
-            "results_s": 60.0,
-        },
-        attract={"move_delay_s": 0.05, "game_s": 600.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
-        **cfg_overrides,
-    )
-    app = KioskApp(
-        cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock", handle_signals=False, seed=1
-    )
-    Window.size = (1920, 1080)
-    app._run_prepare()
-    runTouchApp(embedded=True)
-    if hasattr(app, "ensure_ready"):  # the shell builds its screens lazily after the first frame
-        app.ensure_ready()
-    frames(3)
-    return app
-
-
-def frames(n: int = 1) -> None:
-    from kivy.base import EventLoop
-
-    for _ in range(n):
-        EventLoop.idle()
-
-
-def tick(n: int = 1) -> None:
-    """Run Kivy's clock (scheduled callbacks, redraw triggers) without rendering a frame: cheap under Xvfb."""
-    from kivy.clock import Clock
-
-    for _ in range(n):
-        Clock.tick()
-
-
-def run_until(pred: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        frames(1)
-        if pred():
-            return
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-
-
-def run_for(seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        frames(1)
-
-
-def to_window(widget: Any, x: float, y: float) -> tuple[float, float]:
-    """A point in ``widget``'s parent coordinates (where its pos lives) as a window point."""
-    return widget.parent.to_window(x, y) if widget.parent is not None else (x, y)
-
-
-def centre_of(widget: Any) -> tuple[float, float]:
-    return widget.to_window(*widget.center) if widget.parent is None else widget.parent.to_window(*widget.center)
-
-
-class Finger:
-    """One simulated finger (a real MotionEvent dispatched through the window)."""
-
-    def __init__(self, x: float, y: float) -> None:
-        from kivy.tests.common import UnitTestTouch
-
-        self.t = UnitTestTouch(x, y)
-        self.t.touch_down()
-
-    def move(self, x: float, y: float) -> Finger:
-        self.t.touch_move(x, y)
-        return self
-
-    def up(self) -> None:
-        self.t.touch_up()
-
-
-def tap_at(x: float, y: float) -> None:
-    Finger(x, y).up()
-
-
-def tap(widget: Any) -> None:
-    assert widget.get_root_window() is not None, f"{widget} is not on screen"
-    tap_at(*centre_of(widget))
-    frames(1)
-
-
-def buttons(root: Any, text: str | None = None, enabled: bool = True) -> list[Any]:
-    from kivy.uix.button import Button
-
-    return [
-        w
-        for w in root.walk(restrict=True)
-        if isinstance(w, Button)
-        and (text is None or w.text == text)
-        and (not enabled or (not w.disabled and w.opacity > 0))
-    ]
-
-
-def screenshot(name: str) -> Path:
-    import shutil
-
-    from kivy.core.window import Window
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    frames(3)
-    made = Window.screenshot(name=str(ARTIFACTS / f"{name}.png"))
-    target = ARTIFACTS / f"{name}.png"
-    shutil.move(made, target)
-    return target
-
-
-def seat_event(app: Any, seat_index: int, source: str, kind: str, button: str | None = None) -> None:
-    from kiosk.inputs import SeatEvent
-
-    app.hub.emit(SeatEvent(seat_index, source, kind, button=button))
-    frames(1)
-
-
-def run_scenarios(scenarios: dict[str, Callable[[], None]], out: Path) -> None:
-    results: dict[str, str] = {}
-    for name, fn in scenarios.items():
-        t0 = time.monotonic()
-        try:
-            fn()
-            results[name] = "ok"
-        except Exception:
-            results[name] = traceback.format_exc()
-        print(f"{name}: {results[name] if results[name] != 'ok' else 'ok'} ({time.monotonic() - t0:.1f} s)", flush=True)
-        out.write_text(json.dumps(results))
-
-
 # =============================================================================================== scenarios
 class Table:
     """The app plus Takoyaki-specific helpers for the scenarios below."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.screen = app.game_screens["takoyaki"]
+        self.screen = app.launcher.game_screens["takoyaki"]
         self.screen.COUNTDOWN_S = 0.3
         self.screen.BETWEEN_S = 0.2
 
     def start(self, seats: list[tuple[str, str | None]]) -> Any:
         app = self.app
-        if app.session is not None:
-            app._end_game_screen()
+        if app.launcher.session is not None:
+            app.launcher.end()
         app.start_game("takoyaki", [(app.table.by_position(p).index, lv) for p, lv in seats])
         assert app.sm.current == "game:takoyaki", app.sm.current
         run_until(lambda: not self.screen.counting_down, 5, "the countdown")
         frames(2)
-        return app.session
+        return app.launcher.session
 
     def panel(self, position: str) -> Any:
         return self.screen.panels[self.app.table.by_position(position).index]
@@ -247,7 +90,7 @@ class Table:
         return buttons(self.panel(position), PAD)[0]
 
     def g(self, position: str) -> int:
-        g = self.app.session.game_seat_of(self.app.table.by_position(position).index)
+        g = self.app.launcher.session.game_seat_of(self.app.table.by_position(position).index)
         assert g is not None
         return g
 
@@ -283,7 +126,7 @@ class Table:
         from kiosk.games.takoyaki.actions import Push as P
         from kiosk.games.takoyaki.solver import solve
 
-        state = self.app.session.state
+        state = self.app.launcher.session.state
         g = self.g(position)
         dealt = state.dealt
         for i, move in enumerate(solve(state.grill(g), state.current_order).moves):
@@ -326,7 +169,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert session.state.current_order is not None
         from kivy.lang import Builder
 
-        assert sum(f.endswith("takoyaki.kv") for f in Builder.files) == 1, "takoyaki.kv is loaded exactly once"
+        assert sum(f.endswith("takoyaki/screen.kv") for f in Builder.files) == 1, "its screen.kv is loaded exactly once"
 
     def push_turn_by_gestures() -> None:
         session = tb.start([("south-west", None), ("west", None), ("north-east", None), ("east", None)])
@@ -512,7 +355,7 @@ def child_main(tmp: Path, out: Path) -> None:
         },
         out,
     )
-    app._end_game_screen()
+    app.launcher.end()
     app.stop()
 
 

@@ -1,35 +1,84 @@
 """The registry of games: ``GAMES`` maps a key to its :class:`kiosk.engine.GameSpec`.
 
-A game is one folder ``kiosk/games/<key>/`` whose ``__init__.py`` exposes ``SPEC``; it is found here without
-being listed, so a fifth game is one folder (plus its screen's ``.kv`` file).
+A game is one folder ``<key>/`` in this package whose ``__init__.py`` exposes ``SPEC``; it is found here without
+being listed, so a fifth game is one folder: rules and ``SPEC`` at least; optionally ``screen.py`` (with its
+``.kv`` next to it; without one the game plays on the generic screen), ``howto.json`` and bots.
+
+* ``howto.json``: the how-to-play steps, a list of ``{"title": ..., "text": ..., "pictures": [names]}``, loaded
+  into ``SPEC.howto`` when the spec declares none (the shell builds a generic how-to from the spec otherwise).
+* Extra folders: ``$KIOSK_GAMES_PATH`` (directories separated by ``os.pathsep``) is added to this package's
+  search path before discovery, so a game kept outside the installed package (a game in development, a test's
+  throwaway game) is imported as ``kiosk.games.<key>`` like the built-in ones and shows up in the picker.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import json
+import os
 import pkgutil
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
 
 from kiosk.engine import GameSpec
 
 #: The order games appear in on the picker; discovered games not listed here follow alphabetically.
 ORDER = ("maki", "wasabi", "makoto", "takoyaki")
 
+#: The environment variable naming extra game folders (see the module docstring).
+PATH_ENV = "KIOSK_GAMES_PATH"
 
-def _discover() -> dict[str, GameSpec]:
+
+def load_howto(path: Path) -> list[dict[str, Any]]:
+    """The steps of a ``howto.json``; a step without a title or text is refused with a message naming the file."""
+    steps = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(steps, list):
+        raise ValueError(f"{path}: a how-to is a list of steps")
+    out = []
+    for i, step in enumerate(steps):
+        if (
+            not isinstance(step, dict)
+            or not isinstance(step.get("title"), str)
+            or not isinstance(step.get("text"), str)
+        ):
+            raise ValueError(f"{path}: step {i + 1} needs a text 'title' and 'text'")
+        pictures = step.get("pictures", [])
+        if not isinstance(pictures, list) or not all(isinstance(p, str) for p in pictures):
+            raise ValueError(f"{path}: step {i + 1}'s 'pictures' must be a list of names")
+        out.append({"title": step["title"], "text": step["text"], "pictures": list(pictures)})
+    return out
+
+
+def discover(extra_paths: Iterable[str | Path] = ()) -> dict[str, GameSpec]:
+    """Every game folder of this package (and of ``extra_paths``, added to its search path), in picker order."""
+    for extra in extra_paths:
+        if str(extra) not in __path__:
+            __path__.append(str(extra))
     found: dict[str, GameSpec] = {}
     for info in pkgutil.iter_modules(__path__):
-        if not info.ispkg:
+        if not info.ispkg or info.name in found:
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         spec = getattr(module, "SPEC", None)
-        if isinstance(spec, GameSpec):
-            if spec.key != info.name:
-                raise RuntimeError(f"game folder {info.name!r} declares key {spec.key!r}")
-            found[spec.key] = spec
+        if not isinstance(spec, GameSpec):
+            continue
+        if spec.key != info.name:
+            raise RuntimeError(f"game folder {info.name!r} declares key {spec.key!r}")
+        howto = Path(module.__file__ or "").parent / "howto.json"
+        if not spec.howto and howto.exists():
+            spec = dataclasses.replace(spec, howto=tuple(load_howto(howto)))
+            vars(module)["SPEC"] = spec  # one spec object, wherever it is looked up
+        found[spec.key] = spec
     ordered = [k for k in ORDER if k in found] + sorted(k for k in found if k not in ORDER)
     return {k: found[k] for k in ordered}
 
 
-GAMES: dict[str, GameSpec] = _discover()
+def _env_paths(env: Mapping[str, str]) -> list[str]:
+    return [p for p in env.get(PATH_ENV, "").split(os.pathsep) if p]
 
-__all__ = ["GAMES", "GameSpec"]
+
+GAMES: dict[str, GameSpec] = discover(_env_paths(os.environ))
+
+__all__ = ["GAMES", "ORDER", "PATH_ENV", "GameSpec", "discover", "load_howto"]

@@ -413,7 +413,8 @@ class SavedGames:
 
     ``max_age``: unfinished games whose last write is older are not offered (archived as abandoned).
     ``archive_limit_bytes``: the archive is pruned to this size, oldest first. ``specs``: game key ->
-    ``GameSpec`` used to replay (default: ``kiosk.games.GAMES``). ``clock``: returns the local aware time.
+    ``GameSpec`` used to replay (the app passes its games; a game without a spec here is not offered).
+    ``clock``: returns the local aware time.
     Raises :class:`StorageUnavailable` if the folder cannot be written or is in use by another process.
     """
 
@@ -434,7 +435,7 @@ class SavedGames:
         self.archive = self.root / "archive"
         self.max_age = max_age
         self.archive_limit_bytes = archive_limit_bytes
-        self._specs = specs
+        self.specs: Mapping[str, Any] = dict(specs or {})
         self._clock = clock or _now
         for folder in (self.root, self.active, self.archive):
             ensure_writable_folder(folder, "saved games")
@@ -458,14 +459,6 @@ class SavedGames:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    @property
-    def specs(self) -> Mapping[str, Any]:
-        if self._specs is None:
-            from kiosk.games import GAMES
-
-            self._specs = GAMES
-        return self._specs
 
     # --- starting a game --------------------------------------------------------------------------------
     def start(

@@ -1,8 +1,9 @@
-"""The kiosk's screens and widgets. Their looks live in ``layouts/*.kv`` (one file per screen).
+"""The kiosk's screens and widgets. The shell's own screens have their looks in ``layouts/*.kv`` (one file per
+screen, plus ``board.kv`` for the shared board screen); a game's screen has its ``.kv`` next to its
+``screen.py`` (``kiosk/games/<key>/screen.kv``) and loads it with :func:`load_kv` when first built.
 
-:func:`load_layouts` loads every ``.kv`` file of the ``layouts`` package exactly once per process (a second load
-would duplicate its rules), located through ``Path(layouts.__file__).parent`` so it works from an installed
-wheel. ``layouts/diagnostics.kv`` belongs to the hardware layer and is loaded with the rest when present.
+Every ``.kv`` file is loaded exactly once per process (a second load would duplicate its rules); files are
+located through the packages' ``__file__``, so this works from an installed wheel.
 """
 
 from __future__ import annotations
@@ -11,8 +12,20 @@ from pathlib import Path
 
 _LOADED: set[str] = set()
 
-#: Load order: shared widget rules first, then one file per screen.
-ORDER = ("common.kv", "overlay.kv", "attract.kv", "picker.kv", "join.kv", "game.kv", "results.kv", "operator.kv")
+#: The shell's kv files in load order: shared widget rules first, then one file per screen. Only these are
+#: loaded (a stray ``.kv`` left in the folder, e.g. by an old build, would duplicate rules).
+ORDER = (
+    "common.kv",
+    "overlay.kv",
+    "attract.kv",
+    "picker.kv",
+    "join.kv",
+    "game.kv",
+    "board.kv",
+    "results.kv",
+    "operator.kv",
+    "diagnostics.kv",
+)
 
 
 def layouts_dir() -> Path:
@@ -21,19 +34,19 @@ def layouts_dir() -> Path:
     return Path(layouts.__file__).parent
 
 
-def load_layouts() -> list[str]:
-    """Load the kv files not loaded yet; returns the names loaded now."""
+def load_kv(path: Path | str) -> bool:
+    """Load one ``.kv`` file unless it is loaded already; True when loaded now."""
     from kivy.lang import Builder
 
+    key = str(path)
+    if key in _LOADED or key in Builder.files:
+        return False
+    Builder.load_file(key)
+    _LOADED.add(key)
+    return True
+
+
+def load_layouts() -> list[str]:
+    """Load the shell's kv files not loaded yet; returns the names loaded now."""
     folder = layouts_dir()
-    names = [n for n in ORDER if (folder / n).exists()]
-    names += sorted(p.name for p in folder.glob("*.kv") if p.name not in ORDER)
-    loaded = []
-    for name in names:
-        path = str(folder / name)
-        if path in _LOADED or path in Builder.files:
-            continue
-        Builder.load_file(path)
-        _LOADED.add(path)
-        loaded.append(name)
-    return loaded
+    return [name for name in ORDER if load_kv(folder / name)]

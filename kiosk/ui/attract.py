@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Attract mode's own screen: the "touch to play" call at every seat, and the high-score boards.
 
 The attract *cycle* (bot games of every registered title, then boards, then the call) is driven by

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """The operator's hardware diagnostics screen: buttons lighting up live, taps with latency, the serial link,
 lost taps, and dead-switch warnings. Its looks are in ``layouts/diagnostics.kv``.
 

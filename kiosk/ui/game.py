@@ -1,6 +1,7 @@
+# mypy: allow-subclassing-any
 """Game screens: the plug-in point for per-game screens, and the generic screen every game can be played with.
 
-Plug-in interface (for ``kiosk/games/<key>/screen.py``, issue 8)
+Plug-in interface (for ``kiosk/games/<key>/screen.py``)
 ----------------------------------------------------------------
 A game folder may provide ``screen.py`` defining ``GameScreen``, a subclass of :class:`BaseGameScreen` (a Kivy
 ``Screen``). The shell builds it once per process as ``GameScreen(name="game:<key>", table=<SeatMap>,

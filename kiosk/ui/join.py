@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Seat joining: every seat has its own join pad facing it; empty seats can take a bot; start when enough.
 
 Rules (decisions, written down):
@@ -9,7 +10,7 @@ Rules (decisions, written down):
   "Start" on any joined seat's pad, in the centre, or a joined seat pressing its "a" button again.
 * Never more seats than the game's maximum: the other pads say the game is full.
 * Game seats are the joined table seats in clockwise order (the order the rulebooks play in).
-* A game whose screen class declares ``MATCH_CHOICES`` (games per match; 0 = the rulebook's recommendation)
+* A game whose spec declares ``match_choices`` (games per match; 0 = the rulebook's recommendation)
   gets a "Match" button in the centre that cycles through them; the choice becomes ``session.match_games``.
 """
 
@@ -32,6 +33,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.config import BOT_LEVELS
 from kiosk.engine import GameSpec
 from kiosk.inputs import SeatEvent
+from kiosk.ui.howto import players_text
 from kiosk.ui.seatzone import SeatZone
 
 __all__ = ["JoinScreen", "JoinPad"]
@@ -81,17 +83,11 @@ class JoinScreen(Screen):
         self.spec = spec
         self.title = spec.title
         self.default_level = default_level
-        self.need = (
-            f"{spec.min_players} player"
-            if spec.min_players == spec.max_players == 1
-            else f"{spec.min_players}-{spec.max_players} players"
-        )
+        self.need = players_text(spec)
         for pad in self.pads.values():
             pad.mode = "empty"
             pad.level = default_level
-        from kiosk.ui.game import screen_class_for
-
-        self.match_choices = list(getattr(screen_class_for(spec.key), "MATCH_CHOICES", ()))
+        self.match_choices = list(spec.match_choices)
         self.match_games = self.match_choices[0] if self.match_choices else 1
         self._match_text()
         if chooser is not None and self.table is not None:
@@ -139,7 +135,7 @@ class JoinScreen(Screen):
         self._update()
 
     def cycle_match(self) -> None:
-        """Next match length of the game's ``MATCH_CHOICES``."""
+        """Next match length of the game's ``match_choices``."""
         if self.match_choices:
             i = self.match_choices.index(self.match_games) if self.match_games in self.match_choices else -1
             self.match_games = self.match_choices[(i + 1) % len(self.match_choices)]

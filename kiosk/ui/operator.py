@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """The operator menu: reached by holding a finger in any corner for ``operator.hold_s`` seconds, then a PIN.
 
 The PIN is checked against the hash in the config (``kiosk.config.check_pin``); three wrong PINs return to
@@ -6,13 +7,27 @@ the last 7 days, all time, per game) and the hardware status (the full diagnosti
 layer provides one), and sets volume and mute, the attract text, bot levels, idle timeouts; it resets one
 game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is written to
 the config file at once.
+
+The screen knows nothing of the app: it talks to an :class:`OperatorDesk` (the shell's operator room
+implements it), so it can be built and tested against any object with those few members.
+
+Adding to the menu
+------------------
+* **An entry** (a button or a setting row): a method on :class:`OperatorScreen` doing the work (through
+  ``self.desk``), and the button in ``operator.kv``'s menu column calling it (``on_release: root.my_entry()``).
+  A change of settings goes through ``desk.update_config(section={...})``, which validates, applies and saves.
+  An action that cannot be undone asks first: ``self._ask(question, action)`` shows the confirmation phase.
+* **A section** that needs more of the app than the desk offers: a member on :class:`OperatorDesk` (the
+  protocol below) and the same member on the shell's operator room (``kiosk/shell/desk.py``); mypy checks that
+  the room still implements the protocol where the screen is built. A section with its own page is a phase:
+  add its name to ``phase``'s options and a layout in ``operator.kv`` shown while ``root.phase`` is that name.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from kivy.properties import (
     BooleanProperty,
@@ -23,9 +38,46 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.config import BOT_LEVELS, check_pin
+from kiosk.config import BOT_LEVELS, Config, check_pin
+from kiosk.engine import GameSpec
 
-__all__ = ["OperatorScreen", "ATTRACT_PRESETS"]
+__all__ = ["ATTRACT_PRESETS", "OperatorDesk", "OperatorScreen"]
+
+
+class OperatorDesk(Protocol):
+    """What the operator screen needs from the app."""
+
+    @property
+    def cfg(self) -> Config: ...
+
+    @property
+    def games(self) -> Mapping[str, GameSpec]:
+        """The registered games (for play counts and board resets), in picker order."""
+        ...
+
+    @property
+    def scores(self) -> Any:
+        """``kiosk.storage.HighScores`` (or its unavailable stand-in)."""
+        ...
+
+    def hardware_summary(self) -> str: ...
+
+    def open_diagnostics(self) -> None: ...
+
+    def reset_board(self, key: str) -> int:
+        """Delete one game's board; the number of entries removed (0 when storage is unavailable)."""
+        ...
+
+    def update_config(self, **sections: Any) -> None:
+        """Validate, apply and save changed settings (``sound={"volume": 0.5}``)."""
+        ...
+
+    def quit_kiosk(self) -> None: ...
+
+    def close(self) -> None:
+        """Leave the menu (back to the game it interrupted, or attract mode)."""
+        ...
+
 
 ATTRACT_PRESETS = (
     "Touch to play!",
@@ -36,7 +88,7 @@ ATTRACT_PRESETS = (
 
 
 class OperatorScreen(Screen):
-    app = ObjectProperty(None)  # the KioskApp (config, scores, hardware, quit)
+    desk = ObjectProperty(None)  # an OperatorDesk
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
     phase = OptionProperty("pin", options=["pin", "menu", "confirm"])
@@ -54,7 +106,6 @@ class OperatorScreen(Screen):
     board_game = StringProperty("")
     board_title = StringProperty("")
     confirm_text = StringProperty("")
-    has_diagnostics = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -77,7 +128,7 @@ class OperatorScreen(Screen):
         self.pin_entry = self.pin_entry[:-1]
 
     def submit_pin(self) -> None:
-        if check_pin(self.pin_entry, self.app.cfg.operator.pin_hash):
+        if check_pin(self.pin_entry, self.desk.cfg.operator.pin_hash):
             self.pin_entry = ""
             self.show_menu()
             return
@@ -90,7 +141,7 @@ class OperatorScreen(Screen):
 
     # ------------------------------------------------------------------------------------------- menu
     def show_menu(self) -> None:
-        cfg = self.app.cfg
+        cfg = self.desk.cfg
         self.volume = cfg.sound.volume
         self.muted = cfg.sound.muted
         self.attract_text = cfg.attract.text
@@ -98,43 +149,46 @@ class OperatorScreen(Screen):
         self.attract_level = cfg.attract.bot_level
         self.idle_s = cfg.timeouts.idle_s
         self.still_s = cfg.timeouts.still_playing_s
-        games = self.app.all_game_keys()
+        games = list(self.desk.games)
         if self.board_game not in games and games:
             self.board_game = games[0]
         self._board_title()
-        self.has_diagnostics = self.app.diagnostics_available()
         self.refresh()
         self.phase = "menu"
 
     def refresh(self) -> None:
         self.counts_text = self._counts()
-        self.hardware_text = self.app.hardware_summary()
+        self.hardware_text = self.desk.hardware_summary()
 
     def _counts(self) -> str:
-        scores = self.app.scores
-        if scores is None or not getattr(scores, "available", False):
-            return "Play counts unavailable: " + str(getattr(scores, "reason", "no storage"))
+        scores = self.desk.scores
+        if not scores.available:
+            return "Play counts unavailable: " + str(scores.reason)
         today = _dt.date.today()
         week = today - _dt.timedelta(days=6)
         lines = ["Game          today   7 days   all"]
-        for key in self.app.all_game_keys():
+        for key in list(self.desk.games):
             days = scores.play_counts(game=key).get(key, {})
             t = days.get(today.isoformat(), 0)
             w = sum(c for d, c in days.items() if d >= week.isoformat())
-            lines.append(f"{self.app.game_title(key):<12}  {t:>5}   {w:>6}   {sum(days.values()):>4}")
+            lines.append(f"{self._title(key):<12}  {t:>5}   {w:>6}   {sum(days.values()):>4}")
         return "\n".join(lines)
 
+    def _title(self, key: str) -> str:
+        spec = self.desk.games.get(key)
+        return spec.title if spec is not None else key
+
     def _board_title(self) -> None:
-        self.board_title = self.app.game_title(self.board_game) if self.board_game else "-"
+        self.board_title = self._title(self.board_game) if self.board_game else "-"
 
     # ------------------------------------------------------------------------------------------- settings
     def change_volume(self, delta: float) -> None:
         self.volume = round(min(1.0, max(0.0, self.volume + delta)), 2)
-        self.app.update_config(sound={"volume": self.volume})
+        self.desk.update_config(sound={"volume": self.volume})
 
     def toggle_mute(self) -> None:
         self.muted = not self.muted
-        self.app.update_config(sound={"muted": self.muted})
+        self.desk.update_config(sound={"muted": self.muted})
 
     def next_attract_text(self) -> None:
         presets = list(ATTRACT_PRESETS)
@@ -145,26 +199,26 @@ class OperatorScreen(Screen):
         text = text.strip()[:60]
         if text:
             self.attract_text = text
-            self.app.update_config(attract={"text": text})
+            self.desk.update_config(attract={"text": text})
 
     def cycle_level(self, which: str) -> None:
         if which == "bots":
             self.bot_level = BOT_LEVELS[(BOT_LEVELS.index(self.bot_level) + 1) % len(BOT_LEVELS)]
-            self.app.update_config(bots={"default_level": self.bot_level})
+            self.desk.update_config(bots={"default_level": self.bot_level})
         else:
             self.attract_level = BOT_LEVELS[(BOT_LEVELS.index(self.attract_level) + 1) % len(BOT_LEVELS)]
-            self.app.update_config(attract={"bot_level": self.attract_level})
+            self.desk.update_config(attract={"bot_level": self.attract_level})
 
     def change_timeout(self, which: str, delta: float) -> None:
         if which == "idle":
             self.idle_s = min(900, max(15, self.idle_s + delta))
-            self.app.update_config(timeouts={"idle_s": float(self.idle_s)})
+            self.desk.update_config(timeouts={"idle_s": float(self.idle_s)})
         else:
             self.still_s = min(300, max(10, self.still_s + delta))
-            self.app.update_config(timeouts={"still_playing_s": float(self.still_s)})
+            self.desk.update_config(timeouts={"still_playing_s": float(self.still_s)})
 
     def next_board(self) -> None:
-        games = self.app.all_game_keys()
+        games = list(self.desk.games)
         if games:
             i = games.index(self.board_game) + 1 if self.board_game in games else 0
             self.board_game = games[i % len(games)]
@@ -177,12 +231,12 @@ class OperatorScreen(Screen):
         )
 
     def _reset(self, key: str) -> None:
-        removed = self.app.reset_board(key)
+        removed = self.desk.reset_board(key)
         self.refresh()
-        self.pin_message = f"{self.app.game_title(key)} board reset ({removed} entries removed)"
+        self.pin_message = f"{self._title(key)} board reset ({removed} entries removed)"
 
     def ask_quit(self) -> None:
-        self._ask("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)", self.app.quit_kiosk)
+        self._ask("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)", self.desk.quit_kiosk)
 
     def _ask(self, text: str, action: Callable[[], None]) -> None:
         self.confirm_text = text
@@ -196,9 +250,9 @@ class OperatorScreen(Screen):
             action()
 
     def diagnostics(self) -> None:
-        self.app.open_diagnostics()
+        self.desk.open_diagnostics()
 
     def close(self) -> None:
         self.phase = "pin"
         self.pin_entry = ""
-        self.app.close_operator()
+        self.desk.close()

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """The layer above every screen: the "Still playing?" prompt at every seat, and short notices.
 
 Shown by the app's idle handler: after ``timeouts.idle_s`` without input during a game, every seat of the table
@@ -49,7 +50,7 @@ class Overlay(FloatLayout):
         return True
 
     def on_touch_move(self, touch: Any) -> bool:
-        return self.prompting
+        return bool(self.prompting)
 
     def on_touch_up(self, touch: Any) -> bool:
-        return self.prompting
+        return bool(self.prompting)

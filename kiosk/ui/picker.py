@@ -1,8 +1,10 @@
-"""The game picker: the four games with player counts and a one-screen how-to-play each.
+# mypy: allow-subclassing-any
+"""The game picker: the registered games with player counts and a one-screen how-to-play each.
 
 The picker is shared, so it faces one seat at a time: the player who touched the table to leave attract mode
 (the seat nearest the touch, or the seat whose button was pressed). Every seat zone has a "Turn to me" button
-that turns it to face that seat instead. Games whose engine is not registered yet are listed as coming soon.
+that turns it to face that seat instead. Everything a card and its how-to show comes from the game's
+``GameSpec`` (title, players, symbol, ``howto``; see :mod:`kiosk.ui.howto`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kivy.properties import (
-    BooleanProperty,
     ListProperty,
     ObjectProperty,
     OptionProperty,
@@ -21,7 +22,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine import GameSpec
-from kiosk.ui.howto import HOWTO, KNOWN
+from kiosk.ui.howto import howto_text, players_text
 from kiosk.ui.seatzone import SeatZone
 
 __all__ = ["PickerScreen", "GameCard", "TurnZone"]
@@ -31,17 +32,12 @@ class GameCard(BoxLayout):
     key = StringProperty("")
     title = StringProperty("")
     players = StringProperty("")
-    available = BooleanProperty(True)
     symbol = StringProperty("")
     screen = ObjectProperty(None, allownone=True)
 
 
 class TurnZone(SeatZone):
     screen = ObjectProperty(None, allownone=True)
-
-
-#: A shape per game, so games are told apart without colour.
-GAME_SYMBOLS = {"maki": "\u25a3", "wasabi": "\u2668", "makoto": "\u2694", "takoyaki": "\u25ce"}
 
 
 class PickerScreen(Screen):
@@ -67,24 +63,14 @@ class PickerScreen(Screen):
         for seat in self.table.seats if self.table is not None else []:
             self.ids.seat_layer.add_widget(TurnZone(table=self.table, seat=seat, screen=self))
 
-    def set_games(self, games: Mapping[str, GameSpec], order: tuple[str, ...]) -> None:
-        """Show the registered games first in the registry's order, then the unregistered of the four."""
+    def set_games(self, games: Mapping[str, GameSpec]) -> None:
+        """Show the registered games in the registry's order."""
         self.games = games
-        keys = list(games) + [k for k in order if k not in games]
         grid = self.ids.cards
         grid.clear_widgets()
         self.card_widgets = {}
-        for key in keys:
-            spec = games.get(key)
-            title, lo, hi = (spec.title, spec.min_players, spec.max_players) if spec else KNOWN.get(key, (key, 1, 1))
-            card = GameCard(
-                key=key,
-                title=title,
-                available=spec is not None,
-                screen=self,
-                players=f"{lo} player" if lo == hi == 1 else f"{lo}-{hi} players",
-                symbol=GAME_SYMBOLS.get(key, "\u25c6"),
-            )
+        for key, spec in games.items():
+            card = GameCard(key=key, title=spec.title, screen=self, players=players_text(spec), symbol=spec.symbol)
             self.card_widgets[key] = card
             grid.add_widget(card)
 
@@ -94,9 +80,9 @@ class PickerScreen(Screen):
             self.facing = self.table[seat_index].edge
 
     def show_howto(self, key: str) -> None:
-        spec = self.games.get(key)
-        self.howto_title = spec.title if spec else KNOWN.get(key, (key,))[0]
-        self.howto_text = HOWTO.get(key, "")
+        spec = self.games[key]
+        self.howto_title = spec.title
+        self.howto_text = howto_text(spec)
         self.howto_key = key
 
     def close_howto(self) -> None:

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Results and high scores: final places at every seat, arcade initials entry on the seat's own edge, boards.
 
 Rules (decisions, written down):
@@ -120,7 +121,7 @@ class ResultsScreen(Screen):
         spec, state = session.spec, session.state
         self.game_key = spec.key
         self.title = spec.title
-        self.trial = getattr(session, "trial_time", None) is not None
+        self.trial = session.trial_time is not None
         final = state.scores()
         winners = set(state.winners())
         order = sorted(range(state.players), key=lambda g: final[g], reverse=not spec.lower_is_better)
@@ -134,7 +135,7 @@ class ResultsScreen(Screen):
             pad.entering = False
             pad.saved = ""
             pad.game_seat = None
-        available = bool(getattr(scores, "available", False))
+        available = bool(scores.available)
         for g, seat in enumerate(session.seats):
             pad = self.pads[seat.index]
             pad.in_game = True
@@ -145,7 +146,7 @@ class ResultsScreen(Screen):
             who = "Bot" if session.is_bot(g) else "You"
             pad.score_text = f"{who}: {final[g]} points"
             if self.trial and not session.is_bot(g):
-                pad.score = int(round(float(session.trial_time) * 1000))
+                pad.score = int(round(session.trial_time * 1000))
                 pad.score_text = f"Time: {pad.score / 1000:.2f} s"
             pad.letters = ["A", "A", "A"]
             pad.cursor = 0
@@ -162,7 +163,7 @@ class ResultsScreen(Screen):
 
     @property
     def board_key(self) -> str:
-        return trial_board(self.game_key) if getattr(self, "trial", False) else self.game_key
+        return trial_board(self.game_key) if self.trial else self.game_key
 
     def _qualifies(self, game: str, score: int) -> bool:
         try:
@@ -176,9 +177,9 @@ class ResultsScreen(Screen):
 
     def refresh_boards(self) -> None:
         scores = self.scores
-        if scores is None or not getattr(scores, "available", False):
+        if not scores.available:
             self.alltime, self.today = ["(boards unavailable)"], []
-            self.board_note = str(getattr(scores, "reason", "")) if scores is not None else ""
+            self.board_note = str(scores.reason)
             return
         self.board_note = "time trial: fastest five orders" if self.trial else ""
         fmt = (lambda v: f"{v / 1000:.2f} s") if self.trial else str

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Widgets that face a seat: the seat zone, the centre panel and the private tray.
 
 Every per-seat widget goes inside a :class:`SeatZone`, which the seat model (:class:`kiosk.seats.SeatMap`)
@@ -41,6 +42,7 @@ class Oriented(ScatterLayout):
     """
 
     facing_rotation = NumericProperty(0)
+    rotation: float  # Scatter's property (Kivy is untyped)
     #: False takes the widget out of the widget tree (and back in at the same place when True again): Kivy draws
     #: a widget with opacity 0 at full cost, which a software renderer or a Pi's GPU pays on every frame.
     shown = BooleanProperty(True)
@@ -233,7 +235,7 @@ class PrivateTray(BoxLayout):
             self._touches.discard(touch.uid)
             self.n_touches = len(self._touches)
             return True
-        return super().on_touch_up(touch)
+        return bool(super().on_touch_up(touch))
 
     def close(self) -> None:
         """Hide at once, forgetting every finger and button (the table went idle, the game ended)."""

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """A game being played at the table: the engine state, which table seat holds which game seat, and the bots.
 
 :class:`GameSession` is what every game screen (the generic one and the per-game screens of later issues)
@@ -97,6 +98,11 @@ class GameSession(EventDispatcher):
         #: ``factory(state, seed, setup, meta) -> journal`` for the next game of a series (see :meth:`next_game`);
         #: None: later games of a series run without a journal.
         self.journal_factory: Callable[..., Any] | None = None
+        #: Games per match chosen on the joining screen (None: the game's own default).
+        self.match_games: int | None = None
+        #: A time trial's time in seconds, set by the game's screen when a lone player finishes (results then
+        #: enter it on the game's time-trial board).
+        self.trial_time: float | None = None
         self.started = time.time()
         self.last_events: list[Event] = []
         self.last_error: tuple[int, str] | None = None

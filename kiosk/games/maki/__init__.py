@@ -14,4 +14,5 @@ SPEC = GameSpec(
     action_from_json=action_from_json,
     bots=BOTS,
     stats=stats,
+    symbol="\u25a3",
 )

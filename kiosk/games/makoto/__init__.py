@@ -39,4 +39,6 @@ SPEC = GameSpec(
     bots=BOTS,
     stats=_stats,
     setup_game=_setup_game,
+    symbol="\u2694",
+    match_choices=(1, 0),  # one game, or the full match (everyone deals once)
 )

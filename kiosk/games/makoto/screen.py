@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Makoto on the table: hands in private trays, the shared centre readable from every side, a match with the
 box-lid rule and the score sheet between games.
 
@@ -47,6 +48,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
@@ -73,6 +75,7 @@ from kiosk.games.makoto.rules import (
     describe,
 )
 from kiosk.inputs import SeatEvent
+from kiosk.ui import load_kv
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.seatzone import Oriented, SeatZone
 from kiosk.ui.session import GameSession
@@ -288,12 +291,9 @@ class MakotoPanel(SeatZone):
 class MakotoScreen(BaseGameScreen):
     """The Makoto screen (see the module docstring). Built once by the shell; ``begin`` for every game."""
 
-    #: Games per match when the session does not say (``session.match_games``); 0: the rulebook's
-    #: recommendation for the number of players. The shell's join screen offers no match length yet, and its
-    #: game flow expects one game per session, so a single game is the default (see docs/screens.md).
+    #: Games per match when the session does not say (``session.match_games``, the choice the joining screen
+    #: offers from ``SPEC.match_choices``); 0: the rulebook's recommendation for the number of players.
     match_games: int = 1
-    #: The match lengths the join screen offers (first = default): one game, or the rulebook's full match.
-    MATCH_CHOICES = (1, 0)
 
     title = StringProperty("Makoto")
     centre_text = StringProperty("")
@@ -301,9 +301,7 @@ class MakotoScreen(BaseGameScreen):
     sheet = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
-        from kiosk.ui import load_layouts
-
-        load_layouts()  # idempotent: makoto.kv is loaded once per process
+        load_kv(Path(__file__).with_suffix(".kv"))  # its looks, next to it (once per process)
         super().__init__(**kw)
         self.panels: dict[int, MakotoPanel] = {}
         self.slices: list[CentreSlice] = []
@@ -329,12 +327,12 @@ class MakotoScreen(BaseGameScreen):
         super().begin(session)
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)
         players = session.players
-        wanted = getattr(session, "match_games", None)
+        wanted = session.match_games
         if wanted is None:
             wanted = self.match_games
         games = 1 if session.attract else (wanted if wanted > 0 else recommended_games(players))
         self.match = MakotoMatch(players, session.seed, games=games)
-        saved = (getattr(session, "meta", None) or {}).get("match")
+        saved = session.meta.get("match")
         if saved is not None and not session.attract:  # resumed after a crash in a later game of a match
             try:
                 match = MakotoMatch.from_json(saved)

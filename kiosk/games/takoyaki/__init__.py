@@ -36,6 +36,7 @@ SPEC = GameSpec(
     },
     stats=stats,
     lower_is_better=False,
+    symbol="\u25ce",
 )
 
 __all__ = ["SPEC", "TakoyakiState", "Push", "Turn", "Claim", "Fault", "FAULT_KINDS", "PacedBot", "new_game"]

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Takoyaki on the table: every seat's grill facing its player, gestures turned into engine actions.
 
 The screen holds no rules: it turns gestures into :class:`Push`, :class:`Turn`, :class:`Claim` and
@@ -38,6 +39,7 @@ import logging
 import math
 import time
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
@@ -48,6 +50,7 @@ from kiosk.engine import Action
 from kiosk.games.takoyaki.actions import FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried, parse_grill, parse_order
 from kiosk.inputs import SeatEvent
+from kiosk.ui import load_kv
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.session import GameSession
@@ -65,7 +68,7 @@ PARKED_DELAY = 1e9  # the session's own bot scheduler is parked at this delay wh
 
 class BallWidget(Widget):
     """One ball: its colour, its letter (R/G/B) and its side (raw: pale, lower-case letter, thin ring;
-    fried: deep colour, upper-case letter, thick dark ring with a fried-crust dot ring). Looks in takoyaki.kv."""
+    fried: deep colour, upper-case letter, thick dark ring with a fried-crust dot ring). Looks in screen.kv."""
 
     colour = NumericProperty(1)
     fried = BooleanProperty(False)
@@ -147,11 +150,11 @@ class GrillWidget(Widget):
         c = math.floor((x - self.gx) / self.cell)
         r = ROWS - 1 - math.floor((y - self.gy) / self.cell)
         if 0 <= c < COLS and 0 <= r < ROWS:
-            return r * COLS + c
+            return int(r * COLS + c)
         return None
 
     def on_grill(self, x: float, y: float) -> bool:
-        return self.gx <= x < self.gx + COLS * self.cell and self.gy <= y < self.gy + ROWS * self.cell
+        return bool(self.gx <= x < self.gx + COLS * self.cell and self.gy <= y < self.gy + ROWS * self.cell)
 
     # ------------------------------------------------------------------------------------------- gestures
     def on_touch_down(self, touch: Any) -> bool:
@@ -296,9 +299,7 @@ class TakoyakiScreen(BaseGameScreen):
     clock_text = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
-        from kiosk.ui import load_layouts
-
-        load_layouts()  # idempotent: takoyaki.kv is loaded once per process
+        load_kv(Path(__file__).with_suffix(".kv"))  # its looks, next to it (once per process)
         super().__init__(**kw)
         self.panels: dict[int, TakoPanel] = {}
         self.order_times: list[tuple[int, float]] = []
@@ -339,8 +340,8 @@ class TakoyakiScreen(BaseGameScreen):
         self.trial_time = None
         self.started_at = None
         self.revealed_at = None
-        session.order_times = self.order_times  # type: ignore[attr-defined]
-        session.trial_time = None  # type: ignore[attr-defined]
+        session.order_times = self.order_times
+        session.trial_time = None
         for panel in self.panels.values():
             panel.leave_seat()
             panel.message = ""
@@ -479,7 +480,7 @@ class TakoyakiScreen(BaseGameScreen):
                     and self.started_at is not None
                 ):
                     self.trial_time = round(now - self.started_at, 3)
-                    session.trial_time = self.trial_time  # type: ignore[attr-defined]
+                    session.trial_time = self.trial_time
             elif ev.kind == "order_revealed":
                 new_order = True
             elif ev.kind == "order_set_aside":

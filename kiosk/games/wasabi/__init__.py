@@ -29,4 +29,5 @@ SPEC = GameSpec(
     action_from_json=action_from_json,
     bots=BOTS,
     stats=_stats,
+    symbol="\u2668",
 )

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Wasabi! on the table: the board of stacks in the centre, each seat's hand and recipes in its private tray.
 
 Built on Maki's :class:`kiosk.games.maki.screen.BoardScreen` (the generic screen's seat panels with a board of
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.engine import Event
-from kiosk.games.maki.screen import BoardScreen, fallback_event_text, game_over_text, load_categories
+from kiosk.ui.board import BoardScreen, fallback_event_text, game_over_text, load_categories
 
 __all__ = ["GameScreen", "WasabiScreen", "wasabi_event_text"]
 

@@ -1,0 +1,208 @@
+"""The attract director: while nobody plays, bots play real games of every registered title at a watchable pace,
+then that game's high-score boards, then the "touch to play" call, cycling. At start, games interrupted by a
+crash are offered first ("Resume the Makoto game from 14:05?"); the offer stays for one attract period, then the
+cycle goes on (the game stays in the folder until a later start or its maximum age).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock, ClockEvent
+
+from kiosk.seats import Seat
+from kiosk.ui.attract import board_rows
+from kiosk.ui.session import GameSession
+
+if TYPE_CHECKING:
+    from kiosk.app import KioskApp
+
+log = logging.getLogger("kiosk.shell.attract")
+
+__all__ = ["AttractDirector"]
+
+
+class AttractDirector:
+    """Runs the attract cycle (:meth:`begin`, :meth:`leave`) and the resume offers (:attr:`offers`)."""
+
+    def __init__(self, app: KioskApp) -> None:
+        self.app = app
+        #: unfinished games to offer (``kiosk.storage.UnfinishedGame``), set when storage opens
+        self.offers: list[Any] = []
+        #: the bots' game on screen, if any
+        self.session: GameSession | None = None
+        self._ev: ClockEvent | None = None
+        self._step = 0
+
+    # ---------------------------------------------------------------------------------------------- cycle
+    def begin(self) -> None:
+        """Attract mode from the top: the resume offer if there is one, else the cycle's first step."""
+        self._step = 0
+        self.app.attract_screen.text = self.app.cfg.attract.text
+        if self.offers:
+            self._show_offer()
+        else:
+            self._next()
+
+    def leave(self) -> None:
+        """A player arrived: stop the cycle and the bots' game, hide the offer."""
+        self._cancel()
+        self.stop_game()
+        self.app.attract_screen.hide_offer()
+
+    def steps(self) -> list[tuple[str, str | None]]:
+        """The cycle: for every game, the call, a bots' game, the game's boards."""
+        steps: list[tuple[str, str | None]] = []
+        for key in self.app.games:
+            steps += [("call", None), ("game", key), ("boards", key)]
+        return steps or [("call", None)]
+
+    def _cancel(self) -> None:
+        if self._ev is not None:
+            self._ev.cancel()
+            self._ev = None
+
+    def _next(self, *_a: Any) -> None:
+        app = self.app
+        if app.mode != "attract":
+            return
+        self._cancel()
+        self.stop_game()
+        if self._step > 0 and app.service.first_frame_at is None:
+            # Kivy's clock counts from its last tick, which is before the build: a short first step could be
+            # "due" before the first frame. Never build the rest of the table before the first frame is up.
+            self._ev = Clock.schedule_once(self._next, 0.5)
+            return
+        if self._step > 0:
+            app.builder.ensure_ready()  # the first step (the call) needs nothing more than the first frame
+        steps = self.steps()
+        kind, key = steps[self._step % len(steps)]
+        self._step += 1
+        cfg = app.cfg.attract
+        duration = cfg.call_s
+        if kind == "game" and key is not None:
+            try:
+                self.start_game(key)
+                duration = cfg.game_s
+            except Exception as exc:  # a broken engine must not stop attract mode
+                log.exception("attract game %s failed to start: %s", key, exc)
+                kind = "call"
+        if kind == "boards" and key is not None:
+            self._show_boards(key)
+            duration = cfg.boards_s
+        if kind == "call":
+            app.attract_screen.show_call()
+            app.sm.current = "attract"
+        self._ev = Clock.schedule_once(self._next, duration)
+
+    def _show_boards(self, key: str) -> None:
+        app = self.app
+        title = app.games[key].title
+        if not app.scores.available:
+            reason = str(app.scores.reason)
+            app.attract_screen.show_boards(title, ["(boards unavailable)"], [], reason[:80])
+        else:
+            top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)
+            app.attract_screen.show_boards(title, board_rows(top), board_rows(today))
+        app.sm.current = "attract"
+
+    # ---------------------------------------------------------------------------------------------- bots' game
+    def start_game(self, key: str) -> GameSession:
+        """A bots' game of ``key`` on its screen, seats spread around the table."""
+        app = self.app
+        spec = app.games[key]
+        n = max(spec.min_players, min(spec.max_players, 4, len(app.table)))
+        seats = self._spread_seats(n)
+        seed = app.rng.randrange(2**31)
+        level = app.cfg.attract.bot_level if app.cfg.attract.bot_level in spec.bots else next(iter(spec.bots))
+        state = spec.new_game(n, seed)
+        bots = {g: spec.bots[level](g, seed + 7919 * (g + 1)) for g in range(n)}
+        session = GameSession(
+            spec,
+            state,
+            seats,
+            bots,
+            seed=seed,
+            move_delay=app.cfg.attract.move_delay_s,
+            attract=True,
+            bot_levels=dict.fromkeys(range(n), level),
+        )
+        session.bind(on_over=self._game_over, on_change=app.launcher.on_change)
+        screen = app.launcher.screen_for(key)
+        screen.begin(session)
+        self.session = session
+        app.sm.current = screen.name
+        session.start()
+        return session
+
+    def _spread_seats(self, n: int) -> list[Seat]:
+        """``n`` table seats spread around the table (clockwise)."""
+        seats = self.app.table.seats
+        step = len(seats) / n
+        chosen = sorted({int(i * step + step / 2) % len(seats) for i in range(n)})
+        return [seats[i] for i in chosen]
+
+    def _game_over(self, *_a: Any) -> None:
+        if self.app.mode == "attract":
+            self._cancel()
+            self._ev = Clock.schedule_once(self._next, 3.0)
+
+    def stop_game(self) -> None:
+        """Stop the bots' game (if any) and release its screen."""
+        session = self.session
+        if session is None:
+            return
+        session.stop()
+        session.unbind(on_over=self._game_over, on_change=self.app.launcher.on_change)
+        screen = self.app.launcher.game_screens.get(session.spec.key)
+        if screen is not None and screen.session is session:
+            screen.end()
+        self.session = None
+
+    def stop(self) -> None:
+        """The app stops or the operator takes over: no cycle, no bots' game."""
+        self._cancel()
+        self.stop_game()
+
+    # ---------------------------------------------------------------------------------------------- offers
+    def offer_if_any(self) -> None:
+        if self.offers and self.app.mode == "attract":
+            self._show_offer()
+
+    def _show_offer(self) -> None:
+        offer = self.offers[0]
+        when = offer.last_activity.strftime("%H:%M") if offer.last_activity else ""
+        series = (offer.meta or {}).get("series")  # [game, of]: a match's progress
+        what = "game"
+        if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
+            what = f"match (game {series[0]} of {series[1]})"
+        self.app.attract_screen.show_offer(f"Resume the {offer.title} {what} from {when}?")
+        self.app.sm.current = "attract"
+        self._cancel()
+        self._ev = Clock.schedule_once(self._offer_timeout, max(20.0, self.app.cfg.attract.call_s))
+
+    def _offer_timeout(self, _dt: float) -> None:
+        self.app.attract_screen.hide_offer()
+        self.offers = []  # offered once per start; it stays in the folder until a later start or max age
+        self._next()
+
+    def answer_offer(self, accept: bool) -> None:
+        """The offer's Yes/No (the attract screen's ``on_offer``)."""
+        if not self.offers:
+            return
+        offer = self.offers.pop(0)
+        self.app.attract_screen.hide_offer()
+        self._cancel()
+        if accept:
+            try:
+                self.app.launcher.resume(offer)
+                return
+            except Exception as exc:
+                log.exception("could not resume %s: %s", offer.title, exc)
+        else:
+            try:
+                offer.discard("declined")
+            except Exception as exc:
+                log.warning("could not discard the offer: %s", exc)
+        self.app.go_attract()

@@ -1,0 +1,134 @@
+"""The lazy build: the first attract frame needs only the call at every seat; everything else is built one piece
+per frame right after it, or at once by :meth:`LazyBuild.ensure_ready` when a player arrives first. This keeps
+start-up within twice a bare Kivy app's (``benchmarks/bench_ui.py``).
+
+The steps, in order: storage (high scores, saved games, resume offers), the sound effects, the picker, the
+joining screen, the results screen, the operator menu, the "Still playing?" overlay, the hardware diagnostics,
+and every game's screen (a game screen that fails to build is logged and its game is played on the generic
+screen).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kivy.clock import Clock
+
+from kiosk.sound import Sounds
+
+if TYPE_CHECKING:
+    from kiosk.app import KioskApp
+
+log = logging.getLogger("kiosk.shell.build")
+
+__all__ = ["LazyBuild"]
+
+
+class LazyBuild:
+    """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``results``, ``operator``,
+    ``overlay``, ``diagnostics``, the game screens), one step per frame after :meth:`start`."""
+
+    def __init__(self, app: KioskApp) -> None:
+        self.app = app
+        self.steps: list[Callable[[], None]] = [
+            self._games,
+            self._sounds,
+            self._picker,
+            self._join,
+            self._results,
+            self._operator,
+            self._overlay,
+            self._diagnostics,
+            self._game_screens,
+        ]
+
+    @property
+    def ready(self) -> bool:
+        return not self.steps
+
+    def start(self) -> None:
+        """Build the rest one step per frame, from the next frame on."""
+        Clock.schedule_once(self._step, 0)
+
+    def ensure_ready(self) -> None:
+        """Build whatever is not built yet, now (a player touched before the table finished starting)."""
+        while self.steps:
+            self.steps.pop(0)()
+
+    def _step(self, _dt: float = 0) -> None:
+        if self.steps:
+            self.steps.pop(0)()
+            Clock.schedule_once(self._step, 0)
+        else:
+            first = self.app.service.first_frame_at or time.monotonic()
+            log.info("kiosk fully built %.2f s after the first frame", time.monotonic() - first)
+
+    # ----------------------------------------------------------------------------------------------- steps
+    def _games(self) -> None:
+        """High scores and saved games (each falls back to its unavailable stand-in), and the resume offers."""
+        from kiosk.storage import HighScores, SavedGames
+        from kiosk.ui.results import trial_board
+
+        app = self.app
+        lower = {k: s.lower_is_better for k, s in app.games.items()}
+        lower.update({trial_board(k): True for k in app.games})  # time trials: the fastest first
+        app.scores = HighScores.open_or_unavailable(app.state_dir / "scores.json", lower_is_better=lower)
+        app.saved_games = SavedGames.open_or_unavailable(app.state_dir / "games", specs=app.games)
+        app.director.offers = list(app.saved_games.startup())
+        app.director.offer_if_any()
+
+    def _sounds(self) -> None:
+        cfg = self.app.cfg.sound
+        self.app.sounds = Sounds(self.app.state_dir / "sounds", cfg.volume, cfg.muted)
+
+    def _picker(self) -> None:
+        from kiosk.ui.picker import PickerScreen
+
+        app = self.app
+        app.picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
+        app.picker.set_games(app.games)
+        app.sm.add_widget(app.picker)
+
+    def _join(self) -> None:
+        from kiosk.ui.join import JoinScreen
+
+        app = self.app
+        app.join_screen = JoinScreen(name="join", table=app.table, on_start=app.start_game, on_back=app.open_picker)
+        app.sm.add_widget(app.join_screen)
+
+    def _results(self) -> None:
+        from kiosk.ui.results import ResultsScreen
+
+        app = self.app
+        app.results = ResultsScreen(
+            name="results", table=app.table, on_done=app.go_attract, on_again=app.launcher.play_again
+        )
+        app.sm.add_widget(app.results)
+
+    def _operator(self) -> None:
+        from kiosk.ui.operator import OperatorDesk, OperatorScreen
+
+        app = self.app
+        desk: OperatorDesk = app.desk  # mypy checks here that the operator room implements the protocol
+        app.operator = OperatorScreen(name="operator", table=app.table, desk=desk)
+        app.sm.add_widget(app.operator)
+
+    def _overlay(self) -> None:
+        from kiosk.ui.overlay import Overlay
+
+        self.app.overlay = Overlay(table=self.app.table, on_answer=self.app.idle.answer)
+
+    def _diagnostics(self) -> None:
+        from kiosk.ui.diagnostics import DiagnosticsScreen
+
+        app = self.app
+        app.diagnostics = DiagnosticsScreen(name="diagnostics")
+        app.diagnostics.status = app.hardware.status  # after construction: the screen's rows exist by then
+        app.sm.add_widget(app.diagnostics)
+
+    def _game_screens(self) -> None:
+        for key in self.app.games:
+            self.app.launcher.screen_for(key)

@@ -1,0 +1,91 @@
+"""Table gestures: every touch on the window becomes a seat event (``SeatEvent(seat, "touch", ...)``, the seat
+whose zone holds it) for the input hub; a finger held ``operator.hold_s`` in any corner opens the operator menu
+(facing the long side of that corner); in attract mode any touch or seat button leaves for the picker, facing the
+seat nearest the touch. Seat buttons and tap sticks go to the screen of the current mode.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock, ClockEvent
+from kivy.core.window import Window
+
+from kiosk.inputs import InputHub, SeatEvent
+from kiosk.seats import Rect
+
+if TYPE_CHECKING:
+    from kiosk.app import KioskApp
+
+__all__ = ["TableGestures"]
+
+
+class TableGestures:
+    """Routes window touches and seat events; holds the corner-hold timers of the fingers down."""
+
+    def __init__(self, app: KioskApp) -> None:
+        self.app = app
+        self._corner_touches: dict[int, tuple[Rect, ClockEvent]] = {}
+
+    def start(self) -> None:
+        Window.bind(on_touch_down=self._down, on_touch_move=self._move, on_touch_up=self._up)
+        self.app.hub.bind(on_seat_event=self.seat_event)
+
+    def _down(self, _window: Any, touch: Any) -> bool:
+        app = self.app
+        w, h = Window.size
+        seat = app.table.seat_at(touch.x, touch.y, w, h)
+        app.hub.emit(SeatEvent(seat.index if seat else None, "touch", "press", pos=(touch.x, touch.y)))
+        for corner in app.table.corners(w, h):
+            if corner.contains(touch.x, touch.y):
+                ev = Clock.schedule_once(partial(self._corner_held, corner), app.cfg.operator.hold_s)
+                self._corner_touches[touch.uid] = (corner, ev)
+                break
+        if app.mode == "attract":
+            screen = app.attract_screen
+            if screen.offer_visible and screen.offer_hit(touch.x, touch.y):
+                return False  # the resume offer's buttons take it
+            app.leave_attract(app.table.nearest_seat(touch.x, touch.y, w, h).index)
+            return True
+        return False
+
+    def _move(self, _window: Any, touch: Any) -> bool:
+        held = self._corner_touches.get(touch.uid)
+        if held is not None and not held[0].contains(touch.x, touch.y):
+            held[1].cancel()
+            del self._corner_touches[touch.uid]
+        return False
+
+    def _up(self, _window: Any, touch: Any) -> bool:
+        held = self._corner_touches.pop(touch.uid, None)
+        if held is not None:
+            held[1].cancel()
+        w, h = Window.size
+        seat = self.app.table.seat_at(touch.x, touch.y, w, h)
+        self.app.hub.emit(SeatEvent(seat.index if seat else None, "touch", "release", pos=(touch.x, touch.y)))
+        return False
+
+    def _corner_held(self, corner: Rect, _dt: float) -> None:
+        self._corner_touches.clear()
+        self.app.desk.open("bottom" if corner.y == 0 else "top")
+
+    def seat_event(self, _hub: InputHub, event: SeatEvent) -> None:
+        """A seat button, tap stick or key (touches are routed by the widgets themselves)."""
+        app = self.app
+        if event.source == "touch":
+            return
+        if app.mode == "attract":
+            if event.kind in ("press", "tap") and event.seat is not None:
+                app.leave_attract(event.seat)
+        elif app.mode == "menu":
+            if app.sm.current == "join":
+                app.join_screen.seat_event(event)
+            elif app.sm.current == "picker" and event.is_press and event.seat is not None:
+                app.picker.face(event.seat)
+        elif app.mode == "game":
+            screen: Any = app.sm.current_screen
+            if hasattr(screen, "seat_event"):  # every game screen has one; the overlay's moment has none
+                screen.seat_event(event)
+        elif app.mode == "results":
+            app.results.seat_event(event)

@@ -1,0 +1,84 @@
+"""Idle watching: ``timeouts.idle_s`` without human input during a game asks "Still playing?" at every seat
+(every private tray closes, the bots pause); ``timeouts.still_playing_s`` later the game is saved (its journal
+closed as abandoned) and attract mode returns. In the menus and the operator menu, ``timeouts.menu_idle_s``
+without a touch returns to attract mode.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock, ClockEvent
+
+if TYPE_CHECKING:
+    from kiosk.app import KioskApp
+
+log = logging.getLogger("kiosk.shell.idle")
+
+__all__ = ["IdleWatch"]
+
+
+class IdleWatch:
+    """Looks at the input hub's last human input four times a second; :attr:`prompting` while it asks."""
+
+    def __init__(self, app: KioskApp) -> None:
+        self.app = app
+        self.prompting = False
+        self._ev: ClockEvent | None = None
+
+    def start(self) -> None:
+        self._ev = Clock.schedule_interval(self._tick, 0.25)
+
+    def stop(self) -> None:
+        if self._ev is not None:
+            self._ev.cancel()
+
+    def _tick(self, _dt: float) -> None:
+        app = self.app
+        idle = time.monotonic() - app.hub.last_input
+        t = app.cfg.timeouts
+        if app.mode == "game":
+            if idle >= t.idle_s + t.still_playing_s:
+                log.info("nobody answered 'Still playing?': game saved and abandoned")
+                app.launcher.abandon("idle")
+                app.go_attract()
+            elif idle >= t.idle_s:
+                if not self.prompting:
+                    self._prompt()
+                app.overlay.seconds_left = max(0, int(t.idle_s + t.still_playing_s - idle + 0.999))
+            elif self.prompting:
+                self.unprompt()
+        elif app.mode in ("menu", "operator") and idle >= t.menu_idle_s:
+            app.go_attract()
+
+    def _prompt(self) -> None:
+        app = self.app
+        self.prompting = True
+        screen: Any = app.sm.current_screen
+        if hasattr(screen, "hide_private"):  # game screens have private trays
+            screen.hide_private()
+        app.hub.release_all()
+        app.launcher.pause()
+        app.overlay.prompting = True
+        if app.overlay.parent is None:
+            app.root.add_widget(app.overlay)
+        app.sounds.play("tick")
+
+    def answer(self) -> None:
+        """Someone answered "Still playing?"."""
+        self.app.hub.last_input = time.monotonic()
+        self.unprompt()
+
+    def unprompt(self) -> None:
+        """Take the question away (the game goes on when one is in progress)."""
+        if not self.prompting:
+            return
+        app = self.app
+        self.prompting = False
+        app.overlay.prompting = False
+        if app.overlay.parent is not None:
+            app.overlay.parent.remove_widget(app.overlay)
+        if app.mode == "game":
+            app.launcher.resume_play()

@@ -1,0 +1,214 @@
+"""The game launcher: starts a game from the joining screen (or a resumed one from its journal), keeps the
+game screens, plays the game's sounds, and hands a finished game to the results screen.
+
+A game's screen is its own (``kiosk/games/<key>/screen.py``) or the shared generic one; each is built once per
+process. A game screen that fails to build is logged and its game is played on the generic screen.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+
+from kiosk.engine import Event, GameSpec, State
+from kiosk.ui.game import BaseGameScreen, GenericGameScreen, screen_class_for
+from kiosk.ui.session import GameSession
+
+if TYPE_CHECKING:
+    from kiosk.app import KioskApp
+
+log = logging.getLogger("kiosk.shell.launcher")
+
+__all__ = ["GameLauncher", "Seats"]
+
+#: [(table seat index, None for a human or a bot level)], clockwise.
+Seats = list[tuple[int, "str | None"]]
+
+
+class GameLauncher:
+    """Owns the game in progress (:attr:`session`) and the game screens (:attr:`game_screens`)."""
+
+    def __init__(self, app: KioskApp) -> None:
+        self.app = app
+        self.session: GameSession | None = None
+        #: "game:<key>" / "game:generic" and every game key -> its screen
+        self.game_screens: dict[str, BaseGameScreen] = {}
+        self.last_join: tuple[str, Seats] | None = None
+        self._broken: set[str] = set()
+
+    # ---------------------------------------------------------------------------------------------- screens
+    def screen_for(self, key: str) -> BaseGameScreen:
+        """The screen for a game, built on first use."""
+        try:
+            return self._screen(key)
+        except Exception as exc:  # a broken game screen must not stop the table: the generic one plays it
+            log.exception("the %s screen failed (%s): using the generic screen", key, exc)
+            self._broken.add(key)
+            return self._screen(key)
+
+    def _screen(self, key: str) -> BaseGameScreen:
+        cls = GenericGameScreen if key in self._broken else screen_class_for(key)
+        name = "game:generic" if cls is GenericGameScreen else f"game:{key}"
+        if name not in self.game_screens:
+            screen = cls(name=name, table=self.app.table, hub=self.app.hub)
+            self.game_screens[name] = screen
+            self.app.sm.add_widget(screen)
+        self.game_screens[key] = self.game_screens[name]
+        return self.game_screens[name]
+
+    # ---------------------------------------------------------------------------------------------- starting
+    def start(self, key: str, seats: Seats, match_games: int | None = None) -> None:
+        """A new game of ``key``: journal it, count the play, tell the hardware who plays, launch it."""
+        app = self.app
+        spec = app.games[key]
+        seats = sorted(seats)
+        spec.check_players(len(seats))
+        seed = app.rng.randrange(2**31)
+        state = spec.new_game(len(seats), seed)
+        meta: dict[str, Any] = {} if match_games is None else {"match_games": match_games}
+        journal = None
+        if app.saved_games.available:
+            try:
+                journal = app.saved_games.start(
+                    key, len(seats), seed, state=state, meta=meta, seats=[{"seat": i, "bot": lv} for i, lv in seats]
+                )
+            except Exception as exc:
+                log.warning("no journal for this game: %s", exc)
+        self.last_join = (key, list(seats))
+        if app.scores.available:
+            try:
+                app.scores.record_play(key)
+            except Exception as exc:
+                log.warning("play count not saved: %s", exc)
+        status = app.hardware.status
+        if status is not None:  # None without the hardware package
+            try:
+                status.game_started([i for i, _ in seats])
+            except Exception as exc:
+                log.debug("status.game_started: %s", exc)
+        self.launch(spec, state, seats, seed, journal, meta)
+
+    def resume(self, offer: Any) -> None:
+        """Go on with an unfinished game (a :class:`kiosk.storage.UnfinishedGame`)."""
+        state, journal = offer.resume()
+        assignment = [(int(s["seat"]), s.get("bot")) for s in offer.seats or []]
+        self.launch(self.app.games[offer.game], state, assignment, int(offer.seed), journal, dict(offer.meta or {}))
+
+    def launch(self, spec: GameSpec, state: State, seats: Seats, seed: int, journal: Any, meta: dict[str, Any]) -> None:
+        app = self.app
+        app.director.stop_game()
+        bots = {}
+        levels = {}
+        for g, (_index, level) in enumerate(seats):
+            if level is not None:
+                lv = level if level in spec.bots else next(iter(spec.bots))
+                bots[g] = spec.bots[lv](g, seed * 1009 + g * 7919 + 1)
+                levels[g] = lv
+        session = GameSession(
+            spec,
+            state,
+            [app.table[i] for i, _ in seats],
+            bots,
+            seed=seed,
+            move_delay=app.cfg.bots.move_delay_s,
+            journal=journal,
+            bot_levels=levels,
+        )
+        session.bind(on_over=self._over, on_change=self.on_change, on_error=self._on_error)
+        session.meta = dict(meta)
+        if "match_games" in meta:
+            session.match_games = meta["match_games"]
+        saved = app.saved_games
+        if saved.available:
+            seats_info = [{"seat": i, "bot": lv} for i, lv in seats]
+
+            def journal_factory(
+                next_state: State, next_seed: int, setup: dict[str, Any], next_meta: dict[str, Any]
+            ) -> Any:
+                return saved.start(
+                    spec.key, len(seats), next_seed, state=next_state, seats=seats_info, meta=next_meta, setup=setup
+                )
+
+            session.journal_factory = journal_factory
+        self.session = session
+        screen = self.screen_for(spec.key)
+        screen.begin(session)
+        app.mode = "game"
+        app.hub.last_input = time.monotonic()
+        app.sm.current = screen.name
+        session.start()
+        if state.is_over():
+            self._over()
+
+    def play_again(self) -> None:
+        """ "Play again" on the results screen: the joining screen with the same seats and bot levels."""
+        if self.last_join is None:
+            self.app.go_attract()
+            return
+        key, seats = self.last_join
+        self.app.open_join(key, None)
+        join = self.app.join_screen
+        for index, level in seats:
+            if level is None:
+                join.join(index)
+            else:
+                join.add_bot(index)
+                join.pads[index].level = level
+
+    # ---------------------------------------------------------------------------------------------- playing
+    def on_change(self, session: GameSession, events: list[Event]) -> None:
+        if session.attract:
+            return
+        kinds = {e.kind for e in events}
+        self.app.sounds.play("claim" if any("claim" in k or "won" in k for k in kinds) else "place")
+
+    def _on_error(self, *_a: Any) -> None:
+        self.app.sounds.play("error")
+
+    def _over(self, *_a: Any) -> None:
+        self.app.sounds.play("win")
+        Clock.schedule_once(self._results, 1.5)
+
+    def _results(self, _dt: float) -> None:
+        app = self.app
+        session = self.session
+        if session is None or app.mode != "game":
+            return
+        app.results.setup(session, app.scores, app.cfg.timeouts.initials_s, app.cfg.timeouts.results_s)
+        self.end()
+        app.mode = "results"
+        app.sm.current = "results"
+
+    def pause(self) -> None:
+        if self.session is not None:
+            self.session.pause()
+
+    def resume_play(self) -> None:
+        if self.session is not None:
+            self.session.resume()
+
+    def abandon(self, reason: str) -> None:
+        """Save the game as abandoned (its journal is closed, not offered again) and end it."""
+        if self.session is not None:
+            self.session.abandon(reason)
+        self.end()
+
+    def end(self) -> None:
+        """Stop the game in progress and release its screen (the journal stays as it is)."""
+        session = self.session
+        if session is None:
+            return
+        session.stop()
+        session.unbind(on_over=self._over, on_change=self.on_change, on_error=self._on_error)
+        screen = self.game_screens.get(session.spec.key)
+        if screen is not None and screen.session is session:
+            screen.end()
+        self.session = None
+
+    def close(self) -> None:
+        """The app stops: an unfinished game keeps its journal, to be offered at the next start."""
+        if self.session is not None:
+            self.session.close()

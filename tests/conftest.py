@@ -1,0 +1,243 @@
+"""The shared Kivy harness of the UI tests.
+
+Kivy allows one App per process. ``test_ui.py`` runs the real :class:`kiosk.app.KioskApp` inside the pytest
+process; every other UI test file runs its scenarios in one child process (the test file run as a script, see
+:func:`run_child` and :func:`run_scenarios`), which writes each scenario's result to a JSON file the pytest side
+asserts on, one test per scenario. Both build the app with :func:`start_kiosk`, exactly as ``app.run()`` does,
+then step Kivy's event loop themselves (:func:`frames`, :func:`run_until`) and drive the app with simulated
+touches (``kivy.tests.common.UnitTestTouch`` dispatched through the window, :class:`Finger`, :func:`tap`) and
+seat events (:func:`seat_event`). Screenshots go to ``artifacts/`` (``$KIOSK_ARTIFACTS``) for a human to look at.
+
+Test files and their child scripts import these helpers as ``from conftest import ...`` (pytest puts this
+folder on ``sys.path`` for its conftest; a script run as ``python tests/test_x.py`` has its own folder there).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", Path(__file__).resolve().parents[1] / "artifacts"))
+
+
+# =============================================================================================== the app
+def start_kiosk(state: Path, cfg: Any, **app_kw: Any) -> Any:
+    """Configure Kivy, build and start the real kiosk in a 1920x1080 window, build every screen now."""
+    from kiosk.__main__ import configure_kivy
+
+    configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, log_level="warning")
+    from kivy.base import runTouchApp
+    from kivy.core.window import Window
+
+    from kiosk.app import KioskApp
+
+    assert type(Window).__module__ == "kivy.core.window.window_sdl2", f"window provider is {type(Window)}"
+    assert os.environ.get("SDL_VIDEODRIVER", "x11") == "x11", "SDL must draw to the X display, not offscreen"
+    app = KioskApp(
+        cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock", handle_signals=False, **app_kw
+    )
+    Window.size = (1920, 1080)
+    app._run_prepare()  # App.run() without its loop: the tests turn the loop themselves
+    runTouchApp(embedded=True)
+    frames(3)
+    assert app.service.first_frame_at is not None, "the first frame was drawn"
+    app.builder.ensure_ready()  # normally built one piece per frame after the first frame
+    frames(2)
+    return app
+
+
+def build_app(state: Path, **cfg_overrides: Any) -> Any:
+    """A child's kiosk: long timeouts (no idle prompt, no attract return while a scenario runs)."""
+    from kiosk.config import Config
+
+    cfg = Config().replace(
+        timeouts={
+            "idle_s": 900.0,
+            "still_playing_s": 60.0,
+            "menu_idle_s": 900.0,
+            "initials_s": 30.0,
+            "results_s": 60.0,
+        },
+        attract={"move_delay_s": 0.05, "game_s": 600.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
+        **cfg_overrides,
+    )
+    return start_kiosk(state, cfg, seed=1)
+
+
+# =============================================================================================== the loop
+def frames(n: int = 1) -> None:
+    """Turn Kivy's event loop ``n`` times (each draws a frame when something changed)."""
+    from kivy.base import EventLoop
+
+    for _ in range(n):
+        EventLoop.idle()
+
+
+def tick(n: int = 1) -> None:
+    """Run Kivy's clock (scheduled callbacks, redraw triggers) without rendering a frame: cheap under Xvfb."""
+    from kivy.clock import Clock
+
+    for _ in range(n):
+        Clock.tick()
+
+
+def run_until(pred: Callable[[], bool], timeout: float = 10.0, what: str = "condition", settle: int = 0) -> None:
+    """Turn the loop until ``pred()``, then ``settle`` more frames (a screen switch completes on the next frame,
+    and Kivy's ScreenManager drops touches while its transition is active)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        frames(1)
+        if pred():
+            frames(settle)
+            return
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def run_for(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        frames(1)
+
+
+# =============================================================================================== touches
+def window_point(widget: Any, fx: float = 0.5, fy: float = 0.5) -> tuple[float, float]:
+    """A point inside ``widget`` (fractions of its own size) in window coordinates, rotations included."""
+    return widget.to_window(widget.x + widget.width * fx, widget.y + widget.height * fy)  # type: ignore[no-any-return]
+
+
+def to_window(widget: Any, x: float, y: float) -> tuple[float, float]:
+    """A point in ``widget``'s parent coordinates (where its pos lives) as a window point."""
+    return widget.parent.to_window(x, y) if widget.parent is not None else (x, y)
+
+
+def centre_of(widget: Any) -> tuple[float, float]:
+    return widget.to_window(*widget.center) if widget.parent is None else widget.parent.to_window(*widget.center)
+
+
+class Finger:
+    """One simulated finger (a real MotionEvent dispatched through the window)."""
+
+    def __init__(self, x: float, y: float) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        self.t = UnitTestTouch(x, y)
+        self.t.touch_down()
+
+    def move(self, x: float, y: float) -> Finger:
+        self.t.touch_move(x, y)
+        return self
+
+    def up(self) -> None:
+        self.t.touch_up()
+
+
+def touch_down(x: float, y: float) -> Any:
+    """A finger down, then one frame; lift it with :func:`touch_up`."""
+    from kivy.tests.common import UnitTestTouch
+
+    t = UnitTestTouch(x, y)
+    t.touch_down()
+    frames(1)
+    return t
+
+
+def touch_up(t: Any) -> None:
+    t.touch_up()
+    frames(1)
+
+
+def tap_at(x: float, y: float) -> None:
+    Finger(x, y).up()
+
+
+def tap(widget: Any) -> None:
+    """A tap in the middle of an on-screen widget, then one frame."""
+    assert widget.get_root_window() is not None, f"{widget} is not on screen"
+    tap_at(*centre_of(widget))
+    frames(1)
+
+
+def buttons(root: Any, text: str | None = None, enabled: bool = True) -> list[Any]:
+    """The buttons under ``root`` (with ``text``; only the enabled, visible ones unless ``enabled`` is False)."""
+    from kivy.uix.button import Button
+
+    return [
+        w
+        for w in root.walk(restrict=True)
+        if isinstance(w, Button)
+        and (text is None or w.text == text)
+        and (not enabled or (not w.disabled and w.opacity > 0))
+    ]
+
+
+def button_with_text(root: Any, text: str) -> Any:
+    found = buttons(root, text)
+    assert found, f"no enabled button {text!r} in {root}"
+    return found[0]
+
+
+def seat_event(app: Any, seat_index: int, source: str, kind: str, button: str | None = None) -> None:
+    from kiosk.inputs import SeatEvent
+
+    app.hub.emit(SeatEvent(seat_index, source, kind, button=button))
+    frames(1)
+
+
+def screenshot(name: str) -> Path:
+    from kivy.core.window import Window
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    frames(3)
+    made = Window.screenshot(name=str(ARTIFACTS / f"{name}.png"))
+    target = ARTIFACTS / f"{name}.png"
+    shutil.move(made, target)
+    return target
+
+
+# =============================================================================================== child processes
+def run_child(script: Path, tmp: Path, timeout: float = 150, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Run a test file as a script (``child_main(tmp, out)``) under this display; its scenario results."""
+    assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
+    out = tmp / "results.json"
+    child_env = dict(
+        os.environ,
+        SDL_AUDIODRIVER="dummy",
+        KIVY_NO_ARGS="1",
+        KIVY_NO_FILELOG="1",
+        KIVY_HOME=str(tmp / "kivy"),
+        KIOSK_ARTIFACTS=str(ARTIFACTS),
+        **(env or {}),
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script), str(tmp), str(out)],
+        env=child_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if not out.exists():
+        raise AssertionError(f"child failed (rc {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}")
+    results: dict[str, Any] = json.loads(out.read_text())
+    return results
+
+
+def run_scenarios(scenarios: dict[str, Callable[[], None]], out: Path) -> None:
+    """In the child: run each scenario, writing "ok" or its traceback to ``out`` after each one."""
+    results: dict[str, str] = {}
+    for name, fn in scenarios.items():
+        t0 = time.monotonic()
+        try:
+            fn()
+            results[name] = "ok"
+        except Exception:
+            results[name] = traceback.format_exc()
+        print(f"{name}: {results[name]} ({time.monotonic() - t0:.1f} s)", flush=True)
+        out.write_text(json.dumps(results))

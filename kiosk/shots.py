@@ -143,9 +143,9 @@ class Tour:
     def attract_step(self, kind: str, key: str | None, seconds: float) -> None:
         app = self.app
         app.go_attract()
-        steps = app._attract_cycle()
-        app._attract_step = steps.index((kind, key))
-        app._attract_next()
+        director = app.director
+        director._step = director.steps().index((kind, key))
+        director._next()
         self.run_for(seconds)
 
     def attract_offer(self) -> None:
@@ -211,7 +211,7 @@ class Tour:
     def operator(self, facing: str) -> None:
         self.app.go_attract()
         self.frames(2)
-        self.app.open_operator(facing)
+        self.app.desk.open(facing)
 
     def tour(self, only: str) -> None:
         app = self.app
@@ -277,7 +277,7 @@ def _child(out: Path, size: str, only: str) -> int:
     app._run_prepare()
     runTouchApp(embedded=True)
     Tour.frames(3)
-    app.ensure_ready()
+    app.builder.ensure_ready()
     tour = Tour(app, out, size)
     try:
         tour.tour(only)

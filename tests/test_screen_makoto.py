@@ -39,6 +39,7 @@ SCENARIOS = [
     "undo_within_turn",
     "match_with_score_sheet_to_high_score",
     "match_resumes_after_a_crash",
+    "hand_shows_whole_numbers_at_1280x800",
 ]
 
 
@@ -384,8 +385,40 @@ def child_main(tmp: Path, out: Path) -> None:
             "the results score the whole match, the game before the crash included"
         )
 
+    def hand_shows_whole_numbers_at_1280x800() -> None:
+        """The bug: at 1280x800 the hand drew 13, 12 and 10 as "3", "2" and "0" (a card too narrow for its
+        number). Every card of an open hand shows its whole number; the fit checker finds nothing cut in the tray,
+        and every card keeps a touch target's width in view."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+
+        Window.size = (1280, 800)
+        frames(3)
+        try:
+            tb.start(four)
+            panel = tb.panel("south-west")
+            hold = tb.hold("south-west")
+            tick(3)
+            shown = [b for b in panel.cards if b.opacity > 0]
+            assert len(shown) >= 13, len(shown)
+            numbers = sorted(b.code % 20 for b in shown)
+            assert any(n >= 10 for n in numbers), numbers  # a 4-player deal gives every hand two-digit cards
+            problems = [p for p in check_tree(panel.ids.tray, (1280, 800)) if p.kind in ("cut", "small_target")]
+            assert not problems, "\n".join(str(p) for p in problems)
+            for b in shown:  # the number on screen is the card's number
+                labels = [w for w in b.walk(restrict=True) if w is not b and getattr(w, "text", "")]
+                assert str(b.code % 20) in [w.text for w in labels], (b.code, [w.text for w in labels])
+            screenshot("makoto_hand_1280x800")
+            hold.up()
+            tick()
+        finally:
+            Window.size = (1920, 1080)
+            frames(3)
+
     run_scenarios(
         {
+            "hand_shows_whole_numbers_at_1280x800": hand_shows_whole_numbers_at_1280x800,
             "screen_four_seats": screen_four_seats,
             "hand_never_visible_to_another_seat": hand_never_visible_to_another_seat,
             "illegal_choices_disabled_and_errors": illegal_choices_disabled_and_errors,

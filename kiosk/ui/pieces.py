@@ -40,7 +40,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.ui import pictures
-from kiosk.ui.cards import card_number_size, card_width, row_layout
+from kiosk.ui.cards import CARD_ASPECT, card_number_size, card_width, row_layout
 from kiosk.ui.typescale import min_text_px, register_fonts
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "MakotoCard",
     "CardRow",
     "CardFan",
+    "HandLayout",
     "CardDeck",
     "CardBacks",
     "TakoBall",
@@ -62,6 +63,7 @@ __all__ = [
     "Token",
     "TitleBanner",
     "card_width",
+    "hand_layout",
     "card_number_size",
     "row_layout",
     "BALL_RGBA",
@@ -338,6 +340,78 @@ class CardRow(Widget):
             w.top = self.y + (self.height + total_h) / 2 - r * (ch + gap) + (ch * 0.08 if w.selected else 0)
             if w.parent is None:
                 self.add_widget(w)  # added in order: a later card lies on top and takes the touch first
+
+
+class HandLayout(Widget):
+    """Lays out its children, Makoto cards (added in hand order), as :func:`row_layout` does: the visible ones
+    (opacity above 0) overlap and wrap, keeping ``min_step`` of each in view; hidden ones shrink to nothing so
+    they take no touch. For a hand whose card widgets are reused from game to game; call :meth:`relayout` (or
+    change size/pos) after showing or hiding cards."""
+
+    min_step = NumericProperty(44)
+    max_rows = NumericProperty(2)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(pos=self.relayout, size=self.relayout, min_step=self.relayout, children=self.relayout)
+
+    def relayout(self, *_a: Any) -> None:
+        cards = [w for w in reversed(self.children) if w.opacity > 0]
+        for w in self.children:
+            if w.opacity <= 0:
+                w.size_hint = (None, None)
+                w.size = (0, 0)
+                w.pos = self.pos
+        n = len(cards)
+        if not n:
+            return
+        cw, ch, step, per_row, rise = hand_layout(n, self.width, self.height, self.min_step, int(self.max_rows))
+        rows = math.ceil(n / per_row)
+        top = self.y + (self.height + ch + (rows - 1) * rise) / 2
+        for i, w in enumerate(cards):
+            r, c = divmod(i, per_row)
+            last_in_row = c == per_row - 1 or i == n - 1
+            covered_below = r < rows - 1 and rise < ch  # the next row lies over this card's lower part
+            w.size_hint = (None, None)
+            w.size = (cw, ch)
+            w.corner = step if (step < cw and not last_in_row) else (cw if covered_below else 0)
+            w.x = self.x + c * step
+            w.top = top - r * rise
+
+
+def hand_layout(
+    n: int, width: float, height: float, touch: float, max_rows: int = 3
+) -> tuple[float, float, float, int, float]:
+    """A hand of ``n`` cards in a box: ``(card_w, card_h, step, per_row, rise)``. Each card keeps at least a
+    ``touch`` x ``touch`` corner in view (its number's corner: the next card in the row covers its right part,
+    the next row its lower part, each by at most that much), so every card is a full touch target; the fewest
+    rows that allow that, the largest cards that fit.
+
+    >>> cw, ch, step, per_row, rise = hand_layout(14, 620, 160, 44)
+    >>> per_row, step >= 44, rise >= 44, ch <= 160
+    (7, True, True, True)
+    """
+    gap = 4.0
+    best: tuple[float, float, float, int, float] | None = None
+    for rows in range(1, max(1, max_rows) + 1):
+        per_row = math.ceil(n / rows)
+        rise = touch if rows > 1 else 0.0
+        ch = height - (rows - 1) * rise
+        if ch < touch:
+            break
+        cw = max(touch, min(card_width(ch), width))
+        ch = min(ch, cw / CARD_ASPECT) if cw > touch else ch
+        if rows > 1:
+            rise = max(touch, min(ch + gap, (height - ch) / (rows - 1)))
+        step = cw + gap if per_row * (cw + gap) - gap <= width else (width - cw) / max(1, per_row - 1)
+        best = (cw, ch, step, per_row, rise)
+        if step >= touch or per_row == 1:
+            return best
+    if best is None:  # not even one row of touch-sized cards: as large as the box allows
+        ch = max(1.0, height)
+        cw = min(card_width(ch), width)
+        return cw, ch, max(1.0, (width - cw) / max(1, n - 1)), n, 0.0
+    return best
 
 
 class CardFan(Widget):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
@@ -206,7 +207,8 @@ class RecipeCard(Widget):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.slots: list[Ingredient] = []
-        self.bind(ingredients=self._relayout, categories=self._relayout, pos=self._relayout, size=self._relayout)
+        self._later = Clock.create_trigger(self._relayout, -1)  # one relayout a frame, however many changes
+        self.bind(ingredients=self._later, categories=self._later, pos=self._later, size=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:
@@ -294,16 +296,17 @@ class CardRow(Widget):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.widgets: list[MakotoCard] = []
+        self._later = Clock.create_trigger(self._relayout, -1)  # one relayout a frame, however many changes
         self.bind(
-            cards=self._relayout,
-            pos=self._relayout,
-            size=self._relayout,
-            selected=self._relayout,
-            fresh=self._relayout,
-            disabled_cards=self._relayout,
-            face_up=self._relayout,
-            min_step=self._relayout,
-            touchable=self._relayout,
+            cards=self._later,
+            pos=self._later,
+            size=self._later,
+            selected=self._later,
+            fresh=self._later,
+            disabled_cards=self._later,
+            face_up=self._later,
+            min_step=self._later,
+            touchable=self._later,
         )
         self._relayout()
 
@@ -353,7 +356,8 @@ class HandLayout(Widget):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(pos=self.relayout, size=self.relayout, min_step=self.relayout, children=self.relayout)
+        self._later = Clock.create_trigger(self.relayout, -1)
+        self.bind(pos=self._later, size=self._later, min_step=self._later, children=self._later)
 
     def relayout(self, *_a: Any) -> None:
         cards = [w for w in reversed(self.children) if w.opacity > 0]
@@ -425,7 +429,8 @@ class CardFan(Widget):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.widgets: list[MakotoCard] = []
-        self.bind(cards=self._relayout, pos=self._relayout, size=self._relayout)
+        self._later = Clock.create_trigger(self._relayout, -1)
+        self.bind(cards=self._later, pos=self._later, size=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:
@@ -520,7 +525,8 @@ class TakoOrderCard(Widget):
         super().__init__(**kw)
         self.hot_source = pictures.picture("hot")
         self.balls: list[TakoBall] = []
-        self.bind(cells=self._relayout, pos=self._relayout, size=self._relayout, shown=self._relayout)
+        self._later = Clock.create_trigger(self._relayout, -1)
+        self.bind(cells=self._later, pos=self._later, size=self._later, shown=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:
@@ -570,7 +576,8 @@ class TitleBanner(Widget):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.badges: list[Picture] = []
-        self.bind(games=self._relayout, pos=self._relayout, size=self._relayout)
+        self._later = Clock.create_trigger(self._relayout, -1)
+        self.bind(games=self._later, pos=self._later, size=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:

@@ -62,6 +62,19 @@ def quick_tap(widget: Any) -> None:
     tick()
 
 
+def card_point(card: Any) -> tuple[float, float]:
+    """Where a finger taps a card of a hand: its top-left corner with its number, the part always in view (the
+    next card of the row may cover its right part, the next row its lower part, as in a hand held in real life)."""
+    shown = card.corner or card.width
+    return card.to_window(card.x + shown * 0.5, card.top - min(card.height * 0.25, 18))
+
+
+def tap_card(card: Any) -> None:
+    assert card.get_root_window() is not None, f"{card} is not on screen"
+    Finger(*card_point(card)).up()
+    tick()
+
+
 def point_in(widget: Any, fx: float, fy: float) -> tuple[float, float]:
     return widget.to_window(widget.x + widget.width * fx, widget.y + widget.height * fy)
 
@@ -125,7 +138,7 @@ class Table:
                         i for i, b in enumerate(panel.cards) if b.code == c and not b.selected and b.opacity > 0
                     )
                     assert not panel.cards[slot].disabled, f"card {c} of a legal play is disabled"
-                    quick_tap(panel.cards[slot])
+                    tap_card(panel.cards[slot])
                     tick()
                 label = [t for t, cmd, ok in self.screen.commands_for(panel) if ok and isinstance(cmd, Play)]
                 assert label and label[0].startswith("Play "), label
@@ -136,7 +149,7 @@ class Table:
                 quick_tap(buttons(panel, take[0] if take and n % 2 else "End turn")[0])
             elif phase == ORACLE_STEP:
                 slot = next(i for i, b in enumerate(panel.cards) if b.fresh)
-                quick_tap(panel.cards[slot])
+                tap_card(panel.cards[slot])
                 tick()
                 quick_tap(buttons(panel, f"Discard {card_text(panel.cards[slot].code)} to Oracle")[0])
         finally:
@@ -180,7 +193,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tick(2)
         enabled = [b for b in panel.cards if b.opacity > 0 and not b.disabled]
         assert enabled, "the seat to move has cards it can play"
-        quick_tap(enabled[-1])
+        tap_card(enabled[-1])
         assert any(t.startswith("Play ") for t in panel.labels), panel.labels
         screenshot("makoto_four_seats")
         hold.up()
@@ -239,7 +252,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert len(enabled) == len(panel.hand)
         assert not buttons(panel, "Pass"), "the leader cannot pass: no Pass button"
         # select a card, then every card that cannot join it in a legal play is disabled
-        tap(enabled[0])
+        tap_card(enabled[0])
         tick()
         first = panel.hand[0]
         for i, b in enumerate(panel.cards[: len(panel.hand)]):
@@ -275,7 +288,7 @@ def child_main(tmp: Path, out: Path) -> None:
         top = max(hand, key=lambda c: c % 20)
         hold = tb.hold("south-west")
         slot = next(i for i, b in enumerate(panel.cards) if b.code == top)
-        tap(panel.cards[slot])
+        tap_card(panel.cards[slot])
         tick()
         tap(buttons(panel, next(t for t in panel.labels if t.startswith("Play")))[0])
         tick()
@@ -288,7 +301,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert restored.journal == journal[:-1]
         # after the take-back the same play can be made again, then the turn ends: no undo any more
         slot = next(i for i, b in enumerate(panel.cards) if b.code == top)
-        tap(panel.cards[slot])
+        tap_card(panel.cards[slot])
         tick()
         tap(buttons(panel, next(t for t in panel.labels if t.startswith("Play")))[0])
         tick()

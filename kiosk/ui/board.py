@@ -237,6 +237,10 @@ class BoardScreen(GenericGameScreen):
     texts through :meth:`board_cells`, :meth:`public_lines`, :meth:`private_lines`, :meth:`prompt_text` and
     :meth:`event_text`, and the button order through :attr:`ACTION_ORDER`."""
 
+    #: The shared board stays put: its pictures read from every side, and the acting seat's zone is highlighted
+    #: instead (turning the whole board to each player in turn was dizzying, in attract mode most of all).
+    turns_to_mover = False
+
     categories: dict[str, str] = {}
     #: Action class names in button order when no square is selected (see the module docstring); classes not
     #: listed come after the listed ones; the engine's order is kept within a class.
@@ -276,11 +280,7 @@ class BoardScreen(GenericGameScreen):
 
     # ------------------------------------------------------------------------------------------- per game
     def board_cells(self, public: dict[str, Any]) -> list[dict[str, Any]]:
-        """
-
-        #: The shared board stays put: its pictures read from every side, and the acting seat's zone is highlighted
-        #: instead (turning the whole board to each player in turn was dizzying, in attract mode most of all).
-        turns_to_mover = FalseOne dict per square: ``kind`` ("" / "teacup" / ingredient), ``stack``, ``covered``."""
+        """One dict per square: ``kind`` ("" / "teacup" / ingredient), ``stack``, ``covered``."""
         raise NotImplementedError
 
     def board_size(self, public: dict[str, Any]) -> tuple[int, int]:

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """The look's costs: resident memory in attract mode against a bare Kivy app showing one label, and the picture
 atlas's first-start rendering time.
 

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Motion on the table: a piece flies from where it came from to where it goes, a completed recipe or a Kensei
 is celebrated, a new order card flips in.
 

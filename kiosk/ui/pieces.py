@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """The table's pieces as Kivy widgets: tiles, recipe cards, Makoto cards, Takoyaki balls and order cards, tokens.
 
 Each piece is a widget with Kivy properties and a kv rule (``pieces.kv`` beside this file, loaded once on

@@ -1,3 +1,4 @@
+# mypy: allow-subclassing-any
 """Makoto's shared centre drawn as cards: the play on the table fanned, the Blind as a row, the Oracle as a deck.
 
 :class:`MakotoCentre` is one view of the centre (the screen shows one per side of the table, each turned to face
@@ -45,7 +46,7 @@ class MakotoCentre(Widget):
 
         from kiosk.ui.typescale import min_text_px
 
-        return max(min_text_px(Window.size) * 1.7, self.height * 0.14)
+        return float(max(min_text_px(Window.size) * 1.7, self.height * 0.14))
 
     def show(self, view: dict[str, Any], labels: list[str], headline: str) -> None:
         """Fill from the public view; ``labels`` names each game seat ("● Circle")."""

@@ -431,13 +431,13 @@ def child_main(tmp: Path, out: Path) -> None:
 
     run_scenarios(
         {
-            "hand_shows_whole_numbers_at_1280x800": hand_shows_whole_numbers_at_1280x800,
             "screen_four_seats": screen_four_seats,
             "hand_never_visible_to_another_seat": hand_never_visible_to_another_seat,
             "illegal_choices_disabled_and_errors": illegal_choices_disabled_and_errors,
             "undo_within_turn": undo_within_turn,
             "match_with_score_sheet_to_high_score": match_with_score_sheet_to_high_score,
             "match_resumes_after_a_crash": match_resumes_after_a_crash,
+            "hand_shows_whole_numbers_at_1280x800": hand_shows_whole_numbers_at_1280x800,
         },
         out,
     )

@@ -67,7 +67,7 @@ def child(kind: str, out: str, settle: float) -> None:
         )
 
     def ready() -> bool:
-        return kind == "label" or (app.ready and app.sm.current.startswith("game:"))
+        return kind == "label" or (app.builder.ready and app.sm.current.startswith("game:"))
 
     def poll(_dt: float) -> None:
         if not ready():

@@ -144,9 +144,9 @@ class Tour:
     def attract_step(self, kind: str, key: str | None, seconds: float) -> None:
         app = self.app
         app.go_attract()
-        steps = app._attract_cycle()
-        app._attract_step = steps.index((kind, key))
-        app._attract_next()
+        director = app.director
+        director._step = director.steps().index((kind, key))
+        director._next()
         self.run_for(seconds)
 
     def attract_offer(self) -> None:
@@ -224,7 +224,7 @@ class Tour:
     def operator(self, facing: str) -> None:
         self.app.go_attract()
         self.frames(2)
-        self.app.open_operator(facing)
+        self.app.desk.open(facing)
 
     def tour(self, only: str) -> None:
         app = self.app

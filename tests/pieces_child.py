@@ -144,8 +144,9 @@ def main(out: Path, size: str) -> None:
             "text": c.text,
             "card_w": c.width,
             "corner": c.corner,
-            "number_w": c.children[-1].texture_size[0],
-            "number_text": c.children[-1].text,
+            # the number in view: the corner's (always when covered) or else the middle one
+            "number_w": (c.children[-1] if c.children[-1].text else c.children[-2]).texture_size[0],
+            "number_text": c.children[-1].text or c.children[-2].text,
         }
         for c in row.widgets + hand.widgets
     ]
@@ -180,7 +181,8 @@ def main(out: Path, size: str) -> None:
     r["recipe_sources"] = [s.source for s in recipe.slots]
     r["order_balls"] = [(b.colour, b.fried, b.letter) for b in order.balls]
     r["ball_letters"] = [(b.letter, b.fried) for b in balls]
-    r["lone_number"] = {"w": lone.children[-1].texture_size[0], "card_w": lone.width}
+    lone_label = lone.children[-1] if lone.children[-1].text else lone.children[-2]
+    r["lone_number"] = {"w": lone_label.texture_size[0], "card_w": lone.width}
     shot = out.with_name(f"pieces_{width}x{height}.png")
     os.replace(Window.screenshot(name=str(shot)), shot)  # Kivy numbers its screenshots: give it its name
     frames(2)

@@ -244,13 +244,27 @@ def child_main(tmp: Path, out: Path) -> None:
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
 
     def attract(key: str) -> None:
+        from kiosk.ui.pictures import picture_name
+
         screen = app.launcher.screen_for(key)
         app.director.stop()  # hold the attract cycle on this step (its clock would move on to the next one)
+        turned: list[str] = []
+        centre = screen.ids.centre
+        centre.bind(facing=lambda _w, facing: turned.append(facing))
+        facing = centre.facing
         app.director.start_game(key)
         session = app.director.session
         assert app.sm.current == screen.name and session.attract
         run_until(lambda: len(session.state.journal) >= 60 or session.state.is_over(), 20, "bot moves")
+        # the shared board stays put, readable from every side (pictures); the acting seat is highlighted
+        assert turned == [] and centre.facing == facing, f"the shared board turned: {turned}"
+        movers = [] if session.state.is_over() else session.state.to_move()
+        for g, seat in enumerate(session.seats):
+            assert screen.panels[seat.index].my_turn == (g in movers)
         check_board(screen, key)
+        for tile in screen.tiles:
+            if tile.kind:
+                assert tile.source.endswith("/" + picture_name(tile.kind)), (tile.kind, tile.source)
         assert sum(1 for kind, _n, _c in screen.board_summary() if kind) >= 3, "tiles on the board"
         screenshot(f"{key}_attract")
         assert screen.turn_text and screen.info_text, "whose turn and the public info are shown"

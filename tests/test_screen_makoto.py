@@ -39,6 +39,7 @@ SCENARIOS = [
     "undo_within_turn",
     "match_with_score_sheet_to_high_score",
     "match_resumes_after_a_crash",
+    "hand_shows_whole_numbers_at_1280x800",
 ]
 
 
@@ -58,6 +59,19 @@ def quick_tap(widget: Any) -> None:
     """A tap on a widget, then the clock runs (no frame rendered: Xvfb's software frames are slow)."""
     assert widget.get_root_window() is not None, f"{widget} is not on screen"
     Finger(*centre_of(widget)).up()
+    tick()
+
+
+def card_point(card: Any) -> tuple[float, float]:
+    """Where a finger taps a card of a hand: its top-left corner with its number, the part always in view (the
+    next card of the row may cover its right part, the next row its lower part, as in a hand held in real life)."""
+    shown = card.corner or card.width
+    return card.to_window(card.x + shown * 0.5, card.top - min(card.height * 0.25, 18))
+
+
+def tap_card(card: Any) -> None:
+    assert card.get_root_window() is not None, f"{card} is not on screen"
+    Finger(*card_point(card)).up()
     tick()
 
 
@@ -125,7 +139,7 @@ class Table:
                         i for i, b in enumerate(panel.cards) if b.code == c and not b.selected and b.opacity > 0
                     )
                     assert not panel.cards[slot].disabled, f"card {c} of a legal play is disabled"
-                    quick_tap(panel.cards[slot])
+                    tap_card(panel.cards[slot])
                     tick()
                 label = [t for t, cmd, ok in self.screen.commands_for(panel) if ok and isinstance(cmd, Play)]
                 assert label and label[0].startswith("Play "), label
@@ -137,7 +151,7 @@ class Table:
                 quick_tap(buttons(panel, take[0] if take and n % 2 else end)[0])
             elif phase == ORACLE_STEP:
                 slot = next(i for i, b in enumerate(panel.cards) if b.fresh)
-                quick_tap(panel.cards[slot])
+                tap_card(panel.cards[slot])
                 tick()
                 quick_tap(buttons(panel, f"Discard {card_text(panel.cards[slot].code)} to Oracle")[0])
         finally:
@@ -181,7 +195,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tick(2)
         enabled = [b for b in panel.cards if b.opacity > 0 and not b.disabled]
         assert enabled, "the seat to move has cards it can play"
-        quick_tap(enabled[-1])
+        tap_card(enabled[-1])
         assert any(t.startswith("Play ") for t in panel.labels), panel.labels
         screenshot("makoto_four_seats")
         hold.up()
@@ -240,7 +254,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert len(enabled) == len(panel.hand)
         assert not buttons(panel, "Pass"), "the leader cannot pass: no Pass button"
         # select a card, then every card that cannot join it in a legal play is disabled
-        tap(enabled[0])
+        tap_card(enabled[0])
         tick()
         first = panel.hand[0]
         for i, b in enumerate(panel.cards[: len(panel.hand)]):
@@ -276,7 +290,7 @@ def child_main(tmp: Path, out: Path) -> None:
         top = max(hand, key=lambda c: c % 20)
         hold = tb.hold("south-west")
         slot = next(i for i, b in enumerate(panel.cards) if b.code == top)
-        tap(panel.cards[slot])
+        tap_card(panel.cards[slot])
         tick()
         tap(buttons(panel, next(t for t in panel.labels if t.startswith("Play")))[0])
         tick()
@@ -289,7 +303,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert restored.journal == journal[:-1]
         # after the take-back the same play can be made again, then the turn ends: no undo any more
         slot = next(i for i, b in enumerate(panel.cards) if b.code == top)
-        tap(panel.cards[slot])
+        tap_card(panel.cards[slot])
         tick()
         tap(buttons(panel, next(t for t in panel.labels if t.startswith("Play")))[0])
         tick()
@@ -386,6 +400,37 @@ def child_main(tmp: Path, out: Path) -> None:
             "the results score the whole match, the game before the crash included"
         )
 
+    def hand_shows_whole_numbers_at_1280x800() -> None:
+        """The bug: at 1280x800 the hand drew 13, 12 and 10 as "3", "2" and "0" (a card too narrow for its
+        number). Every card of an open hand shows its whole number; the fit checker finds nothing cut in the tray,
+        and every card keeps a touch target's width in view."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+
+        Window.size = (1280, 800)
+        frames(3)
+        try:
+            tb.start(four)
+            panel = tb.panel("south-west")
+            hold = tb.hold("south-west")
+            tick(3)
+            shown = [b for b in panel.cards if b.opacity > 0]
+            assert len(shown) >= 13, len(shown)
+            numbers = sorted(b.code % 20 for b in shown)
+            assert any(n >= 10 for n in numbers), numbers  # a 4-player deal gives every hand two-digit cards
+            problems = [p for p in check_tree(panel.ids.tray, (1280, 800)) if p.kind in ("cut", "small_target")]
+            assert not problems, "\n".join(str(p) for p in problems)
+            for b in shown:  # the number on screen is the card's number
+                labels = [w for w in b.walk(restrict=True) if w is not b and getattr(w, "text", "")]
+                assert str(b.code % 20) in [w.text for w in labels], (b.code, [w.text for w in labels])
+            screenshot("makoto_hand_1280x800")
+            hold.up()
+            tick()
+        finally:
+            Window.size = (1920, 1080)
+            frames(3)
+
     run_scenarios(
         {
             "screen_four_seats": screen_four_seats,
@@ -394,6 +439,7 @@ def child_main(tmp: Path, out: Path) -> None:
             "undo_within_turn": undo_within_turn,
             "match_with_score_sheet_to_high_score": match_with_score_sheet_to_high_score,
             "match_resumes_after_a_crash": match_resumes_after_a_crash,
+            "hand_shows_whole_numbers_at_1280x800": hand_shows_whole_numbers_at_1280x800,
         },
         out,
     )

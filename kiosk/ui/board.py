@@ -9,17 +9,20 @@ screen (:class:`kiosk.ui.game.GenericGameScreen`: one :class:`~kiosk.ui.game.Pla
 private tray and paged action buttons) with the centre replaced by a board of :class:`BoardTile` widgets and a
 public-information column. Decisions, written down:
 
-* **The board faces the seat whose turn it is** (the centre is a :class:`~kiosk.ui.seatzone.CentrePanel`; the
-  seat model turns it). Every tile also shows its square's name (row letter, column number, ``B3``) and the
-  action buttons name squares the same way, so a player never has to count cells.
-* **Colour is never the only cue:** a tile shows its ingredient's short name and its category letter
-  (see ``CATEGORY_SIGN``); teacups say ``CUP``; Wasabi! stacks show ``×N`` and Wasabi-covered squares ``W!``.
+* **The board stays put** (the centre is a :class:`~kiosk.ui.seatzone.CentrePanel` facing the south side, and
+  it does not turn when the turn passes): its tiles are pictures (:class:`~kiosk.ui.pieces.Tile`), readable
+  from every side, and the seat whose turn it is has its zone highlighted (a frame in its colour and "Your
+  turn"). Every tile also shows its square's name (row letter, column number, ``B3``) and the action buttons
+  name squares the same way, so a player never has to count cells.
+* **Colour is never the only cue:** a tile shows its ingredient's picture and its category symbol (R rice,
+  M misc/maki, F fish, V vegetables, S seafood, ★ special); teacups have their own picture; Wasabi! stacks
+  show ``×N`` and Wasabi-covered squares the Wasabi plant and a green frame.
 * The board widgets are reused from game to game (rebuilt only when the board size changes).
 
 **Playing by tapping the board** (all from ``legal_actions``; the screen knows no rules):
 
 * The *acting seat* is the one seat in ``to_move()`` when it is a human (never in attract mode, never a bot).
-  Only its buttons are ever filtered; the board already faces it.
+  Only its buttons are ever filtered.
 * A square is *eligible* when one of the acting seat's legal actions names it in a square field
   (:data:`SQUARE_FIELDS`: ``cell``, ``square``, ``a``, ``b``; Wasabi!'s Kitchen ``square=-1`` names none).
   Eligible squares carry a big ``+`` (empty) or a small one in the corner (filled): a shape. This reveals
@@ -59,11 +62,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
-from kivy.uix.label import Label
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from kiosk.engine import Action, Event
 from kiosk.ui.game import ActionPanel, GenericGameScreen
+from kiosk.ui.pieces import Tile
 
 __all__ = [
     "BoardScreen",
@@ -198,20 +201,14 @@ def load_categories(path: Path, section: str) -> dict[str, str]:
     return {kind: cat for cat, kinds in data[section].items() for kind in kinds}
 
 
-class BoardTile(Label):
-    """One square of the board. ``kind`` is "" (empty), "teacup" or an ingredient; ``stack`` the tiles on it
-    (Wasabi!), ``covered`` true under a Wasabi card. ``text`` always names what is there (tests read it)."""
+class BoardTile(Tile):
+    """One square of the board, drawn as a :class:`~kiosk.ui.pieces.Tile` (the ingredient's picture, its category
+    colour and symbol). ``kind`` is "" (empty), "teacup" or an ingredient; ``stack`` the tiles on it (Wasabi!),
+    ``covered`` true under a Wasabi card. ``text`` names what is there in words (for tests and the fallback
+    description; the picture carries the meaning on screen)."""
 
-    kind = StringProperty("")
-    cell = StringProperty("")
-    stack = NumericProperty(0)
-    covered = BooleanProperty(False)
-    rgba = ListProperty(list(EMPTY_RGBA))
+    text = StringProperty("")
     dark = BooleanProperty(False)
-    #: the acting human seat may tap this square (a legal action names it): a big ``+`` when empty, else small
-    eligible = BooleanProperty(False)
-    #: the selected square: a thick double frame and ``▶B3◀`` (shape and text, not only colour)
-    selected = BooleanProperty(False)
 
     def __init__(self, index: int = -1, on_tap: Callable[[int], bool] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
@@ -238,6 +235,10 @@ class BoardScreen(GenericGameScreen):
     """The generic screen with a board in the centre (see the module docstring). Subclasses give the board and
     texts through :meth:`board_cells`, :meth:`public_lines`, :meth:`private_lines`, :meth:`prompt_text` and
     :meth:`event_text`, and the button order through :attr:`ACTION_ORDER`."""
+
+    #: The shared board stays put: its pictures read from every side, and the acting seat's zone is highlighted
+    #: instead (turning the whole board to each player in turn was dizzying, in attract mode most of all).
+    turns_to_mover = False
 
     categories: dict[str, str] = {}
     #: Action class names in button order when no square is selected (see the module docstring); classes not
@@ -458,10 +459,10 @@ class BoardScreen(GenericGameScreen):
         self._ensure_tiles(rows, cols)
         for _i, (tile, c) in enumerate(zip(self.tiles, cells)):
             text, rgba, dark = self.tile_look(c["kind"], c.get("stack", 0), c.get("covered", False))
+            tile.category = self.categories.get(c["kind"], "")
             tile.kind = c["kind"]
             tile.stack = c.get("stack", 0)
             tile.covered = c.get("covered", False)
-            tile.rgba = list(rgba)
             tile.dark = dark
             tile.text = text
         self.info_text = "\n".join(self.public_lines(public))

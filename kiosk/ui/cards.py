@@ -26,7 +26,7 @@ def card_width(height: float) -> float:
 
 def card_number_size(width: float, height: float, digits: int) -> float:
     """The number's font size on a card: as large as the corner allows, and the whole number always fits."""
-    return max(1.0, min(height * 0.30, (width * 0.80) / (DIGIT_EM * max(1, digits))))
+    return max(1.0, min(height * 0.34, (width * 0.80) / (DIGIT_EM * max(1, digits))))
 
 
 def row_layout(

@@ -13,7 +13,8 @@
   name in a corner) is held only to fitting.
 * ``small_target``: a button (anything with Kivy's ``ButtonBehavior``) narrower or lower than
   :func:`~kiosk.ui.typescale.min_target_px` (60 px at 1080, 44 px at 800), counting only the part of it that a
-  later sibling button does not cover (the visible strip of an overlapped card).
+  later sibling button does not cover (the visible strip of an overlapped card). A widget whose ``must_touch``
+  property is False (a card in the Blind, on display only) is not a target.
 * ``overlap``: the inked text of two labels overlapping on screen (by more than 2 px each way), neither inside
   the other.
 
@@ -222,7 +223,7 @@ def check_tree(root: Any, window: tuple[float, float] | None = None) -> list[Pro
         wx, wy, ww, wh = _window_rect(w, w.x, w.y, w.width, w.height)
         if wx >= window[0] or wy >= window[1] or wx + ww <= 0 or wy + wh <= 0:
             continue
-        if _is_button(w) and not w.disabled:
+        if _is_button(w) and not w.disabled and getattr(w, "must_touch", True):
             vis = _visible_width(w)
             if vis < target - TOLERANCE or w.height < target - TOLERANCE:
                 name = _plain(w).strip() if _is_label(w) else type(w).__name__

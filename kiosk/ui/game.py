@@ -186,6 +186,8 @@ class GenericGameScreen(BaseGameScreen):
     turn_text = StringProperty("")
     last_text = StringProperty("")
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
+    #: The centre turns to face the seat whose turn it is (a screen whose centre reads from every side says no).
+    turns_to_mover = True
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -277,7 +279,8 @@ class GenericGameScreen(BaseGameScreen):
             panel.score = (f"{scores[g]} pt" if scores[g] == 1 else f"{scores[g]} pts") if g < len(scores) else ""
             panel.set_actions(state.legal_actions(g) if (g in movers and not panel.is_bot) else [])
         if movers:
-            self.facing = session.seats[movers[0]].edge
+            if self.turns_to_mover:
+                self.facing = session.seats[movers[0]].edge
             names = ", ".join(session.seats[g].label for g in movers)
             self.turn_text = f"Turn: {names}"
         else:

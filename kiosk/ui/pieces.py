@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
@@ -40,8 +41,8 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.ui import pictures
-from kiosk.ui.cards import card_number_size, card_width, row_layout
-from kiosk.ui.typescale import register_fonts
+from kiosk.ui.cards import CARD_ASPECT, card_number_size, card_width, row_layout
+from kiosk.ui.typescale import min_text_px, register_fonts
 
 __all__ = [
     "Category",
@@ -55,6 +56,7 @@ __all__ = [
     "MakotoCard",
     "CardRow",
     "CardFan",
+    "HandLayout",
     "CardDeck",
     "CardBacks",
     "TakoBall",
@@ -62,6 +64,7 @@ __all__ = [
     "Token",
     "TitleBanner",
     "card_width",
+    "hand_layout",
     "card_number_size",
     "row_layout",
     "BALL_RGBA",
@@ -204,7 +207,8 @@ class RecipeCard(Widget):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.slots: list[Ingredient] = []
-        self.bind(ingredients=self._relayout, categories=self._relayout, pos=self._relayout, size=self._relayout)
+        self._later = Clock.create_trigger(self._relayout, -1)  # one relayout a frame, however many changes
+        self.bind(ingredients=self._later, categories=self._later, pos=self._later, size=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:
@@ -243,6 +247,8 @@ class MakotoCard(ButtonBehavior, Widget):
     text = StringProperty("")
     source = StringProperty("")
     slot = NumericProperty(0)
+    #: a card a player taps (a hand): the fit checker holds it to the touch-target minimum; others ignore touches
+    must_touch = BooleanProperty(False)
     #: the width of the card that shows when the next card lies over it (0: the whole card shows): the corner
     #: number is sized to fit in it
     corner = NumericProperty(0)
@@ -262,6 +268,11 @@ class MakotoCard(ButtonBehavior, Widget):
     def symbol(self) -> str:
         return {CARD_SWORD: "\u2694", CARD_ORACLE: "\u2600"}.get(self.kind, "")
 
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.must_touch:
+            return False
+        return bool(super().on_touch_down(touch))
+
     def on_release(self) -> None:
         if self.owner is not None and hasattr(self.owner, "card_pressed"):
             self.owner.card_pressed(self)
@@ -279,20 +290,23 @@ class CardRow(Widget):
     face_up = BooleanProperty(True)
     min_step = NumericProperty(44)
     max_rows = NumericProperty(2)
+    touchable = BooleanProperty(False)  # a hand: its cards take taps (the ``on_card`` event)
     __events__ = ("on_card",)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.widgets: list[MakotoCard] = []
+        self._later = Clock.create_trigger(self._relayout, -1)  # one relayout a frame, however many changes
         self.bind(
-            cards=self._relayout,
-            pos=self._relayout,
-            size=self._relayout,
-            selected=self._relayout,
-            fresh=self._relayout,
-            disabled_cards=self._relayout,
-            face_up=self._relayout,
-            min_step=self._relayout,
+            cards=self._later,
+            pos=self._later,
+            size=self._later,
+            selected=self._later,
+            fresh=self._later,
+            disabled_cards=self._later,
+            face_up=self._later,
+            min_step=self._later,
+            touchable=self._later,
         )
         self._relayout()
 
@@ -321,6 +335,7 @@ class CardRow(Widget):
             w.selected = i in self.selected
             w.fresh = i == self.fresh
             w.disabled = i in self.disabled_cards
+            w.must_touch = self.touchable
             w.size = (cw, ch)
             last = c == per_row - 1 or i == n - 1
             w.corner = 0 if last or step >= cw else step
@@ -328,6 +343,79 @@ class CardRow(Widget):
             w.top = self.y + (self.height + total_h) / 2 - r * (ch + gap) + (ch * 0.08 if w.selected else 0)
             if w.parent is None:
                 self.add_widget(w)  # added in order: a later card lies on top and takes the touch first
+
+
+class HandLayout(Widget):
+    """Lays out its children, Makoto cards (added in hand order), as :func:`row_layout` does: the visible ones
+    (opacity above 0) overlap and wrap, keeping ``min_step`` of each in view; hidden ones shrink to nothing so
+    they take no touch. For a hand whose card widgets are reused from game to game; call :meth:`relayout` (or
+    change size/pos) after showing or hiding cards."""
+
+    min_step = NumericProperty(44)
+    max_rows = NumericProperty(2)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._later = Clock.create_trigger(self.relayout, -1)
+        self.bind(pos=self._later, size=self._later, min_step=self._later, children=self._later)
+
+    def relayout(self, *_a: Any) -> None:
+        cards = [w for w in reversed(self.children) if w.opacity > 0]
+        for w in self.children:
+            if w.opacity <= 0:
+                w.size_hint = (None, None)
+                w.size = (0, 0)
+                w.pos = self.pos
+        n = len(cards)
+        if not n:
+            return
+        cw, ch, step, per_row, rise = hand_layout(n, self.width, self.height, self.min_step, int(self.max_rows))
+        rows = math.ceil(n / per_row)
+        top = self.y + (self.height + ch + (rows - 1) * rise) / 2
+        for i, w in enumerate(cards):
+            r, c = divmod(i, per_row)
+            last_in_row = c == per_row - 1 or i == n - 1
+            covered_below = r < rows - 1 and rise < ch  # the next row lies over this card's lower part
+            w.size_hint = (None, None)
+            w.size = (cw, ch)
+            w.corner = step if (step < cw and not last_in_row) else (cw if covered_below else 0)
+            w.x = self.x + c * step
+            w.top = top - r * rise
+
+
+def hand_layout(
+    n: int, width: float, height: float, touch: float, max_rows: int = 3
+) -> tuple[float, float, float, int, float]:
+    """A hand of ``n`` cards in a box: ``(card_w, card_h, step, per_row, rise)``. Each card keeps at least a
+    ``touch`` x ``touch`` corner in view (its number's corner: the next card in the row covers its right part,
+    the next row its lower part, each by at most that much), so every card is a full touch target; the fewest
+    rows that allow that, the largest cards that fit.
+
+    >>> cw, ch, step, per_row, rise = hand_layout(14, 620, 160, 44)
+    >>> per_row, step >= 44, rise >= 44, ch <= 160
+    (7, True, True, True)
+    """
+    gap = 4.0
+    best: tuple[float, float, float, int, float] | None = None
+    for rows in range(1, max(1, max_rows) + 1):
+        per_row = math.ceil(n / rows)
+        rise = touch if rows > 1 else 0.0
+        ch = height - (rows - 1) * rise
+        if ch < touch:
+            break
+        cw = max(touch, min(card_width(ch), width))
+        ch = min(ch, cw / CARD_ASPECT) if cw > touch else ch
+        if rows > 1:
+            rise = max(touch, min(ch + gap, (height - ch) / (rows - 1)))
+        step = cw + gap if per_row * (cw + gap) - gap <= width else (width - cw) / max(1, per_row - 1)
+        best = (cw, ch, step, per_row, rise)
+        if step >= touch or per_row == 1:
+            return best
+    if best is None:  # not even one row of touch-sized cards: as large as the box allows
+        ch = max(1.0, height)
+        cw = min(card_width(ch), width)
+        return cw, ch, max(1.0, (width - cw) / max(1, n - 1)), n, 0.0
+    return best
 
 
 class CardFan(Widget):
@@ -341,7 +429,8 @@ class CardFan(Widget):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.widgets: list[MakotoCard] = []
-        self.bind(cards=self._relayout, pos=self._relayout, size=self._relayout)
+        self._later = Clock.create_trigger(self._relayout, -1)
+        self.bind(cards=self._later, pos=self._later, size=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:
@@ -351,8 +440,11 @@ class CardFan(Widget):
         for w in self.widgets[n:]:
             if w.parent is not None:
                 self.remove_widget(w)
-        ch = self.height * 0.78
+        # the label takes a line at the bottom of the fan's box; the cards stand above it
+        label_h = self.label_height()
+        ch = max(1.0, (self.height - label_h) * 0.86)
         cw = card_width(ch)
+        lift = cw * 0.2 if n > 1 else 0.0  # a turned card's lower corner dips: keep it off the label
         step = min(cw * 0.55, (self.width - cw) / max(1, n - 1)) if n > 1 else 0
         left = self.center_x - (cw + step * (n - 1)) / 2
         for i, (w, (number, kind)) in enumerate(zip(self.widgets, self.cards)):
@@ -360,10 +452,15 @@ class CardFan(Widget):
             w.size = (cw, ch)
             w.corner = 0 if i == n - 1 or step >= cw else step
             w.x = left + i * step
-            w.y = self.y + self.height * 0.06 + abs(i - (n - 1) / 2) * -ch * 0.03
+            w.y = self.y + label_h + lift - abs(i - (n - 1) / 2) * ch * 0.02
             w.angle = (((n - 1) / 2) - i) * self.spread
             if w.parent is None:
                 self.add_widget(w)
+
+    def label_height(self) -> float:
+        from kivy.core.window import Window
+
+        return max(min_text_px(Window.size) * 1.5, self.height * 0.16) if self.label else 0.0
 
 
 class CardDeck(Widget):
@@ -428,7 +525,8 @@ class TakoOrderCard(Widget):
         super().__init__(**kw)
         self.hot_source = pictures.picture("hot")
         self.balls: list[TakoBall] = []
-        self.bind(cells=self._relayout, pos=self._relayout, size=self._relayout, shown=self._relayout)
+        self._later = Clock.create_trigger(self._relayout, -1)
+        self.bind(cells=self._later, pos=self._later, size=self._later, shown=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:
@@ -478,7 +576,8 @@ class TitleBanner(Widget):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.badges: list[Picture] = []
-        self.bind(games=self._relayout, pos=self._relayout, size=self._relayout)
+        self._later = Clock.create_trigger(self._relayout, -1)
+        self.bind(games=self._later, pos=self._later, size=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:

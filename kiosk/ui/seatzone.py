@@ -43,6 +43,8 @@ class Oriented(ScatterLayout):
 
     facing_rotation = NumericProperty(0)
     rotation: float  # Scatter's property (Kivy is untyped)
+    #: widgets taken out of the tree while not shown, held until shown again
+    _parked: set[Oriented] = set()
     #: False takes the widget out of the widget tree (and back in at the same place when True again): Kivy draws
     #: a widget with opacity 0 at full cost, which a software renderer or a Pi's GPU pays on every frame.
     shown = BooleanProperty(True)
@@ -66,9 +68,13 @@ class Oriented(ScatterLayout):
             parent = self.parent
             self._home = (parent, parent.children.index(self))
             parent.remove_widget(self)
+            # the tree was its only strong reference (kv ids are weak): without this a hidden panel is collected
+            # and never comes back (attract mode's boards, title and resume offer did exactly that)
+            Oriented._parked.add(self)
         elif shown and self.parent is None and self._home is not None:
             parent, index = self._home
             self._home = None
+            Oriented._parked.discard(self)
             parent.add_widget(self, index=min(index, len(parent.children)))
 
     def place(self, rect: Rect, rotation: int) -> None:

@@ -56,6 +56,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.button import Button
 
 from kiosk.engine import Action, Outcome
+from kiosk.games.makoto.centre import MakotoCentre  # noqa: F401  (its kv rule, used in screen.kv)
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
 from kiosk.games.makoto.rules import (
     BLIND,
@@ -78,6 +79,7 @@ from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv
 from kiosk.ui.board import plural
 from kiosk.ui.game import BaseGameScreen
+from kiosk.ui.pieces import MakotoCard
 from kiosk.ui.seatzone import Oriented, SeatZone
 from kiosk.ui.session import GameSession
 
@@ -158,16 +160,17 @@ class MatchResult:
         return True
 
 
-class HandCard(Button):
-    """One card of a hand. ``code`` is the engine's card; text is set only while the tray is open."""
+class HandCard(MakotoCard):
+    """One card of a hand, drawn as a card (:class:`~kiosk.ui.pieces.MakotoCard`: its whole number always in view).
+    ``code`` is the engine's card; the card is face up (number, symbol) only while the tray is open."""
 
     code = NumericProperty(-1)
-    kind = NumericProperty(0)
-    sym = StringProperty("")
-    selected = BooleanProperty(False)
-    fresh = BooleanProperty(False)
     panel = ObjectProperty(None, allownone=True)
-    slot = NumericProperty(0)
+
+    def __init__(self, **kw: Any) -> None:
+        kw.setdefault("face_up", False)
+        kw.setdefault("must_touch", True)
+        super().__init__(**kw)
 
     def on_release(self) -> None:
         if self.panel is not None:
@@ -224,6 +227,8 @@ class MakotoPanel(SeatZone):
     status = StringProperty("")
     my_turn = BooleanProperty(False)
     info = StringProperty("")
+    hand_count = NumericProperty(0)  # drawn as card backs with the count
+    action_rows = NumericProperty(1)  # rows of action buttons in the tray (4 a row)
     lid = StringProperty("")
     prompt = StringProperty("")
     labels = ListProperty([])  # texts of the enabled action buttons (what the seat can do now)
@@ -292,26 +297,30 @@ class MakotoPanel(SeatZone):
         for i, b in enumerate(self.cards):
             if open_ and i < len(self.hand):
                 c = self.hand[i]
-                b.code, b.kind = c, c // 20
-                b.text = str(c % 20)
-                b.sym = SYMBOL.get(c // 20, "")
+                b.code, b.number, b.kind, b.face_up = c, c % 20, c // 20, True
                 b.selected = i in self.selected
                 b.fresh = c == self.drawn and i == self.hand.index(c)
                 b.disabled = i not in enabled
                 b.opacity = 1
             else:
-                b.text, b.sym = "", ""
-                b.code, b.kind, b.selected, b.fresh = -1, 0, False, False
+                b.face_up = False  # no number, no symbol: nothing of the hand on screen
+                b.code, b.number, b.kind, b.selected, b.fresh = -1, 0, 0, False, False
                 b.disabled = True
                 b.opacity = 0
+        self.ids.hand.relayout()
         commands = self.screen.commands_for(self) if self.screen is not None else []
         for i, a in enumerate(self.actions):
             if open_ and i < len(commands):
                 text, cmd, ok = commands[i]
                 a.text, a.command, a.disabled, a.opacity = text, cmd, not ok, 1
+                if a.parent is None:  # (the shown ones are always the first: the grid keeps their order)
+                    self.ids.actions.add_widget(a)
             else:
                 a.text, a.command, a.disabled, a.opacity = "", None, True, 0
+                if a.parent is not None and i >= 4:  # an unused button takes no row of the grid
+                    a.parent.remove_widget(a)
         self.labels = [text for text, _cmd, ok in commands if ok]
+        self.action_rows = max(1, -(-min(len(commands), MAX_ACTIONS) // 4))
 
 
 class MakotoScreen(BaseGameScreen):
@@ -688,9 +697,8 @@ class MakotoScreen(BaseGameScreen):
             else:
                 panel.status = ""
             total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None
-            panel.info = f"{plural(v['hand_sizes'][g], 'card')} in hand\nWon {plural(v['won_points'][g], 'pt')}" + (
-                f"   Match {total}" if total is not None else ""
-            )
+            panel.hand_count = v["hand_sizes"][g]
+            panel.info = f"Won {plural(v['won_points'][g], 'pt')}" + (f"\nMatch {total}" if total is not None else "")
             panel.lid = "\u25a3 Holds the box lid" if v["lid_holder"] == g else ""
             self.fill_panel(panel)
             panel._fill()
@@ -715,6 +723,15 @@ class MakotoScreen(BaseGameScreen):
                 f" of {self.match.games}"
             )
         self.centre_text = "\n".join(lines)
+        if turn is None:
+            headline = "Game over: " + ", ".join(labels[g] for g in v["winners"]) + " wins"
+        else:
+            headline = f"Turn: {labels[turn]}" + ("  (last turn!)" if v["final_turn"] else "")
+        if self.match is not None and self.match.games > 1:
+            played = min(len(self.match.results) + (0 if self.sheet else 1), self.match.games)
+            headline += f"   Game {played} of {self.match.games}"
+        for sl in self.slices:
+            sl.ids.centre.show(v, labels, headline)
         if self.sheet and self.match is not None:
             sheet = self.match.score_sheet()
             rows = [f"Score sheet after game {sheet['played']} of {sheet['games']}"]

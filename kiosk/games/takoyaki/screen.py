@@ -52,6 +52,7 @@ from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv
 from kiosk.ui.game import BaseGameScreen
+from kiosk.ui.pieces import TakoBall, TakoOrderCard
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.session import GameSession
 
@@ -66,32 +67,17 @@ OUT_TEXT = {"wrong_claim": "wrong claim", **FAULT_TEXT}
 PARKED_DELAY = 1e9  # the session's own bot scheduler is parked at this delay while the screen paces bots
 
 
-class BallWidget(Widget):
-    """One ball: its colour, its letter (R/G/B) and its side (raw: pale, lower-case letter, thin ring;
-    fried: deep colour, upper-case letter, thick dark ring with a fried-crust dot ring). Looks in screen.kv."""
-
-    colour = NumericProperty(1)
-    fried = BooleanProperty(False)
-    dragging = BooleanProperty(False)
-    rgba = ListProperty([1, 1, 1, 1])
-    letter = StringProperty("r")
+class BallWidget(TakoBall):
+    """One ball on a grill, drawn as a :class:`~kiosk.ui.pieces.TakoBall` (colour, letter, raw or fried side)."""
 
     def set_code(self, code: int) -> None:
-        c = colour_of(code)
-        self.colour = c
+        self.colour = colour_of(code)
         self.fried = is_fried(code)
-        base = COLOUR_RGBA[c]
-        self.rgba = (
-            list(base) if self.fried else [0.55 + 0.45 * base[0], 0.55 + 0.45 * base[1], 0.55 + 0.45 * base[2], 1]
-        )
-        self.letter = LETTER[c] if self.fried else LETTER[c].lower()
 
 
-class OrderCard(Widget):
-    """A 3 x 4 order card as its seat sees it (letters on coloured cells; heated columns marked)."""
-
-    cells = ListProperty([0] * SPACES)
-    shown = BooleanProperty(False)
+class OrderCard(TakoOrderCard):
+    """A 3 x 4 order card as its seat sees it (:class:`~kiosk.ui.pieces.TakoOrderCard`: the unheated half's balls
+    raw, the heated half's fried and marked with fire)."""
 
 
 class GrillWidget(Widget):
@@ -130,10 +116,17 @@ class GrillWidget(Widget):
                 b = next(spare)
                 b.set_code(code)
                 self._at[s] = b
-        dragged = {t["ball_widget"] for t in self._touches.values() if t.get("ball_widget") is not None}
+        # only a live finger holds a ball off its space (a faulted or forgotten one does not)
+        dragged = {
+            t["ball_widget"] for t in self._touches.values() if t.get("ball_widget") is not None and not t["dead"]
+        }
         for s, b in self._at.items():
             if b not in dragged:
                 self._place(b, s)
+        for b in self.balls:  # a ball on no space (fewer balls on the grill): no shadow, out of the way
+            if b not in self._at.values():
+                b.dragging = False
+                b.size = (0, 0)
 
     def _place(self, b: BallWidget, s: int) -> None:
         size = self.cell * 0.82
@@ -244,10 +237,12 @@ class GrillWidget(Widget):
             self.panel.gesture(Fault(kind))
 
     def reset_touches(self) -> None:
-        """Forget fingers (a new order, the game ended): they must lift and touch again."""
-        for info in self._touches.values():
-            info["dead"] = True
+        """Forget fingers (a new order, the game ended): they must lift and touch again. A ball a forgotten finger
+        was dragging goes back to its space and loses its shadow (the finger's later moves and lift do nothing)."""
+        self._touches.clear()
         self._last_tap = None
+        for b in self.balls:
+            b.dragging = False
         self._layout()
 
 

@@ -1,0 +1,178 @@
+"""Bugs a passer-by saw, each a scenario in the real kiosk (one child process, as in tests/conftest.py):
+
+* attract mode: the high-score boards never drew (their panels were taken out of the tree when the screen was
+  built and then garbage-collected), the "Sushi Table" title vanished after the first cycle (the same), and the
+  resume offer showed its buttons without the question, at one edge only;
+* results: the initials "OK" button drew as "O" over "K" and the letter arrows were 28x59 px at 1280x800;
+* Takoyaki: a dragged ball's shadow stayed on the grill across orders.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Finger, build_app, frames, run_child, run_scenarios, run_until, screenshot
+
+pytestmark = pytest.mark.ui
+
+HERE = Path(__file__).resolve()
+SCENARIOS = [
+    "attract_boards_draw_every_cycle",
+    "attract_title_comes_back",
+    "resume_offer_asks_at_both_sides",
+    "results_initials_fit_at_1280x800",
+    "takoyaki_no_shadow_left_behind",
+]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return run_child(HERE, tmp_path_factory.mktemp("look-screens"), timeout=280)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario(results: dict[str, Any], name: str) -> None:
+    assert name in results, f"scenario {name} did not run; results: {sorted(results)}"
+    assert results[name] == "ok", results[name]
+
+
+# =============================================================================================== child
+def on_screen_texts(root: Any) -> list[str]:
+    from kivy.uix.label import Label
+
+    return [w.text for w in root.walk(restrict=True) if isinstance(w, Label) and w.get_root_window() is not None]
+
+
+def child_main(tmp: Path, out: Path) -> None:
+    app = build_app(tmp / "state")
+    director = app.director
+
+    def step_to(kind: str, key: str | None) -> None:
+        app.go_attract()
+        frames(1)
+        director._cancel()
+        director._step = director.steps().index((kind, key))
+        director._next()
+        director._cancel()  # hold this step
+        frames(2)
+
+    def attract_boards_draw_every_cycle() -> None:
+        for i, name in enumerate(["AKI", "BEN", "CHO"]):
+            app.scores.add("makoto", name, 40 - 5 * i)
+        for _cycle in range(2):
+            gc.collect()  # what the garbage collector does some time after the screen is built
+            step_to("boards", "makoto")
+            texts = on_screen_texts(app.attract_screen)
+            assert app.attract_screen.phase == "boards"
+            assert sum("AKI" in t for t in texts) == 4, ("both boards at both long sides", texts)
+            assert sum("Today's best" in t for t in texts) == 2, texts
+            step_to("call", None)
+        screenshot("attract_boards_fixed")
+
+    def attract_title_comes_back() -> None:
+        for _cycle in range(3):
+            step_to("call", None)
+            gc.collect()
+            texts = on_screen_texts(app.attract_screen)
+            assert sum("Sushi Table" in t for t in texts) == 2, ("the title at both long sides", texts)
+            step_to("boards", "makoto")
+            gc.collect()
+        step_to("call", None)
+        screenshot("attract_call_fixed")
+
+    def resume_offer_asks_at_both_sides() -> None:
+        step_to("call", None)
+        gc.collect()
+        question = "Resume the Makoto game from 14:05?"
+        app.attract_screen.show_offer(question)
+        frames(2)
+        texts = on_screen_texts(app.attract_screen)
+        assert texts.count(question) == 2, ("the question at both long sides", texts)
+        assert texts.count("Resume \u25b6") == 2 and texts.count("No, new game") == 2, texts
+        screenshot("attract_offer_fixed")
+        app.attract_screen.hide_offer()
+        frames(1)
+        assert question not in on_screen_texts(app.attract_screen)
+
+    def results_initials_fit_at_1280x800() -> None:
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+
+        Window.size = (1280, 800)
+        frames(3)
+        try:
+            for position in ("south-west", "west"):
+                seat = app.table.by_position(position)
+                other = app.table.by_position("north-east")
+                app.start_game("makoto", [(seat.index, None), (other.index, "random")])
+                session = app.launcher.session
+                g = session.game_seat_of(seat.index)
+                bot = app.games["makoto"].bots["random"](g, 3)
+                # the human's moves chosen by a bot, through the session, to the end of the game
+
+                def play(session: Any = session, g: int = g, bot: Any = bot) -> bool:
+                    st = session.state
+                    if app.mode == "game" and not st.is_over() and st.to_move() == [g]:
+                        session.apply(g, bot.choose(st))
+                    return app.mode == "results"
+
+                run_until(play, 90, "the results screen")
+                pad = app.results.pads[seat.index]
+                assert pad.entering, "an empty board: the score qualifies for initials"
+                frames(3)
+                problems = [p for p in check_tree(pad, (1280, 800)) if p.kind in ("cut", "small_target", "overlap")]
+                assert not problems, "\n".join(str(p) for p in problems)
+                screenshot(f"results_initials_{position}_1280x800")
+                app.go_attract()
+                frames(2)
+                app.scores.reset("makoto") if hasattr(app.scores, "reset") else None
+        finally:
+            Window.size = (1920, 1080)
+            frames(3)
+
+    def takoyaki_no_shadow_left_behind() -> None:
+        seat = app.table.by_position("south-west")
+        app.start_game("takoyaki", [(seat.index, None)])
+        screen = app.launcher.game_screens["takoyaki"]
+        grill = screen.panels[seat.index].ids.grill
+        run_until(lambda: not grill.locked, 10, "the first order revealed")
+        s = next(i for i, c in enumerate(grill.cells) if c)
+        x, y = grill.space_center(s)
+        finger = Finger(*grill.to_window(x, y))
+        finger.move(*grill.to_window(x + grill.cell * 0.2, y + grill.cell * 0.1))
+        frames(1)
+        assert any(b.dragging for b in grill.balls), "a finger drags a ball: its shadow shows"
+        # the game ends while the finger is still down (the table went back to attract mode), then a new game
+        app.go_attract()
+        frames(2)
+        app.start_game("takoyaki", [(seat.index, None)])
+        frames(3)
+        assert not any(b.dragging for b in grill.balls), "no ball keeps a dragged ball's shadow"
+        placed = sorted(grill.space_at(*b.center) for b in grill.balls if b.parent is not None)
+        assert placed == [i for i, c in enumerate(grill.cells) if c], ("every ball sits on its space", placed)
+        finger.up()  # the old finger lifts at last: nothing happens
+        frames(1)
+        assert not any(b.dragging for b in grill.balls)
+        app.go_attract()
+        frames(2)
+
+    run_scenarios(
+        {
+            "attract_boards_draw_every_cycle": attract_boards_draw_every_cycle,
+            "attract_title_comes_back": attract_title_comes_back,
+            "resume_offer_asks_at_both_sides": resume_offer_asks_at_both_sides,
+            "results_initials_fit_at_1280x800": results_initials_fit_at_1280x800,
+            "takoyaki_no_shadow_left_behind": takoyaki_no_shadow_left_behind,
+        },
+        out,
+    )
+    app.stop()
+
+
+if __name__ == "__main__":
+    child_main(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -167,6 +167,7 @@ class KioskApp(App):
 
     def on_stop(self) -> None:
         self.service.stop()
+        self.gestures.stop()
         self.idle.stop()
         self.director.stop()
         self.launcher.close()

@@ -32,6 +32,15 @@ class TableGestures:
         Window.bind(on_touch_down=self._down, on_touch_move=self._move, on_touch_up=self._up)
         self.app.hub.bind(on_seat_event=self.seat_event)
 
+    def stop(self) -> None:
+        """Let go of the window: a stopped kiosk's handlers must not take the touches of the next app (one window
+        serves every app in a process, as in the tests)."""
+        Window.unbind(on_touch_down=self._down, on_touch_move=self._move, on_touch_up=self._up)
+        self.app.hub.unbind(on_seat_event=self.seat_event)
+        for _corner, ev in self._corner_touches.values():
+            ev.cancel()
+        self._corner_touches.clear()
+
     def _down(self, _window: Any, touch: Any) -> bool:
         app = self.app
         w, h = Window.size

@@ -211,8 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         app.run()
     except KeyboardInterrupt:  # Ctrl+C before our handler was installed
-        app.stop_reason = app.stop_reason or "SIGINT"
-    logging.getLogger("kiosk").info("kiosk stopped (%s)", app.stop_reason or "window closed")
+        app.service.stop_reason = app.service.stop_reason or "SIGINT"
+    logging.getLogger("kiosk").info("kiosk stopped (%s)", app.service.stop_reason or "window closed")
     return 0
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
-from kivy.config import ConfigParser
 from kivy.core.window import Window
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
@@ -21,7 +20,6 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.config import Config, LoadedConfig
 from kiosk.engine import GameSpec
-from kiosk.health import Health
 from kiosk.inputs import HardwareInputs, InputHub, KeyboardInputs
 from kiosk.pin import FILE_NAME as PIN_FILE
 from kiosk.pin import PinGuard
@@ -32,7 +30,8 @@ from kiosk.shell.desk import OperatorRoom
 from kiosk.shell.gestures import TableGestures
 from kiosk.shell.idle import IdleWatch
 from kiosk.shell.launcher import GameLauncher, Seats
-from kiosk.shell.service import ServiceGlue
+from kiosk.shell.seathelp import SeatHelp
+from kiosk.shell.service import KioskHardening, ServiceGlue
 from kiosk.sound import Sounds
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["KioskApp"]
 
 
-class KioskApp(App):
+class KioskApp(KioskHardening, App):
     """The table app. ``games`` defaults to :data:`kiosk.games.GAMES` (tests may pass their own)."""
 
     #: One unit of size: 1.0 on a 1080-pixel-high screen. kv rules scale fonts and pads with it.
@@ -106,6 +105,7 @@ class KioskApp(App):
         self.idle = IdleWatch(self)
         self.gestures = TableGestures(self)
         self.desk = OperatorRoom(self)
+        self.seat_help = SeatHelp(self)
         #: How the config was loaded (set by ``kiosk.__main__``): its problems are shown in the operator menu
         #: and marked in a corner of the attract screen.
         self.loaded_config: LoadedConfig | None = None
@@ -113,20 +113,10 @@ class KioskApp(App):
         self.pin_guard = PinGuard(self.state_dir / PIN_FILE)
 
     # ---------------------------------------------------------------------------------------------- building
-    def load_config(self) -> ConfigParser:
-        """No per-app .ini file: all settings live in the kiosk's own config file."""
-        self.config = ConfigParser()
-        return self.config
-
-    def open_settings(self, *args: Any) -> bool:
-        """F1 (Kivy's settings panel) is disabled in the kiosk."""
-        return False
-
     def build(self) -> FloatLayout:
         """Only what the first attract frame needs (the call at every seat); the rest: :class:`LazyBuild`."""
         from kiosk.ui import load_layouts
         from kiosk.ui.attract import AttractScreen
-        from kiosk.ui.marks import CornerMark
 
         load_layouts()
         Window.clearcolor = (0.06, 0.08, 0.12, 1)  # the table's background (cheaper than a drawn rectangle)
@@ -135,22 +125,12 @@ class KioskApp(App):
         self.attract_screen = AttractScreen(name="attract", table=self.table, text=self.cfg.attract.text)
         self.attract_screen.games_line = "  ".join(spec.title for spec in self.games.values())
         self.attract_screen.bind(on_offer=lambda _screen, accept: self.director.answer_offer(accept))
-        self.corner_mark = CornerMark()
-        self.attract_screen.add_widget(self.corner_mark)
-        self.update_marks()
+        self.corner_mark = self.desk.corner_mark_on(self.attract_screen)
         self.sm.add_widget(self.attract_screen)
         root.add_widget(self.sm)  # the overlay joins the root only while it asks (hidden widgets cost a draw)
         Window.bind(size=lambda _w, size: setattr(self, "u", min(size) / 1080.0))
         self.u = min(Window.size) / 1080.0
         return root
-
-    @property
-    def stop_reason(self) -> str:
-        return self.service.stop_reason
-
-    @stop_reason.setter
-    def stop_reason(self, reason: str) -> None:
-        self.service.stop_reason = reason
 
     # ---------------------------------------------------------------------------------------------- running
     def on_start(self) -> None:
@@ -181,18 +161,11 @@ class KioskApp(App):
         """Back to attract mode (from anywhere): stop any game, start the cycle from the top."""
         self.launcher.end()
         self.idle.unprompt()
-        if self.builder.ready:
-            self.seat_menus.close_all()
         if self.sm.has_screen("results"):
             self.results.cancel_timers()
         self.mode = "attract"
-        self.update_marks()
+        self.desk.update_marks()
         self.director.begin()
-
-    def update_marks(self) -> None:
-        """The attract screen's corner mark: no operator PIN, settings problems (``kiosk.health``)."""
-        problems = self.loaded_config.problems if self.loaded_config is not None else ()
-        self.corner_mark.show(Health(pin_set=self.cfg.operator.pin_set, config_problems=tuple(problems)).marks())
 
     def leave_attract(self, seat_index: int | None) -> None:
         """Any touch or seat button in attract mode: straight to the picker, facing that seat."""

@@ -154,15 +154,14 @@ class LazyBuild:
         from kiosk.ui.seatmenu import SeatMenus
 
         app = self.app
-        launcher = app.launcher
         app.seat_menus = SeatMenus(
             host=app.root,
             table=app.table,
-            offered=launcher.menu_offered,
-            leave_question=launcher.leave_question,
-            on_leave=launcher.leave_seat,
-            hints_at=launcher.hints_at,
-            on_switch_hints=launcher.switch_hints,
+            offered=app.seat_help.menu_offered,
+            leave_question=app.seat_help.leave_question,
+            on_leave=app.seat_help.leave_seat,
+            hints_at=app.seat_help.hints_at,
+            on_switch_hints=app.seat_help.switch_hints,
         )
 
     def _diagnostics(self) -> None:

@@ -23,6 +23,7 @@ from kiosk.pin import PinGuard
 
 if TYPE_CHECKING:
     from kiosk.app import KioskApp
+    from kiosk.ui.marks import CornerMark
 
 log = logging.getLogger("kiosk.shell.desk")
 
@@ -139,7 +140,22 @@ class OperatorRoom:
                 if app.loaded_config is not None and app.loaded_config.problems:
                     # the broken file was replaced (and kept aside): the table runs on a file that loads again
                     app.loaded_config = kconfig.LoadedConfig(app.cfg, "file", (), app.config_path)
-        app.update_marks()
+        self.update_marks()
+
+    def corner_mark_on(self, screen: Any) -> CornerMark:
+        """The attract screen's corner mark (no operator PIN, settings problems), added to ``screen``."""
+        from kiosk.ui.marks import CornerMark
+
+        self.app.corner_mark = mark = CornerMark()
+        screen.add_widget(mark)
+        self.update_marks()
+        return mark
+
+    def update_marks(self) -> None:
+        """The attract screen's corner mark: no operator PIN, settings problems (``kiosk.health``)."""
+        app = self.app
+        problems = app.loaded_config.problems if app.loaded_config is not None else ()
+        app.corner_mark.show(Health(pin_set=app.cfg.operator.pin_set, config_problems=tuple(problems)).marks())
 
     def system_state(self) -> SystemState:
         return requests.system_state(self.app.state_dir)

@@ -1,14 +1,7 @@
 """The game launcher: starts a game from the joining screen (or a resumed one from its journal), keeps the
 game screens, plays the game's sounds, and hands a finished game to the results screen.
 
-Hint mode (each game seat zone's ``hints``: legal moves marked, a prompt of what to do) is on for a human's seat,
-except at a table seat whose human finished a game today (kept in memory, per table seat: the table cannot tell
-people apart); the seat menu switches it.
-
-Leaving: a human's "Leave" at the seat (confirmed there) hands the seat to a bot of the game's default level
-(``bots.default_level``, or the game's first level if it has no such bot), and the game goes on; when the last
-human leaves, the game ends at once: its journal is closed as abandoned and nothing is entered on a board (only
-finished games have results). The operator's "End the current game" ends it the same way.
+Hint mode and leaving a game at a seat: :mod:`kiosk.shell.seathelp`.
 
 A game's screen is its own (``kiosk/games/<key>/screen.py``) or the shared generic one; each is built once per
 process. A game screen that fails to build is logged and its game is played on the generic screen.
@@ -26,6 +19,8 @@ from kivy.clock import Clock
 from kiosk.engine import Event, GameSpec, State
 from kiosk.ui.game import BaseGameScreen, GenericGameScreen, screen_class_for
 from kiosk.ui.session import GameSession
+
+from .seathelp import mark_badges
 
 if TYPE_CHECKING:
     from kiosk.app import KioskApp
@@ -149,7 +144,7 @@ class GameLauncher:
         self.session = session
         screen = self.screen_for(spec.key)
         screen.begin(session)
-        self._mark_badges(screen, session)
+        mark_badges(screen, session)
         done = self.finished_today.get(datetime.date.today().isoformat(), set())
         for g in session.humans():
             zone = screen.panels.get(session.seats[g].index)
@@ -205,89 +200,6 @@ class GameLauncher:
         app.mode = "results"
         app.sm.current = "results"
 
-    # ---------------------------------------------------------------------------------------------- seat menus
-    def menu_offered(self, table_index: int) -> tuple[GameSpec, bool] | None:
-        """The seat menu a badge tap opens: in a game, at a human's seat (with Leave); on the joining screen,
-        at any seat (how to play only)."""
-        app = self.app
-        session = self.session
-        if app.mode == "game" and session is not None and not session.attract and not session.state.is_over():
-            g = session.game_seat_of(table_index)
-            return (session.spec, True) if g is not None and not session.is_bot(g) else None
-        if app.mode == "menu" and app.sm.current == "join" and app.join_screen.spec is not None:
-            return (app.join_screen.spec, False)
-        return None
-
-    def hints_at(self, table_index: int) -> bool | None:
-        """Hint mode at a human's seat in the game in progress (None: not a human's seat in a game)."""
-        session = self.session
-        if session is None or session.attract:
-            return None
-        g = session.game_seat_of(table_index)
-        screen = self.game_screens.get(session.spec.key)
-        if g is None or session.is_bot(g) or screen is None:
-            return None
-        zone = screen.panels.get(table_index)
-        return None if zone is None else bool(zone.hints)
-
-    def switch_hints(self, table_index: int) -> bool:
-        """The seat menu's "Hints" switch: hint mode on/off at that seat, redrawn at once; the new setting."""
-        on = self.hints_at(table_index)
-        if on is None or self.session is None:
-            return False
-        screen = self.game_screens[self.session.spec.key]
-        screen.panels[table_index].hints = not on
-        redraw = getattr(screen, "_redraw", None)
-        if redraw is not None:
-            redraw()
-        return not on
-
-    def leave_question(self, table_index: int) -> str:
-        session = self.session
-        if session is None:
-            return ""
-        if len(session.humans()) <= 1:
-            return "Leave the game?\nYou are the last player: the game ends and no scores are saved."
-        level = self.app.cfg.bots.default_level
-        return f"Leave the game?\nA bot ({level}) plays your seat from here on."
-
-    def _mark_badges(self, screen: Any, session: GameSession | None) -> None:
-        """The "? Help / Leave" mark on the badges of the seats that have a seat menu now."""
-        from kiosk.ui.seatzone import SeatBadge
-
-        humans = set()
-        if session is not None and not session.attract:
-            humans = {session.seats[g].index for g in session.humans()}
-        for w in screen.walk(restrict=True):
-            if isinstance(w, SeatBadge):
-                w.menu = w.seat is not None and w.seat.index in humans
-
-    # ---------------------------------------------------------------------------------------------- leaving
-    def leave_seat(self, table_index: int) -> str:
-        """The human at table seat ``table_index`` leaves the game in progress: "bot" (a bot plays on), "ended"
-        (no human was left: the game is saved as abandoned and attract mode returns) or "" (nothing to leave)."""
-        session = self.session
-        if session is None or session.attract or session.state.is_over():
-            return ""
-        g = session.game_seat_of(table_index)
-        if g is None or session.is_bot(g):
-            return ""
-        if len(session.humans()) <= 1:
-            log.info("the last player left the %s game: it ends unfinished", session.spec.key)
-            self.end_game("left")
-            return "ended"
-        spec = session.spec
-        wanted = self.app.cfg.bots.default_level
-        level = wanted if wanted in spec.bots else next(iter(spec.bots))
-        bot = spec.bots[level](g, session.seed * 1009 + g * 7919 + 2)
-        session.replace_with_bot(g, bot, level)
-        screen = self.game_screens.get(spec.key)
-        if screen is not None and screen.session is session:
-            screen.seat_to_bot(g)
-            self._mark_badges(screen, session)
-        self.app.sounds.play("join")
-        return "bot"
-
     def end_game(self, reason: str = "ended") -> None:
         """End the game in progress without results (the last player left, or the operator ended it): saved as
         abandoned, then attract mode."""
@@ -312,6 +224,8 @@ class GameLauncher:
 
     def end(self) -> None:
         """Stop the game in progress and release its screen (the journal stays as it is)."""
+        if self.app.builder.ready:
+            self.app.seat_menus.close_all()
         session = self.session
         if session is None:
             return
@@ -320,9 +234,7 @@ class GameLauncher:
         screen = self.game_screens.get(session.spec.key)
         if screen is not None and screen.session is session:
             screen.end()
-            self._mark_badges(screen, None)
-        if self.app.builder.ready:
-            self.app.seat_menus.close_all()
+            mark_badges(screen, None)
         self.session = None
 
     def close(self) -> None:

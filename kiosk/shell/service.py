@@ -23,11 +23,12 @@ from typing import Any
 
 from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock, ClockEvent
+from kivy.config import ConfigParser
 from kivy.core.window import Window
 
 log = logging.getLogger("kiosk.shell.service")
 
-__all__ = ["ServiceGlue", "sd_notify"]
+__all__ = ["KioskHardening", "ServiceGlue", "sd_notify"]
 
 
 def sd_notify(message: str) -> bool:
@@ -55,6 +56,20 @@ class _KeepRunning(ExceptionHandler):
             return int(ExceptionManager.RAISE)
         log.exception("error in a UI callback (the kiosk keeps running)", exc_info=inst)
         return int(ExceptionManager.PASS)
+
+
+class KioskHardening:
+    """For the app class: no per-app ``.ini`` file (all settings live in the kiosk's own config file) and no
+    settings panel on F1."""
+
+    config: ConfigParser | None
+
+    def load_config(self) -> ConfigParser:
+        self.config = ConfigParser()
+        return self.config
+
+    def open_settings(self, *args: Any) -> bool:
+        return False
 
 
 class ServiceGlue:

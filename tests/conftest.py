@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -242,3 +243,18 @@ def run_scenarios(scenarios: dict[str, Callable[[], None]], out: Path) -> None:
             results[name] = traceback.format_exc()
         print(f"{name}: {results[name]} ({time.monotonic() - t0:.1f} s)", flush=True)
         out.write_text(json.dumps(results))
+
+
+def sd_messages(sock: socket.socket, until: str, timeout: float) -> list[str]:
+    """The sd_notify datagrams a kiosk sends to ``sock`` until one contains ``until`` (or ``timeout`` s)."""
+    got: list[str] = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        sock.settimeout(max(0.05, end - time.monotonic()))
+        try:
+            got.append(sock.recv(4096).decode())
+        except TimeoutError:
+            break
+        if any(until in m for m in got):
+            break
+    return got

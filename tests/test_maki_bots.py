@@ -7,7 +7,7 @@ import copy
 import random
 
 import pytest
-from test_maki_rules import arrange, rid  # tests/ is on sys.path (no package), as test.sh runs it
+from maki_positions import arrange, rid
 
 from kiosk.games import GAMES
 from kiosk.games.maki import bots as maki_bots

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from makoto_positions import R, position
 
 from kiosk.ai import pick
 from kiosk.engine import RuleError, replay
@@ -39,26 +40,9 @@ SPEC = GAMES["makoto"]
 SIMON, SILVIA, PATRICK, STEFAN = 0, 1, 2, 3
 
 
-def R(*numbers: int) -> list[int]:
-    """Ronin cards."""
-    return [code(n) for n in numbers]
-
-
 def S(n: int) -> int:
     """The Sword card of a number."""
     return code(n, SWORD)
-
-
-def position(
-    players: int, hands: dict[int, list[int]], blind: list[int] = (), turn: int = 0, filler: int = 13
-) -> MakotoState:
-    """A game with chosen hands (other seats get a few ``filler`` cards) and Blind."""
-    state = MakotoState(players, seed=1)
-    state.hands = [sorted(hands.get(s, R(filler, filler))) for s in range(players)]
-    state.blind = sorted(blind)
-    state.turn = turn
-    state.journal = None
-    return state
 
 
 def plays(state: MakotoState, seat: int) -> set[tuple[int, ...]]:

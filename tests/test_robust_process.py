@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_ui_process import _messages
+from conftest import sd_messages
 
 pytestmark = pytest.mark.ui
 
@@ -29,7 +29,7 @@ def _run_until_ready(tmp_path: Path, state_dir: Path) -> str:
         stderr=subprocess.STDOUT,
     )
     try:
-        msgs = _messages(sock, "READY=1", 60)
+        msgs = sd_messages(sock, "READY=1", 60)
         ready = any("READY=1" in m for m in msgs)
         assert proc.poll() is None, f"the kiosk exited with {proc.returncode}"
         proc.send_signal(signal.SIGTERM)

@@ -12,8 +12,8 @@ import random
 from collections import Counter
 
 import pytest
-from test_makoto import R, position
-from test_wasabi import blank, give_hand, give_recipe, hold, put, sq, start
+from makoto_positions import R, position
+from wasabi_positions import blank, give_hand, give_recipe, hold, put, sq, start
 
 from kiosk.ai import pick
 from kiosk.engine import RuleError, replay, starting_seat

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import sd_messages
 
 pytestmark = pytest.mark.ui
 
@@ -33,20 +34,6 @@ def _start(tmp_path: Path, sock_path: Path) -> subprocess.Popen[bytes]:
     )
 
 
-def _messages(sock: socket.socket, until: str, timeout: float) -> list[str]:
-    got: list[str] = []
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        sock.settimeout(max(0.05, end - time.monotonic()))
-        try:
-            got.append(sock.recv(4096).decode())
-        except TimeoutError:
-            break
-        if any(until in m for m in got):
-            break
-    return got
-
-
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_ready_watchdog_and_clean_stop(tmp_path: Path, sig: signal.Signals) -> None:
     sock_path = tmp_path / "notify.sock"
@@ -54,9 +41,9 @@ def test_ready_watchdog_and_clean_stop(tmp_path: Path, sig: signal.Signals) -> N
     sock.bind(str(sock_path))
     proc = _start(tmp_path, sock_path)
     try:
-        msgs = _messages(sock, "READY=1", 60)
+        msgs = sd_messages(sock, "READY=1", 60)
         assert any("READY=1" in m for m in msgs), f"no READY=1; output:\n{proc.stdout and proc.stdout.read1()}"
-        msgs = _messages(sock, "WATCHDOG=1", 5)
+        msgs = sd_messages(sock, "WATCHDOG=1", 5)
         assert any("WATCHDOG=1" in m for m in msgs), "the UI thread pings the watchdog"
         assert proc.poll() is None
         assert (tmp_path / "state" / "kiosk.json").exists(), "the default config file was written"
@@ -73,7 +60,7 @@ def test_ready_watchdog_and_clean_stop(tmp_path: Path, sig: signal.Signals) -> N
         out = proc.stdout.read().decode() if proc.stdout else ""
         assert rc == 0, out
         assert "Traceback" not in out, out
-        assert any("STOPPING=1" in m for m in _messages(sock, "STOPPING=1", 2))
+        assert any("STOPPING=1" in m for m in sd_messages(sock, "STOPPING=1", 2))
     finally:
         if proc.poll() is None:
             proc.kill()

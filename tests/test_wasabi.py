@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from wasabi_positions import blank, give_hand, give_recipe, hold, put, sq, start
 
 from kiosk.ai import pick
 from kiosk.engine import RuleError, replay
@@ -49,48 +50,6 @@ SPEC = GAMES["wasabi"]
 
 
 # --------------------------------------------------------------------------------------------- helpers
-def sq(state: WasabiState, name: str) -> int:
-    """Square index of a name like ``"B3"`` (row letter, column number)."""
-    return "ABCDEF".index(name[0]) * state.geo.cols + int(name[1:]) - 1
-
-
-def blank(players: int = 2, seat: int = 0) -> WasabiState:
-    """A game past setup with empty hands, screens and board: tests add exactly what they need."""
-    s = new_game(players, 0)
-    s.phase = "play"
-    s.current = seat
-    return s
-
-
-def put(s: WasabiState, name: str, *tiles: str) -> None:
-    """Lay tiles (bottom to top) on a square, taken from the Pantry."""
-    q = sq(s, name)
-    for t in tiles:
-        k = KIND_ID[t]
-        assert s.pantry[k] > 0
-        s.pantry[k] -= 1
-        s._set_stack(q, s.stacks[q] + (k,))
-
-
-def give_hand(s: WasabiState, seat: int, *tiles: str) -> None:
-    for t in tiles:
-        k = KIND_ID[t]
-        s.pantry[k] -= 1
-        s.hands[seat].append(k)
-    s.hands[seat].sort()
-
-
-def give_recipe(s: WasabiState, seat: int, name: str) -> int:
-    r = RECIPE_BY_NAME[name]
-    s.rstacks[r.length].remove(r.id)
-    s.screens[seat].append(r.id)
-    return r.id
-
-
-def start(s: WasabiState, seat: int = 0) -> WasabiState:
-    s._start_turn(seat)
-    s.turns = 0
-    return s
 
 
 def fill_board(s: WasabiState, keep_empty: set[int], tile: str = "Rice") -> None:
@@ -101,14 +60,6 @@ def fill_board(s: WasabiState, keep_empty: set[int], tile: str = "Rice") -> None
         k = KIND_ID[tile] if s.pantry[KIND_ID[tile]] else max(range(len(KINDS)), key=lambda i: s.pantry[i])
         s.pantry[k] -= 1
         s._set_stack(q, (k,))
-
-
-def hold(s: WasabiState, seat: int, *cards: str) -> None:
-    """Give action cards from the Kitchen."""
-    for c in cards:
-        s.kitchen[CARD_ID[c]] -= 1
-        s.cards[seat].append(CARD_ID[c])
-    s.cards[seat].sort()
 
 
 def done_names(s: WasabiState, seat: int = 0) -> list[str]:

@@ -5,7 +5,7 @@ Budget: the kiosk's resident memory (RSS) in attract mode, while bots play, at m
 started the same way in the same run; the absolute megabytes are reported too (a Pi 4 has 2-8 GB, a Pi 3 1 GB).
 The kiosk is also measured without the picture font (``KIOSK_EMOJI_FONT`` pointing nowhere: pieces drawn as
 shapes), so the atlas's own share is visible. Each figure is one child process (``python -c``), 1920x1080, on
-the same X display (Xvfb started here when ``$DISPLAY`` is unset: :func:`benchmarks.bench_ui._display`); RSS is
+the same X display (Xvfb started here when ``$DISPLAY`` is unset: :func:`benchmarks.util.display_env`); RSS is
 read from ``/proc/self/status`` after the kiosk is fully built and an attract game has played for a while.
 
 The atlas: :func:`kiosk.ui.pictures.build_atlas` timed in this process into a temporary folder (what the first
@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.util import measured_app
+
 MEMORY_BUDGET = 2.0
 
 
@@ -41,30 +43,10 @@ def child(kind: str, out: str, settle: float) -> None:
     from kiosk.__main__ import configure_kivy
 
     configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, maxfps=60, log_level="warning")
-    from kivy.app import App
     from kivy.clock import Clock
 
     result: dict[str, Any] = {}
-    if kind == "label":
-        from kivy.uix.label import Label
-
-        class Bare(App):
-            def build(self) -> Any:
-                return Label(text="Hello, table", font_size=48)
-
-        app: Any = Bare()
-    else:
-        from kiosk.app import KioskApp
-        from kiosk.config import Config
-
-        app = KioskApp(
-            Config().replace(attract={"call_s": 1.0}, check_ranges=False),
-            state_dir=state,
-            hardware="none",
-            handle_signals=False,
-            seed=7,
-            kiosk_mode=False,
-        )
+    app = measured_app(kind, state)
 
     def ready() -> bool:
         return kind == "label" or (app.builder.ready and app.sm.current.startswith("game:"))
@@ -135,9 +117,9 @@ def png_texture_mb(png: Path) -> float:
 
 
 def run(quick: bool) -> dict[str, Any]:
-    from benchmarks.bench_ui import _display
+    from benchmarks.util import display_env
 
-    env, xvfb = _display()
+    env, xvfb = display_env()
     settle = 2.0 if quick else 5.0
     rounds = 1 if quick else 2
     try:

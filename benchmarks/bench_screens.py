@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import bench_ui
-from benchmarks.util import percentiles
+from benchmarks.util import display_env, percentiles
 
 FRAME_BUDGET = bench_ui.FRAME_BUDGET
 
@@ -149,7 +149,7 @@ def _run_takoyaki(env: dict[str, str], seconds: float) -> dict[str, Any]:
 
 
 def run(quick: bool) -> dict[str, Any]:
-    env, xvfb = bench_ui._display()
+    env, xvfb = display_env()
     try:
         rounds = 1 if quick else 3
         seconds = 2.0 if quick else 5.0

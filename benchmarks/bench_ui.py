@@ -26,7 +26,6 @@ the budget is about.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -35,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from benchmarks.util import display_env, measured_app
 
 STARTUP_BUDGET = 2.0
 FRAME_BUDGET = 1.5
@@ -47,7 +48,6 @@ def child(kind: str, out: str, seconds: float) -> None:
     from kiosk.__main__ import configure_kivy
 
     configure_kivy(state_dir=state, fullscreen=False, width=1920, height=1080, maxfps=60, log_level="warning")
-    from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.window import Window
 
@@ -77,27 +77,7 @@ def child(kind: str, out: str, seconds: float) -> None:
     def force_redraw(_dt: float) -> None:
         Window.canvas.ask_update()
 
-    if kind == "label":
-        from kivy.uix.label import Label
-
-        class Bare(App):
-            def build(self) -> Any:
-                return Label(text="Hello, table", font_size=48)
-
-        app: Any = Bare()
-    else:
-        from kiosk.app import KioskApp
-        from kiosk.config import Config
-
-        # the call lasts 1 s instead of 5 so that the measurement catches the bots playing
-        app = KioskApp(
-            Config().replace(attract={"call_s": 1.0}, check_ranges=False),
-            state_dir=state,
-            hardware="none",
-            handle_signals=False,
-            seed=7,
-            kiosk_mode=False,
-        )
+    app = measured_app(kind, state)
 
     def gaps(ts: list[float]) -> list[float]:
         return [b - a for a, b in zip(ts, ts[1:])]
@@ -158,25 +138,6 @@ def child(kind: str, out: str, seconds: float) -> None:
 
 
 # --------------------------------------------------------------------------------------------- parent side
-def _display() -> tuple[dict[str, str], subprocess.Popen[bytes] | None]:
-    env = dict(os.environ)
-    if env.get("DISPLAY"):
-        return env, None
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        raise RuntimeError("no $DISPLAY and no Xvfb to start one (apt install xvfb)")
-    r, w = os.pipe()
-    proc = subprocess.Popen(
-        [xvfb, "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        pass_fds=(w,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(w)
-    with os.fdopen(r) as fh:
-        number = fh.readline().strip()
-    env["DISPLAY"] = f":{number}"
-    return env, proc
 
 
 def _run_child(kind: str, env: dict[str, str], seconds: float) -> dict[str, Any]:
@@ -202,7 +163,7 @@ def _run_child(kind: str, env: dict[str, str], seconds: float) -> dict[str, Any]
 
 
 def run(quick: bool) -> dict[str, Any]:
-    env, xvfb = _display()
+    env, xvfb = display_env()
     try:
         rounds = 1 if quick else 3
         seconds = 2.0 if quick else 5.0

@@ -44,6 +44,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.util import display_env
+
 MEMORY_BUDGET = 0.10
 FLAT_SLACK = 2
 STATE_GROWTH_BYTES = 1 << 20
@@ -100,25 +102,6 @@ def child(state: str, events: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------- parent side
-def _display() -> tuple[dict[str, str], subprocess.Popen[bytes] | None]:
-    env = dict(os.environ)
-    if env.get("DISPLAY"):
-        return env, None
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        raise RuntimeError("no $DISPLAY and no Xvfb to start one (apt install xvfb)")
-    r, w = os.pipe()
-    proc = subprocess.Popen(
-        [xvfb, "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        pass_fds=(w,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(w)
-    with os.fdopen(r) as fh:
-        number = fh.readline().strip()
-    env["DISPLAY"] = f":{number}"
-    return env, proc
 
 
 def _folder_bytes(root: Path) -> int:
@@ -176,7 +159,7 @@ def verdict(samples: list[dict[str, Any]], reference_s: float) -> dict[str, Any]
 
 
 def run(minutes: float, interval: float = 30.0, progress: bool = True) -> dict[str, Any]:
-    env, xvfb = _display()
+    env, xvfb = display_env()
     tmp = Path(tempfile.mkdtemp(prefix="kiosk-soak-"))
     state, events, log_path = tmp / "state", tmp / "events.jsonl", tmp / "kiosk.log"
     state.mkdir()

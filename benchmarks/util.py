@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import statistics
+import subprocess
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 
 def percentiles(samples: Sequence[float], scale: float = 1000.0) -> dict[str, float]:
@@ -30,3 +35,52 @@ def timed(fn: Callable[[], object]) -> float:
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
+
+
+def display_env() -> tuple[dict[str, str], subprocess.Popen[bytes] | None]:
+    """The environment for a child with a display: ``$DISPLAY``, or an Xvfb started here (stop it after)."""
+    env = dict(os.environ)
+    if env.get("DISPLAY"):
+        return env, None
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise RuntimeError("no $DISPLAY and no Xvfb to start one (apt install xvfb)")
+    r, w = os.pipe()
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        pass_fds=(w,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(w)
+    with os.fdopen(r) as fh:
+        number = fh.readline().strip()
+    env["DISPLAY"] = f":{number}"
+    return env, proc
+
+
+def measured_app(kind: str, state: Path) -> Any:
+    """The app a UI benchmark child measures: ``"label"`` (a bare Kivy app showing one label, the baseline) or
+    the kiosk in attract mode (its call lasting 1 s instead of 5, so that a measurement catches the bots
+    playing). Kivy is imported here, in the child, after its configuration."""
+    from kivy.app import App
+
+    if kind == "label":
+        from kivy.uix.label import Label
+
+        class Bare(App):
+            def build(self) -> Any:
+                return Label(text="Hello, table", font_size=48)
+
+        return Bare()
+    from kiosk.app import KioskApp
+    from kiosk.config import Config
+
+    return KioskApp(
+        Config().replace(attract={"call_s": 1.0}, check_ranges=False),
+        state_dir=state,
+        hardware="none",
+        handle_signals=False,
+        seed=7,
+        kiosk_mode=False,
+    )

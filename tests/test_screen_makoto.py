@@ -147,7 +147,7 @@ class Table:
             elif phase == BLIND:
                 texts = [t for t, _c, ok in self.screen.commands_for(panel) if ok]
                 take = [t for t in texts if t.startswith("Take ")]
-                end = "Go out \u2714" if "Go out \u2714" in texts else "End turn"  # the hand is empty: going out
+                end = "End turn"
                 quick_tap(buttons(panel, take[0] if take and n % 2 else end)[0])
             elif phase == ORACLE_STEP:
                 slot = next(i for i, b in enumerate(panel.cards) if b.fresh)

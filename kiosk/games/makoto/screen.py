@@ -570,18 +570,6 @@ class MakotoScreen(BaseGameScreen):
                 out.append(("Pass", Pass(False), True))
             if Pass(True) in legal:
                 out.append(("Pass + draw \u2600", Pass(True), True))
-        elif (
-            phase == BLIND
-            and EndTurn() in legal
-            and panel.game_seat is not None
-            and not st.view(panel.game_seat)["hand"]
-        ):
-            # the last cards are played: going out (ending the turn now) is what the rules favour, so it comes first
-            out.append(("Go out \u2714", EndTurn(), True))
-            for t in [a for a in legal if isinstance(a, BlindTake)][:3]:
-                out.append((f"Take {cards_text(t.cards)}", t, True))
-            if panel.game_seat in self._undo:
-                out.append(("\u21b6 Take back", "undo", True))
         elif phase == BLIND:
             takes = [a for a in legal if isinstance(a, BlindTake)]
             if sel and any(isinstance(a, BlindDiscard) and a.card == sel[0] for a in legal):

@@ -120,6 +120,10 @@ def test_fixed_iterations_make_search_bots_reproducible_and_jobs_change_nothing(
     drop = lambda rep: {k: v for k, v in rep.items() if k != "games_per_second"}  # noqa: E731
     assert drop(one) == drop(again) == drop(two_jobs)
     assert one["iterations"] == 12 and one["illegal_actions"] == 0
+    timed = simulate(spec, **{**kw, "games": 1}, timings=True)
+    # every decision the hard seat searched made its 12 iterations; normal never searches
+    assert timed["search_iterations"][0]["mean"] == timed["search_iterations"][0]["min"] == 12
+    assert timed["search_iterations"][0]["decisions"] > 0 and timed["search_iterations"][1]["decisions"] == 0
     # the budget really reaches the bot: exactly 12 iterations, no clock
     from kiosk.sim import make_bot
 

@@ -19,23 +19,38 @@ public-information column. Decisions, written down:
   show ``×N`` and Wasabi-covered squares the Wasabi plant and a green frame.
 * The board widgets are reused from game to game (rebuilt only when the board size changes).
 
-**Playing by tapping the board** (all from ``legal_actions``; the screen knows no rules):
+**Playing by touch** (all from ``legal_actions``; the screen knows no rules):
 
 * The *acting seat* is the one seat in ``to_move()`` when it is a human (never in attract mode, never a bot).
-  Only its buttons are ever filtered.
+  Only it is ever acted for: a finger on the shared board or Pantry cannot be told apart by seat.
+* **Tiles** (:class:`TileChoice`) are what a seat takes or places: *picks* (:attr:`BoardScreen.PICKS`, e.g.
+  Maki's ``Take``, Wasabi!'s ``DrawTile``) in the centre's Pantry row, public; private picks
+  (:attr:`BoardScreen.PRIVATE_PICKS`, Wasabi!'s ``GiveTile``) and the hand's tiles to place in the seat's tray
+  (``ids.hand``), shown only while it is open. A placement is an action naming one square whose tile
+  :meth:`BoardScreen.placed_tile` reads from its fields or the public view (Maki: the taken tile, the lifted
+  teacup; Wasabi!: ``Place.tile``). A tap on a pick applies it; a tap on a hand tile chooses it
+  (:attr:`BoardScreen.chosen`) and marks the squares it may go on; with one tile to place it is chosen already.
 * A square is *eligible* when one of the acting seat's legal actions names it in a square field
   (:data:`SQUARE_FIELDS`: ``cell``, ``square``, ``a``, ``b``; Wasabi!'s Kitchen ``square=-1`` names none).
-  Eligible squares carry a big ``+`` (empty) or a small one in the corner (filled): a shape. This reveals
-  nothing private: what may be tapped follows from the public board and public cards (held action cards are
-  public in both games, the tile to place in Maki is public, any Wasabi! hand may go on any empty square).
-* Tapping an eligible square selects it: a thick double frame and ``▶B3◀`` in the corner, and the seat's
-  buttons show only the legal actions naming that square, from their first page. One matching action is still
-  a button: nothing is ever committed by the board tap itself. Tapping the selected square again, or the centre
-  anywhere off the board, clears the selection; tapping another eligible square moves it. Tapping a square no
-  legal action names clears the selection and says so at the seat ("Nothing to play on B3 now"). Taps on the
-  board while no human may act (a bot's turn, attract mode, the game over) change nothing, and taps in another
-  seat's zone never touch the selection. A finger on the shared board cannot be told apart by seat, so a board
-  tap only ever filters the acting seat's buttons. Every applied action (and every new game) clears it.
+  Eligible squares carry a ``+`` in hint mode. This reveals nothing private (held action cards are public in
+  both games, the tile to place in Maki is public, any Wasabi! hand may go on any empty square).
+* **A tap on a square** with a tile chosen applies the placement of that tile there at once when it is the only
+  one; otherwise (no tile chosen, several matching actions, or action cards on that square) it selects the square:
+  a thick double frame and ``▶B3◀``, and the seat's buttons are the legal actions naming that square, from their
+  first page; an action card is never played by a square tap alone. Tapping the selected square again, or the
+  centre anywhere off the board, clears the selection; a square no legal action names says so at the seat
+  ("Nothing to play on B3 now"). A drag from a tile onto a square is a tap on the tile then on the square, in
+  one touch (a pick is applied, then the placement of the picked tile on that square if the engine then offers
+  exactly one). Every applied action (and every new game) clears the selection and the chosen tile.
+* **Buttons** are only what no tile or square reaches (:meth:`BoardScreen._button_actions`), so tiles and squares
+  are never paged through.
+* **The contract with seat buttons and other input paths:** everything a player can choose by touch is either
+  a Kivy ``ButtonBehavior`` widget whose ``on_release`` does exactly what a tap does (the tray's action buttons,
+  the page arrows), or a widget with a ``choose()`` method that does what a tap does (:class:`BoardTile`,
+  :class:`TileChoice`, whose ``on_release`` also calls it), and it is on screen and enabled only while it may be
+  chosen. :meth:`BoardScreen.choosable` lists a seat's choosable widgets in order (tray tiles, Pantry tiles,
+  marked squares, buttons); the tray's ``open()``, ``close()`` and ``toggle()`` (``panel.ids.tray``) open what a
+  tap opens.
 * **Button order** with nothing selected (:attr:`BoardScreen.ACTION_ORDER`, by action class, the engine's order
   kept within a class): first the step's own choices, which are mostly few and out of reach of a board tap
   (Maki: take a tile, place it, move the teacup, serve, draw, end the turn, discard, Second Helping; Wasabi!:
@@ -43,7 +58,7 @@ public-information column. Decisions, written down:
   move), then the choices that prep or give up the turn's play (Maki: Gain a card, Take Pool, Return, so
   serving comes before prepping; Wasabi!: every Pass variant after every placement), and action cards aimed at
   squares last of all (Switch, Chop, Substitute; Switch!, Chop!, Wasabi!: many buttons, all reachable by
-  tapping a square).
+  tapping a square); of these, only the ones no tile or square reaches are buttons.
 * **Prompt:** the acting seat's tray says in words what to do (:meth:`BoardScreen.prompt_text`, per game, from
   the legal actions' kinds and the public view only: never which tiles or recipes the seat holds, as the prompt
   shows even while the tray is closed).

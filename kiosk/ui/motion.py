@@ -76,6 +76,8 @@ class Ghost(Widget):
     (degrees, the seat model's for a seat) turns what it holds about its centre, to face a seat."""
 
     rotation = NumericProperty(0.0)
+    #: What moves it (its whole length is the motion's: tests read it).
+    animation: Animation | None = None
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -129,7 +131,7 @@ def _hold(ghost: Widget, piece: Widget) -> None:
     ghost.add_widget(piece)
 
 
-def _launch(ghost: Widget, anim: Animation) -> Widget:
+def _launch(ghost: Ghost, anim: Animation) -> Widget:
     win = _window()
     if len(_active) >= MAX_GHOSTS:  # too much at once: the oldest motion ends now (its state is drawn already)
         old = _active.pop(0)
@@ -146,6 +148,7 @@ def _launch(ghost: Widget, anim: Animation) -> Widget:
             _active.remove(ghost)
 
     anim.bind(on_complete=done)
+    ghost.animation = anim
     anim.start(ghost)
     return ghost
 

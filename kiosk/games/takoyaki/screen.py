@@ -347,7 +347,8 @@ class TakoyakiScreen(BaseGameScreen):
         for g in session.bots:
             self._bot_events[g] = Clock.schedule_once(partial(self._bot_tick, g), self._bot_delay(g))
         self._tick_ev = Clock.schedule_interval(self._tick, 0.1)
-        self._start_countdown(self.COUNTDOWN_S)
+        # attract mode shows an order already being cooked (its bots played on off-screen): a short countdown
+        self._start_countdown(self.BETWEEN_S if session.attract else self.COUNTDOWN_S)
         self._draw()
 
     def end(self) -> None:

@@ -194,10 +194,11 @@ class CentreSlice(Oriented):
     table = ObjectProperty(None, allownone=True)
     edge = StringProperty("bottom")
     screen = ObjectProperty(None, allownone=True)
+    players = ObjectProperty(None, allownone=True)  # the seats in play: see kiosk.ui.seatzone.use_players
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout)
+        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout, players=self._relayout)
 
     def _rebind(self, *_a: Any) -> None:
         if self.parent is not None:
@@ -208,7 +209,7 @@ class CentreSlice(Oriented):
         if self.table is None or self.parent is None:
             return
         w, h = self.parent.size
-        c = self.table.centre(w, h)
+        c = self.table.centre(w, h, self.players)
         side = min(c.w * 0.2, c.h * 0.5)
         from kiosk.seats import Rect
 

@@ -473,6 +473,11 @@ class MakotoScreen(BaseGameScreen):
                     panel.ids.tray.close()
             elif self.match.games > 1:
                 session.state = MatchResult(state, self.match)  # the results screen scores the match
+        movers = set() if session.state.is_over() else set(session.state.to_move())
+        for g, seat in enumerate(session.seats):  # the turn passed: a hand opened by a tap hides again
+            zone = self.panels.get(seat.index)
+            if zone is not None and g not in movers and zone.ids.tray.latched:
+                zone.ids.tray.close()
         self._redraw()
 
     # ------------------------------------------------------------------------------------------- log, motion

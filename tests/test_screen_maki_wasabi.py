@@ -310,22 +310,33 @@ def child_main(tmp: Path, out: Path) -> None:
             assert not tray.is_open
             secret = panel.private_text
             assert secret and secret not in texts(panel), "the hand is hidden while the tray is closed"
-            hold = Finger(*panel.ids.tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96))
+            top = panel.ids.tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96)
+            Finger(*top).up()  # a tap opens the tray, and it stays open
             tick(2)
-            assert tray.is_open, "holding the tray opens it"
-            assert secret in texts(panel), "the hand shows while held"
+            assert tray.is_open, "a tap opens the tray"
+            assert secret in texts(panel), "the hand shows while open"
             if not shot and steps >= 2 and tiles >= 2:
-                screenshot(f"{key}_board")  # the board with tiles, and this seat's tray held open
+                screenshot(f"{key}_board")  # the board with tiles, and this seat's tray open
                 shot = True
             assert not screen.panels[ne].ids.tray.is_open
-            label = panel.labels[0]
-            assert label, "the human has legal actions as buttons"
             before = len(st.journal)
-            Finger(*buttons(panel, label)[0].to_window(*buttons(panel, label)[0].center)).up()
+            pantry, hand = list(screen.ids.pantry.children), list(panel.ids.hand.children)
+            if panel.labels[0]:
+                widget = buttons(panel, panel.labels[0])[0]
+            elif pantry or hand:
+                widget = (pantry or hand)[-1]  # a tile: a pick is taken at once, a hand tile is chosen
+            else:
+                widget = screen.tiles[next(sq for t, sq, _a in screen._placements if t == screen.chosen)]
+            Finger(*widget.to_window(*widget.center)).up()
             tick(2)
-            hold.up()
-            tick(2)
-            assert len(session.state.journal) > before, f"{label} was not applied ({panel.error})"
+            if screen.chosen and len(session.state.journal) == before and screen._placements:
+                square = screen.tiles[next(sq for t, sq, _a in screen._placements if t == screen.chosen)]
+                Finger(*square.to_window(*square.center)).up()  # the chosen tile's square: placed at once
+                tick(2)
+            assert len(session.state.journal) > before, f"{widget} did not play ({panel.error})"
+            if tray.is_open:
+                Finger(*top).up()  # a tap on the open tray (off its buttons) closes it
+                tick(2)
             assert not tray.is_open and panel.private_text not in texts(panel)
             steps += 1
         assert steps >= 3 and shot, f"only {steps} human steps, screenshot taken: {shot}"
@@ -348,7 +359,8 @@ def child_main(tmp: Path, out: Path) -> None:
 
         screen, sw, ne, session, g = start_human_against_bot(key)
         panel, other = screen.panels[sw], screen.panels[ne]
-        # the human's first placement step (setup choices and Maki's Take: the seat's first offered button)
+        bot = app.games[key].bots["easy"](g, 11)
+        # the human's first placement step (set-up choices and Maki's Take played as the bot would)
         for _ in range(60):
             st = session.state
             assert not st.is_over()
@@ -358,7 +370,7 @@ def child_main(tmp: Path, out: Path) -> None:
             tick(2)
             if any(type(a).__name__ == "Place" for a in st.legal_actions(g)):
                 break
-            screen.human_action(g, screen.offered(g)[0])
+            session.apply(g, bot.choose(st))
             tick(2)
         else:
             raise AssertionError("the human never got a tile to place")
@@ -368,69 +380,69 @@ def child_main(tmp: Path, out: Path) -> None:
         legal = st.legal_actions(g)
         n = len(screen.tiles)
         assert screen.acting == g and screen.selected == -1
-        assert offered(screen, g) == sorted(repr(a) for a in legal), "nothing selected: every legal action"
-        kinds = [type(a).__name__ for a in screen.offered(g)]
-        assert kinds[0] in ("Place", "PlayStack", "PlaySpicy"), kinds[:6]
-        if "Pass" in kinds:
-            assert max(i for i, k in enumerate(kinds) if k == "Place") < kinds.index("Pass"), "Place before Pass"
-        assert "Tap an empty square" in panel.prompt, panel.prompt
-        assert panel.prompt in texts(panel), "the prompt shows with the tray closed"
+        # every legal action is reachable: a button, a tile, or a square
+        for a in legal:
+            assert a in screen.offered(g) or action_squares(a, n) or screen.pick_tile(a), a
+        assert not any(type(a).__name__ == "Place" for a in screen.offered(g)), "no placement buttons"
+        placements = screen._placements
+        tiles = {t for t, _s, _a in placements}
+        assert panel.prompt and panel.prompt in texts(panel), "the prompt shows with the tray closed"
         if key == "wasabi":
             screenshot("wasabi_prompt")  # the acting seat's prompt with its tray closed, the + on the squares
         squares = {sq for a in legal for sq in action_squares(a, n)}
-        board = screen.board_summary()
-        assert {i for i, t in enumerate(screen.tiles) if t.eligible} == squares
-        target = next(i for i, (kind, _s, cov) in enumerate(board) if not kind and not cov and i in squares)
+        target = min(sq for _t, sq, _a in placements)
         name = cell_name(int(screen.board_cols), target)
-        assert "+" in texts(screen.tiles[target]), "an empty square that may be tapped shows a +"
-
-        # a square nothing can be played on: no selection, and the seat is told
         blocked = [i for i in range(n) if i not in squares]
-        if blocked:
+        if blocked:  # a square nothing can be played on: no selection, and the seat is told
             tap_tile(screen, blocked[0])
-            assert screen.selected == -1 and "Nothing to play on" in panel.error, panel.error
-        # select: only the actions on that square, first page, the square marked in shape and text
-        panel.page = min(1, panel.pages - 1)
-        tap_tile(screen, target)
-        want = sorted(repr(a) for a in legal if target in action_squares(a, n))
-        assert screen.selected == target and screen.tiles[target].selected
-        assert want and offered(screen, g) == want, (offered(screen, g), want)
-        assert panel.page == 0 and all(name in lbl for lbl in panel.labels if lbl), panel.labels
-        assert f"\u25b6{name}\u25c0" in texts(screen.tiles[target]) and name in panel.prompt, panel.prompt
-        # another seat's zone: nothing changes
-        badge = [w for w in other.walk(restrict=True) if isinstance(w, Label) and w.text == other.score]
-        for widget in badge + [other.ids.tray]:
-            Finger(*widget.to_window(*widget.center)).up()
-            tick(2)
-            assert screen.selected == target and offered(screen, g) == want
-        # tap it again: cleared, every action back
-        tap_tile(screen, target)
-        assert screen.selected == -1 and not screen.tiles[target].selected
-        assert offered(screen, g) == sorted(repr(a) for a in legal)
-        # tap the centre off the board: cleared
-        tap_tile(screen, target)
-        assert screen.selected == target
-        legend = next(w for w in screen.walk(restrict=True) if isinstance(w, Label) and w.text == screen.legend)
-        Finger(*legend.to_window(*legend.center)).up()
-        tick(2)
-        assert screen.selected == -1
-        # select, hold the tray, look, and tap the first (filtered) button
-        tap_tile(screen, target)
-        tray = panel.ids.tray
-        hold = Finger(*tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96))
-        tick(2)
-        assert tray.is_open and panel.labels[0]
-        screenshot(f"{key}_selected")
-        action = screen.offered(g)[0]
-        assert target in action_squares(action, n)
-        tile = action.to_json()["tile"] if key == "wasabi" else st.view(None)["pending"]  # Maki: the taken tile
+            assert screen.selected == -1 and ("Nothing to play on" in panel.error or "cannot put" in panel.error)
         before = len(st.journal)
-        button = buttons(panel, panel.labels[0])[0]
-        Finger(*button.to_window(*button.center)).up()
-        tick(3)
-        hold.up()
+        if len(tiles) > 1:
+            # several tiles in hand, none chosen: every square any action names is marked; a tap on one selects
+            # it and the seat's buttons are the actions on it
+            assert {i for i, t in enumerate(screen.tiles) if t.eligible} == squares
+            assert "+" in texts(screen.tiles[target]), "an empty square that may be tapped shows a +"
+            tap_tile(screen, target)
+            want = sorted(repr(a) for a in legal if target in action_squares(a, n))
+            assert screen.selected == target and screen.tiles[target].selected
+            assert offered(screen, g) == want, (offered(screen, g), want)
+            assert f"\u25b6{name}\u25c0" in texts(screen.tiles[target]) and name in panel.prompt, panel.prompt
+            badge = [w for w in other.walk(restrict=True) if isinstance(w, Label) and w.text == other.score]
+            for widget in badge + [other.ids.tray]:  # another seat's zone: nothing changes
+                Finger(*widget.to_window(*widget.center)).up()
+                tick(2)
+                assert screen.selected == target and offered(screen, g) == want
+            tap_tile(screen, target)  # again: cleared
+            assert screen.selected == -1 and not screen.tiles[target].selected
+            tap_tile(screen, target)
+            legend = next(w for w in screen.walk(restrict=True) if isinstance(w, Label) and w.text == screen.legend)
+            Finger(*legend.to_window(*legend.center)).up()  # the centre off the board: cleared
+            tick(2)
+            assert screen.selected == -1
+            # open the tray (a tap), choose a tile: its squares are marked; a tap on one places it at once
+            tray = panel.ids.tray
+            Finger(*tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96)).up()
+            tick(2)
+            assert tray.is_open and not other.ids.tray.is_open
+            chosen = panel.ids.hand.children[-1]
+            Finger(*chosen.to_window(*chosen.center)).up()
+            tick(2)
+            tile = chosen.kind
+            assert screen.chosen == tile and chosen.selected
+            mine = {sq for t, sq, _a in placements if t == tile}
+            assert {i for i, t in enumerate(screen.tiles) if t.eligible} == mine
+            screenshot(f"{key}_selected")
+            target = min(mine)
+            name = cell_name(int(screen.board_cols), target)
+        else:
+            # one tile to place (Maki's taken tile): its squares are marked and a tap places it at once
+            tile = next(iter(tiles))
+            assert screen.chosen == tile
+            assert {i for i, t in enumerate(screen.tiles) if t.eligible} == {sq for _t, sq, _a in placements}
+            screenshot(f"{key}_selected")
+        tap_tile(screen, target)
         tick(2)
-        assert len(session.state.journal) == before + 1, f"{action} was not applied ({panel.error})"
+        assert len(session.state.journal) == before + 1, f"the tap on {name} placed nothing ({panel.error})"
         public = session.state.view(None)
         placed = public["board"][target] if key == "maki" else public["board"][target][-1]
         assert placed == tile, (placed, tile)
@@ -442,11 +454,12 @@ def child_main(tmp: Path, out: Path) -> None:
         for _ in range(30):
             if session.state.to_move() != [g] or session.state.is_over():
                 break
-            screen.human_action(g, screen.offered(g)[0])
+            session.apply(g, bot.choose(session.state))
             tick(2)
         assert session.state.to_move() != [g] and not session.state.is_over()
         assert screen.acting is None and not any(t.eligible for t in screen.tiles) and not panel.prompt
         journal, shown = len(session.state.journal), (screen.board_summary(), offered(screen, g), other.labels[:])
+        blocked = [i for i in range(n) if i != target]
         panel.error = other.error = ""
         for sq in (target, blocked[0] if blocked else 0):
             tap_tile(screen, sq)

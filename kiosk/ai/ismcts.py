@@ -81,7 +81,8 @@ class ISMCTSBot(BaseBot):
     """A search bot for any game of the contract.
 
     ``iterations`` bounds the work (deterministic for a seed); ``time_limit`` (seconds) stops earlier on a slow
-    machine. The chosen action is the most visited one legal in the real state.
+    machine, before an iteration that would not end in time (see :meth:`choose`). The chosen action is the most
+    visited one legal in the real state.
     """
 
     level = "hard"
@@ -116,6 +117,11 @@ class ISMCTSBot(BaseBot):
         self.prior_best = prior_best
         self.prior_rest = prior_rest
         self.last_iterations = 0
+        #: The clock the time limit is kept by (seconds).
+        self.clock: Callable[[], float] = time.perf_counter
+        #: Seconds one iteration took, on average, in the last search (0 before the first): how much room the
+        #: next decision's first iteration needs.
+        self.iteration_estimate = 0.0
         #: After a search: per root action, its visits and mean reward (for a bot that weighs the search against
         #: its own heuristic).
         self.last_root: dict[Action, tuple[int, float]] = {}
@@ -145,26 +151,39 @@ class ISMCTSBot(BaseBot):
         d.apply(seat, action)
 
     # --- the search -------------------------------------------------------------------------------------------
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State, *, started: float | None = None) -> Action:
+        """The most visited legal candidate after the search.
+
+        With a ``time_limit`` the decision keeps to it, counted from ``started`` (default: now, so the root's
+        pruning counts too; a subclass that ranks before searching passes its own start): an iteration is
+        started only if the slowest one so far (before the first, the mean of the previous decision's) would
+        still end before the limit. A decision whose candidates took the whole budget to find returns the
+        first candidate (the pruning hook's best) without searching."""
+        clock = self.clock
+        start = clock() if started is None else started
         legal = self.root_actions(state, state.legal_actions(self.seat))
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
         root = _Node(None, None, self.seat)
-        deadline = time.perf_counter() + self.time_limit if self.time_limit else math.inf
+        deadline = start + self.time_limit if self.time_limit else math.inf
         rng = self.rng
         done = 0
-        while done < self.iterations:
+        slowest = self.iteration_estimate
+        now = search_start = clock()
+        while done < self.iterations and now + slowest <= deadline:
             self._iterate(root, state.determinize(self.seat, rng), rng, legal)
             done += 1
-            if time.perf_counter() > deadline:
-                break
+            before, now = now, clock()
+            slowest = now - before if done == 1 else max(slowest, now - before)
+        if done:
+            self.iteration_estimate = (now - search_start) / done
         self.last_iterations = done
         self.last_root = {a: (ch.visits, ch.reward / ch.visits) for a, ch in root.children.items() if ch.visits}
         best = max(
             (c for c in root.children.values() if c.action in legal), key=lambda c: (c.visits, c.reward), default=None
         )
-        return best.action if best is not None and best.action is not None else pick(rng, legal)
+        return best.action if best is not None and best.action is not None else legal[0]
 
     def _iterate(self, root: _Node, d: State, rng: random.Random, candidates: list[Action]) -> None:
         d.journal = None  # searching needs no save file

@@ -131,13 +131,13 @@ class GameLauncher:
             session.match_games = meta["match_games"]
         saved = app.saved_games
         if saved.available:
-            seats_info = [{"seat": i, "bot": lv} for i, lv in seats]
 
             def journal_factory(
                 next_state: State, next_seed: int, setup: dict[str, Any], next_meta: dict[str, Any]
             ) -> Any:
+                seats_now = session.seat_list()  # a seat a bot took over stays a bot in the next game
                 return saved.start(
-                    spec.key, len(seats), next_seed, state=next_state, seats=seats_info, meta=next_meta, setup=setup
+                    spec.key, len(seats), next_seed, state=next_state, seats=seats_now, meta=next_meta, setup=setup
                 )
 
             session.journal_factory = journal_factory

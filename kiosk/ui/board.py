@@ -19,23 +19,38 @@ public-information column. Decisions, written down:
   show ``×N`` and Wasabi-covered squares the Wasabi plant and a green frame.
 * The board widgets are reused from game to game (rebuilt only when the board size changes).
 
-**Playing by tapping the board** (all from ``legal_actions``; the screen knows no rules):
+**Playing by touch** (all from ``legal_actions``; the screen knows no rules):
 
 * The *acting seat* is the one seat in ``to_move()`` when it is a human (never in attract mode, never a bot).
-  Only its buttons are ever filtered.
+  Only it is ever acted for: a finger on the shared board or Pantry cannot be told apart by seat.
+* **Tiles** (:class:`TileChoice`) are what a seat takes or places: *picks* (:attr:`BoardScreen.PICKS`, e.g.
+  Maki's ``Take``, Wasabi!'s ``DrawTile``) in the centre's Pantry row, public; private picks
+  (:attr:`BoardScreen.PRIVATE_PICKS`, Wasabi!'s ``GiveTile``) and the hand's tiles to place in the seat's tray
+  (``ids.hand``), shown only while it is open. A placement is an action naming one square whose tile
+  :meth:`BoardScreen.placed_tile` reads from its fields or the public view (Maki: the taken tile, the lifted
+  teacup; Wasabi!: ``Place.tile``). A tap on a pick applies it; a tap on a hand tile chooses it
+  (:attr:`BoardScreen.chosen`) and marks the squares it may go on; with one tile to place it is chosen already.
 * A square is *eligible* when one of the acting seat's legal actions names it in a square field
   (:data:`SQUARE_FIELDS`: ``cell``, ``square``, ``a``, ``b``; Wasabi!'s Kitchen ``square=-1`` names none).
-  Eligible squares carry a big ``+`` (empty) or a small one in the corner (filled): a shape. This reveals
-  nothing private: what may be tapped follows from the public board and public cards (held action cards are
-  public in both games, the tile to place in Maki is public, any Wasabi! hand may go on any empty square).
-* Tapping an eligible square selects it: a thick double frame and ``▶B3◀`` in the corner, and the seat's
-  buttons show only the legal actions naming that square, from their first page. One matching action is still
-  a button: nothing is ever committed by the board tap itself. Tapping the selected square again, or the centre
-  anywhere off the board, clears the selection; tapping another eligible square moves it. Tapping a square no
-  legal action names clears the selection and says so at the seat ("Nothing to play on B3 now"). Taps on the
-  board while no human may act (a bot's turn, attract mode, the game over) change nothing, and taps in another
-  seat's zone never touch the selection. A finger on the shared board cannot be told apart by seat, so a board
-  tap only ever filters the acting seat's buttons. Every applied action (and every new game) clears it.
+  Eligible squares carry a ``+`` in hint mode. This reveals nothing private (held action cards are public in
+  both games, the tile to place in Maki is public, any Wasabi! hand may go on any empty square).
+* **A tap on a square** with a tile chosen applies the placement of that tile there at once when it is the only
+  one; otherwise (no tile chosen, several matching actions, or action cards on that square) it selects the square:
+  a thick double frame and ``▶B3◀``, and the seat's buttons are the legal actions naming that square, from their
+  first page; an action card is never played by a square tap alone. Tapping the selected square again, or the
+  centre anywhere off the board, clears the selection; a square no legal action names says so at the seat
+  ("Nothing to play on B3 now"). A drag from a tile onto a square is a tap on the tile then on the square, in
+  one touch (a pick is applied, then the placement of the picked tile on that square if the engine then offers
+  exactly one). Every applied action (and every new game) clears the selection and the chosen tile.
+* **Buttons** are only what no tile or square reaches (:meth:`BoardScreen._button_actions`), so tiles and squares
+  are never paged through.
+* **The contract with seat buttons and other input paths:** everything a player can choose by touch is either
+  a Kivy ``ButtonBehavior`` widget whose ``on_release`` does exactly what a tap does (the tray's action buttons,
+  the page arrows), or a widget with a ``choose()`` method that does what a tap does (:class:`BoardTile`,
+  :class:`TileChoice`, whose ``on_release`` also calls it), and it is on screen and enabled only while it may be
+  chosen. :meth:`BoardScreen.choosable` lists a seat's choosable widgets in order (tray tiles, Pantry tiles,
+  marked squares, buttons); the tray's ``open()``, ``close()`` and ``toggle()`` (``panel.ids.tray``) open what a
+  tap opens.
 * **Button order** with nothing selected (:attr:`BoardScreen.ACTION_ORDER`, by action class, the engine's order
   kept within a class): first the step's own choices, which are mostly few and out of reach of a board tap
   (Maki: take a tile, place it, move the teacup, serve, draw, end the turn, discard, Second Helping; Wasabi!:
@@ -43,7 +58,7 @@ public-information column. Decisions, written down:
   move), then the choices that prep or give up the turn's play (Maki: Gain a card, Take Pool, Return, so
   serving comes before prepping; Wasabi!: every Pass variant after every placement), and action cards aimed at
   squares last of all (Switch, Chop, Substitute; Switch!, Chop!, Wasabi!: many buttons, all reachable by
-  tapping a square).
+  tapping a square); of these, only the ones no tile or square reaches are buttons.
 * **Prompt:** the acting seat's tray says in words what to do (:meth:`BoardScreen.prompt_text`, per game, from
   the legal actions' kinds and the public view only: never which tiles or recipes the seat holds, as the prompt
   shows even while the tray is closed).
@@ -205,7 +220,7 @@ class BoardTile(Tile):
     """One square of the board, drawn as a :class:`~kiosk.ui.pieces.Tile` (the ingredient's picture, its category
     colour and symbol). ``kind`` is "" (empty), "teacup" or an ingredient; ``stack`` the tiles on it (Wasabi!),
     ``covered`` true under a Wasabi card. ``text`` names what is there in words (for tests and the fallback
-    description; the picture carries the meaning on screen)."""
+    description; the picture carries the meaning on screen). :meth:`choose` does what a tap on it does."""
 
     text = StringProperty("")
     dark = BooleanProperty(False)
@@ -215,26 +230,96 @@ class BoardTile(Tile):
         self.index = index
         self.on_tap = on_tap
 
+    def choose(self) -> bool:
+        """What a tap on this square does (the screen decides what it means); True when it meant something."""
+        return self.on_tap is not None and self.on_tap(self.index)
+
     def on_touch_down(self, touch: Any) -> bool:
         """A finger down on the square is a tap on it (the screen decides whether it means anything)."""
-        if self.on_tap is not None and self.collide_point(*touch.pos) and self.on_tap(self.index):
+        if self.on_tap is not None and self.collide_point(*touch.pos) and self.choose():
             return True
         return bool(super().on_touch_down(touch))
 
 
+class TileChoice(Tile):
+    """A tile the acting seat may take or place: in the centre's pantry (public picks: Maki's Take, Wasabi!'s
+    DrawTile) or in the seat's tray (its hand: Wasabi!'s tiles to place, the starting tiles to give). A tap is
+    :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). ``label`` is the
+    ingredient's name (fine print in the corner: the picture carries the meaning). Only ever on screen (and
+    enabled) while choosable."""
+
+    label = StringProperty("")
+    #: "pick": choosing it applies its action at once (``action``); "hand": choosing it selects it for placing.
+    mode = StringProperty("pick")
+    #: How far (in units of ``app.u``-free window pixels) a finger moves before a touch is a drag, not a tap.
+    DRAG_PX = 24.0
+
+    def __init__(self, screen: BoardScreen | None = None, action: Action | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.screen = screen
+        self.action = action
+
+    def choose(self) -> None:
+        """What a tap on the tile does: a pick applies its action, a hand tile is selected (or unselected)."""
+        if self.screen is not None and not self.disabled:
+            self.screen.choose_tile(self)
+
+    def on_release(self) -> None:
+        """A release that did not come from a finger (``trigger_action``: the seat buttons' confirm)."""
+        self.choose()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.disabled or not self.collide_point(*touch.pos):
+            return False
+        touch.grab(self)
+        touch.ud[self] = False  # not dragging yet
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        from kivy.core.window import Window
+
+        dx = (touch.sx - touch.osx) * Window.width
+        dy = (touch.sy - touch.osy) * Window.height
+        if not touch.ud.get(self) and dx * dx + dy * dy >= self.DRAG_PX**2:
+            touch.ud[self] = True
+        if touch.ud.get(self) and self.screen is not None:
+            self.screen.drag_tile(self, touch.sx * Window.width, touch.sy * Window.height)
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return False
+        from kivy.core.window import Window
+
+        touch.ungrab(self)
+        if self.screen is None or self.disabled:
+            return True
+        if touch.ud.get(self):
+            self.screen.drop_tile(self, touch.sx * Window.width, touch.sy * Window.height)
+        else:
+            self.choose()
+        return True
+
+
 class BoardPanel(ActionPanel):
     """One seat's side of a board screen: the generic panel's behaviour (:class:`~kiosk.ui.game.ActionPanel`)
-    with its own look (``<BoardPanel>`` in ``layouts/board.kv``): the hand and the action buttons side by side in
-    the tray, buttons naming squares (``B3``) instead of numbers, and ``prompt`` (what to do now, in words) at
-    the top of the tray, shown whether the tray is open or not (so it never names anything private)."""
+    with its own look (``<BoardPanel>`` in ``layouts/board.kv``): the hand tiles (``ids.hand``), the seat's
+    private lines and the action buttons in the tray, buttons naming squares (``B3``) instead of numbers, and
+    ``prompt`` (what to do now, in words) at the top of the tray, shown whether the tray is open or not (so it
+    never names anything private)."""
 
     prompt = StringProperty("")
+    #: The tray holds tiles to choose (``ids.hand`` has children): the kv rule gives them a row.
+    has_tiles = BooleanProperty(False)
 
 
 class BoardScreen(GenericGameScreen):
     """The generic screen with a board in the centre (see the module docstring). Subclasses give the board and
     texts through :meth:`board_cells`, :meth:`public_lines`, :meth:`private_lines`, :meth:`prompt_text` and
-    :meth:`event_text`, and the button order through :attr:`ACTION_ORDER`."""
+    :meth:`event_text`, the button order through :attr:`ACTION_ORDER`, and the tiles through :attr:`PICKS`,
+    :attr:`PRIVATE_PICKS` and :meth:`placed_tile`."""
 
     #: The shared board stays put: its pictures read from every side, and the acting seat's zone is highlighted
     #: instead (turning the whole board to each player in turn was dizzying, in attract mode most of all).
@@ -244,6 +329,11 @@ class BoardScreen(GenericGameScreen):
     #: Action class names in button order when no square is selected (see the module docstring); classes not
     #: listed come after the listed ones; the engine's order is kept within a class.
     ACTION_ORDER: tuple[str, ...] = ()
+    #: Actions that take a tile from the public pantry: class name -> the field naming the tile. They are tiles in
+    #: the centre's pantry row, not buttons (a tap applies the action; a drag onto a square also places it).
+    PICKS: dict[str, str] = {}
+    #: The same for picks that must stay private (they are tiles in the seat's tray).
+    PRIVATE_PICKS: dict[str, str] = {}
     #: How many events the last-moves box shows (newest last).
     HISTORY = 3
     board_rows = NumericProperty(6)
@@ -252,6 +342,10 @@ class BoardScreen(GenericGameScreen):
     legend = StringProperty("")
     #: The selected square (-1: none); only ever set while a human seat may act.
     selected = NumericProperty(-1)
+    #: The tile chosen for placing ("" none): chosen in the tray, or the only tile there is to place.
+    chosen = StringProperty("")
+    #: The centre's pantry row holds tiles the acting seat may take (the kv rule gives it room then).
+    has_pantry = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         from kiosk.ui import load_layouts
@@ -263,9 +357,13 @@ class BoardScreen(GenericGameScreen):
         self.acting: int | None = None
         self._legal: list[Action] = []  # the acting seat's legal actions in button order
         self._squares: list[tuple[int, ...]] = []  # the squares each of those names
+        #: (tile, square, action) of every legal placement of the acting seat
+        self._placements: list[tuple[str, int, Action]] = []
         self.eligible: set[int] = set()
         self._public: dict[str, Any] = {}
         self._history: deque[str] = deque(maxlen=self.HISTORY)
+        self._tile_key: tuple[Any, ...] = ()
+        self._ghost: Tile | None = None
 
     def _build_panels(self, *_a: Any) -> None:
         if self.panels or self.table is None:
@@ -294,6 +392,15 @@ class BoardScreen(GenericGameScreen):
 
     def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
         return []
+
+    def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
+        """The tile ``action`` puts on its square (a placement), else None. Read from the action's fields and
+        the public view (Maki: the taken tile is public), never from rules."""
+        return None
+
+    def describe_action(self, action: Action, cols: int, cells: int, recipes: dict[int, str]) -> str:
+        """A button's label for ``action`` (subclasses word their own actions; default :func:`action_label`)."""
+        return action_label(action, cols, cells, recipes)
 
     def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool) -> str:
         """What the acting seat should do now, in words, from the kinds (class names) of its legal actions and
@@ -329,15 +436,48 @@ class BoardScreen(GenericGameScreen):
         last = len(rank)
         return sorted(actions, key=lambda a: rank.get(type(a).__name__, last))
 
+    def pick_tile(self, action: Action) -> tuple[str, bool] | None:
+        """(tile, private?) when ``action`` is a pick (:attr:`PICKS`, :attr:`PRIVATE_PICKS`), else None."""
+        name = type(action).__name__
+        for table, private in ((self.PICKS, False), (self.PRIVATE_PICKS, True)):
+            if name in table:
+                value = getattr(action, table[name], None)
+                if isinstance(value, str):
+                    return value, private
+        return None
+
     def acting_panel(self) -> BoardPanel | None:
         if self.session is None or self.acting is None:
             return None
         panel = self.panels.get(self.session.seats[self.acting].index)
         return panel if isinstance(panel, BoardPanel) else None
 
+    def choosable(self, game_seat: int) -> list[Any]:
+        """Every widget the seat may choose now, in the order a highlight should visit them: its tray's tiles,
+        the pantry's tiles, the marked board squares, then its enabled action buttons (see the module
+        docstring's contract). Empty when the seat may not act."""
+        if self.session is None or self.acting != game_seat:
+            return []
+        panel = self.acting_panel()
+        out: list[Any] = []
+        if panel is not None and panel.ids.tray.is_open:
+            out += [w for w in reversed(panel.ids.hand.children) if isinstance(w, TileChoice) and not w.disabled]
+        out += [w for w in reversed(self.ids.pantry.children) if isinstance(w, TileChoice) and not w.disabled]
+        out += [t for t in self.tiles if t.index in self.eligible]
+        if panel is not None and panel.ids.tray.is_open:
+            from kivy.uix.button import Button
+
+            out += [
+                b
+                for b in panel.ids.tray.walk(restrict=True)
+                if isinstance(b, Button) and b.text and not b.disabled and b.opacity > 0
+            ]
+        return out
+
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: Any) -> None:
         self.selected = -1
+        self.chosen = ""
         self.acting = None
         self._history.clear()
         super().begin(session)
@@ -346,8 +486,14 @@ class BoardScreen(GenericGameScreen):
         self.last_text = "\n".join(self._history)
 
     def end(self) -> None:
+        from kiosk.ui import motion
+
         self.selected = -1
+        self.chosen = ""
         self.acting = None
+        self._drop_ghost()
+        self._touched, self._touched_by = [], None
+        motion.clear()  # no piece of this game stays in flight
         super().end()
 
     def hide_private(self) -> None:
@@ -360,7 +506,90 @@ class BoardScreen(GenericGameScreen):
         for ev in events or ():
             self._history.append(self._event_line(ev))
         self.selected = -1
+        self.chosen = ""
         self._redraw()
+        self.animate_events(list(events or ()))
+
+    # ------------------------------------------------------------------------------------------- motion
+    #: Event kinds and the fields naming the square a tile lands on (Maki ``placed``, Wasabi! ``placed``).
+    PLACED = {"placed": ("cell", "square")}
+    #: Event kinds of a completed recipe (Maki ``served``, Wasabi! ``completed``) and the field with its name.
+    COMPLETED = {"served": "name", "completed": "recipe"}
+    _touched: list[int]  # the squares the seat now acting placed or switched this turn (what a recipe glows)
+    _touched_by: int | None
+    _cup_from: int  # (Maki) the square whose teacup was lifted, where the teacup flies from
+
+    def animate_events(self, events: list[Event]) -> None:
+        """Motion for the events of one applied action, on top of the state (drawn already; see
+        :mod:`kiosk.ui.motion`): a placed tile flies from the acting seat's zone to its square, a tile taken off
+        the board (Chop) flies to the seat, a Switch's two tiles fly past each other, an action card taken flies
+        from the board or the centre to the seat, and a completed recipe glows the squares the seat touched this
+        turn and shows a banner with the party picture at the seat, facing it. Never delays input: every piece
+        in flight is a ghost on the window."""
+        from kiosk.ui import motion
+        from kiosk.ui.pictures import picture_name
+        from kiosk.ui.pieces import Token
+
+        session = self.session
+        if session is None or not self.tiles or not events:
+            return
+        cells = self.board_cells(session.state.view(None))
+        touched: list[int] = getattr(self, "_touched", [])
+        mover = getattr(self, "_touched_by", None)
+        for ev in events:
+            d = dict(ev.data)
+            g = ev.seat
+            zone = self.panels.get(session.seats[g].index) if g is not None and 0 <= g < len(session.seats) else None
+            if g is not None and g != mover:
+                touched, mover = [], g
+            if zone is None:
+                continue
+            size = tuple(self.tiles[0].size)
+
+            def tile_at(cell: int) -> BoardTile | None:
+                return self.tiles[cell] if isinstance(cell, int) and 0 <= cell < len(self.tiles) else None
+
+            def piece(kind: str) -> Tile:
+                return Tile(kind=kind, category=self.categories.get(kind, ""))
+
+            kind = str(d.get("kind") or d.get("tile") or "")
+            action = dict(d.get("action") or {})
+            if ev.kind in self.PLACED:
+                cell = next((d[k] for k in self.PLACED[ev.kind] if isinstance(d.get(k), int)), -1)
+                target = tile_at(cell)
+                if target is not None:
+                    motion.fly(piece(kind), zone, target, 0.35, size=size)
+                    touched.append(cell)
+                    if d.get("teacup"):
+                        self._cup_from = cell
+            elif ev.kind == "teacup" and tile_at(d.get("cell", -1)) is not None:
+                start = tile_at(getattr(self, "_cup_from", -1))
+                motion.fly(piece("teacup"), start if start is not None else zone, self.tiles[d["cell"]], 0.3, size)
+            elif ev.kind == "switch" or action.get("type") == "PlaySwitch":
+                a, b = (d.get("a"), d.get("b")) if ev.kind == "switch" else (action.get("a"), action.get("b"))
+                ta, tb = tile_at(a if isinstance(a, int) else -1), tile_at(b if isinstance(b, int) else -1)
+                if ta is not None and tb is not None:
+                    motion.fly(piece(cells[ta.index]["kind"]), tb, ta, 0.35)
+                    motion.fly(piece(cells[tb.index]["kind"]), ta, tb, 0.35)
+                    touched += [ta.index, tb.index]
+            elif ev.kind in ("chop", "chopped"):
+                start = tile_at(d.get("cell", d.get("square", -1)))
+                if start is not None and kind:
+                    motion.fly(piece(kind), start, zone, 0.35, size=size)
+            elif ev.kind in ("gained", "took_card"):
+                start = tile_at(d.get("square", -1))
+                card = Token(picture=picture_name(str(d.get("card", ""))))
+                motion.fly(card, start if start is not None else self.ids.centre, zone, 0.4, size=size)
+            elif ev.kind in self.COMPLETED:
+                for cell in dict.fromkeys(touched):
+                    if (t := tile_at(cell)) is not None:
+                        motion.glow(t, zone.seat_colour, 0.4, pulses=3)
+                name = str(d.get(self.COMPLETED[ev.kind], ""))
+                seat = session.seats[g] if g is not None else None
+                motion.banner(zone, f"{name}!", "party", seat.rotation if seat is not None else 0)
+            if ev.kind == "turn_over":
+                touched, mover = [], None
+        self._touched, self._touched_by = touched, mover
 
     def _event_line(self, ev: Event) -> str:
         try:
@@ -369,11 +598,29 @@ class BoardScreen(GenericGameScreen):
             return fallback_event_text(ev, self.seat_name)
 
     # ------------------------------------------------------------------------------------------- tapping
+    def _act(self, action: Action) -> bool:
+        """Apply ``action`` for the acting seat now (and redraw at once, so that a second touch in the same frame
+        sees the new choices)."""
+        if self.session is None or self.acting is None:
+            return False
+        g = self.acting
+        self.human_action(g, action)
+        self._draw()
+        return True
+
     def tap_square(self, cell: int) -> bool:
-        """A finger went down on square ``cell``. True when the tap meant something (the touch is used)."""
+        """A finger went down on square ``cell``. True when the tap meant something (the touch is used).
+
+        With a tile chosen (or only one to place), the placement of that tile on the square applies at once when
+        it is the only one; several (variants) or other actions naming the square become the seat's buttons."""
         panel = self.acting_panel()
         if panel is None or self.attract:
             return False  # a bot's turn, attract mode, game over: the board ignores taps
+        panel.ids.tray.poke()
+        tile = self.chosen
+        placements = [a for t, sq, a in self._placements if sq == cell and (not tile or t == tile)]
+        if tile and len(placements) == 1:
+            return self._act(placements[0])
         if cell == self.selected:
             self.clear_selection()
         elif cell in self.eligible:
@@ -382,8 +629,75 @@ class BoardScreen(GenericGameScreen):
             self._apply_selection()
         else:
             self.clear_selection()
-            panel.show_error(f"Nothing to play on {self.square_name(cell)} now", 3.0)
+            what = f"the {tile}" if tile else "anything"
+            panel.show_error(
+                f"Nothing to play on {self.square_name(cell)} now"
+                if not tile
+                else f"You cannot put {what} on {self.square_name(cell)}",
+                3.0,
+            )
         return True
+
+    def choose_tile(self, widget: TileChoice) -> None:
+        """A tap on a tile: a pick applies its action; a hand tile is chosen for placing (again: unchosen)."""
+        panel = self.acting_panel()
+        if panel is None or self.attract:
+            return
+        panel.ids.tray.poke()
+        if widget.mode == "pick" and widget.action is not None:
+            self._act(widget.action)
+            return
+        self.chosen = "" if self.chosen == widget.kind else widget.kind
+        self.selected = -1
+        self._apply_selection()
+
+    def square_at(self, wx: float, wy: float) -> int:
+        """The board square under a window point (-1: none)."""
+        for tile in self.tiles:
+            if tile.get_root_window() is not None and tile.collide_point(*tile.to_widget(wx, wy)):
+                return tile.index
+        return -1
+
+    def drag_tile(self, widget: TileChoice, wx: float, wy: float) -> None:
+        """A tile follows the finger (a copy of it, over everything)."""
+        if self.acting_panel() is None or self.attract:
+            return
+        if self._ghost is None:
+            self._ghost = Tile(kind=widget.kind, category=widget.category, size_hint=(None, None))
+            self._ghost.size = widget.size
+            self._ghost.opacity = 0.85
+            self.add_widget(self._ghost)
+        x, y = self.to_widget(wx, wy, relative=True)
+        self._ghost.center = (x, y)
+
+    def _drop_ghost(self) -> None:
+        if self._ghost is not None:
+            if self._ghost.parent is not None:
+                self._ghost.parent.remove_widget(self._ghost)
+            self._ghost = None
+
+    def drop_tile(self, widget: TileChoice, wx: float, wy: float) -> None:
+        """A tile dragged and let go at a window point: on a square, the tile goes there (a pick is applied
+        first, then the placement of the picked tile on that square if the engine then offers exactly one); off
+        the board, a drag counts as a tap on the tile."""
+        self._drop_ghost()
+        panel = self.acting_panel()
+        if panel is None or self.attract:
+            return
+        cell = self.square_at(wx, wy)
+        if cell < 0:
+            self.choose_tile(widget)
+            return
+        panel.ids.tray.poke()
+        if widget.mode == "pick" and widget.action is not None:
+            if not self._act(widget.action) or self.acting is None:
+                return
+            if not any(sq == cell for _t, sq, _a in self._placements):
+                self.tap_square(cell)  # says why nothing went there; the taken tile waits for a square
+                return
+        else:
+            self.chosen = widget.kind
+        self.tap_square(cell)
 
     def clear_selection(self) -> None:
         if self.selected != -1:
@@ -402,19 +716,38 @@ class BoardScreen(GenericGameScreen):
             return True
         return False
 
+    def _button_actions(self) -> list[Action]:
+        """The acting seat's buttons with no square selected: every legal action a tile or a square does not
+        reach (picks are tiles, placements a tile and a square, actions naming a square a tap on it)."""
+        placements = {id(a) for _t, _s, a in self._placements}
+        return [
+            a
+            for a, sq in zip(self._legal, self._squares)
+            if not sq and id(a) not in placements and self.pick_tile(a) is None
+        ]
+
     def _apply_selection(self) -> None:
         """Tiles' marks, the acting seat's buttons (filtered by the selected square) and its prompt."""
         if self.selected not in self.eligible:
             self.selected = -1
         sel = int(self.selected)
         panel = self.acting_panel()
+        tiles = {t for t, _s, _a in self._placements}
+        if self.chosen not in tiles:
+            self.chosen = next(iter(tiles)) if len(tiles) == 1 else ""
+        chosen = self.chosen
+        placing = {sq for t, sq, _a in self._placements if t == chosen} if chosen else set()
         marks = panel is None or panel.hints  # hint mode off at the acting seat: squares are not marked
         for i, tile in enumerate(self.tiles):
-            tile.eligible = marks and i in self.eligible
+            tile.eligible = marks and (i in placing if chosen else i in self.eligible)
             tile.selected = i == sel
         for each in self.panels.values():
             if isinstance(each, BoardPanel):
                 each.prompt = ""
+        if panel is not None:
+            for w in panel.ids.hand.children:
+                if isinstance(w, TileChoice):
+                    w.selected = w.mode == "hand" and w.kind == chosen and len(tiles) > 1
         if panel is None:
             return
         if sel >= 0:
@@ -422,12 +755,15 @@ class BoardScreen(GenericGameScreen):
             name = self.square_name(sel)
             panel.prompt = f"{name} selected: choose below (tap {name} again to clear)"
         else:
-            shown = self._legal
-            panel.prompt = (
-                self.prompt_text(self._public, {type(a).__name__ for a in self._legal}, bool(self.eligible))
-                if panel.hints
-                else ""
-            )
+            shown = self._button_actions()
+            if not panel.hints:
+                panel.prompt = ""
+            elif chosen and len(tiles) > 1:
+                panel.prompt = f"Tap a marked square for the {chosen} (or drag it there)"
+            else:
+                panel.prompt = self.prompt_text(
+                    self._public, {type(a).__name__ for a in self._legal}, bool(self.eligible)
+                )
         panel.set_actions(shown)
 
     # ------------------------------------------------------------------------------------------- drawing
@@ -473,22 +809,72 @@ class BoardScreen(GenericGameScreen):
             panel = self.panels[seat.index]
             mine = state.view(g)
             names = self.recipe_names(mine, g)
-            panel.describe = partial(action_label, cols=cols, cells=n, recipes=names)
+            panel.describe = partial(self.describe_action, cols=cols, cells=n, recipes=names)
             panel._fill()
             lines = self.private_lines(mine, g)
             panel.private_text = "\n".join(lines) if lines else "Nothing in your hand yet"
             panel.ids.tray.always_open = False
         # the acting seat: one human in to_move (the generic draw already gave it its legal actions)
         movers = [] if state.is_over() else state.to_move()
+        was = self.acting
         self.acting = None
-        self._legal, self._squares, self.eligible = [], [], set()
+        self._legal, self._squares, self._placements, self.eligible = [], [], [], set()
         if len(movers) == 1 and not self.attract and not session.is_bot(movers[0]):
             g = movers[0]
             self.acting = g
             self._legal = self.order_actions(list(self.panels[session.seats[g].index].actions))
             self._squares = [action_squares(a, n) for a in self._legal]
             self.eligible = {sq for squares in self._squares for sq in squares}
+            for a, squares in zip(self._legal, self._squares):
+                placed = self.placed_tile(a, public)
+                if placed is not None and len(squares) == 1:
+                    self._placements.append((placed, squares[0], a))
+        if was is not None and was != self.acting and was < len(session.seats):
+            self.panels[session.seats[was].index].ids.tray.close()  # the turn passed: the hand hides
+        self._fill_tiles()
         self._apply_selection()
+
+    def _fill_tiles(self) -> None:
+        """The pantry row (public picks) in the centre and the hand row (private picks, tiles to place) in the
+        acting seat's tray; rebuilt only when the choices change."""
+        public: list[tuple[str, Action | None, str]] = []
+        private: list[tuple[str, Action | None, str]] = []
+        for a in self._legal:
+            pick = self.pick_tile(a)
+            if pick is not None:
+                (private if pick[1] else public).append((pick[0], a, "pick"))
+        tiles = []
+        for t, _s, _a in self._placements:
+            if t not in tiles:
+                tiles.append(t)
+        if len(tiles) > 1:
+            private += [(t, None, "hand") for t in tiles]
+        key = (self.acting, tuple(public), tuple(private))
+        if key == self._tile_key:
+            return
+        self._tile_key = key
+        self._fill_row(self.ids.pantry, public)
+        self.has_pantry = bool(public)
+        for panel in self.panels.values():
+            if isinstance(panel, BoardPanel):
+                mine = private if panel is self.acting_panel() else []
+                self._fill_row(panel.ids.hand, mine)
+                panel.has_tiles = bool(mine)
+
+    def _fill_row(self, row: Any, items: list[tuple[str, Action | None, str]]) -> None:
+        row.clear_widgets()
+        for kind, action, mode in items:
+            row.add_widget(
+                TileChoice(
+                    screen=self,
+                    action=action,
+                    mode=mode,
+                    kind=kind,
+                    category=self.categories.get(kind, ""),
+                    label=short_name(kind),
+                    cell=short_name(kind),
+                )
+            )
 
     def _ensure_tiles(self, rows: int, cols: int) -> None:
         grid = self.ids.board

@@ -5,10 +5,10 @@ places: size, rotation and position follow the seat and the window, so screens n
 Shared widgets go inside a :class:`CentrePanel`, which faces one edge of the table at a time (the seat whose
 turn it is, or the player who opened the game picker).
 
-:class:`PrivateTray` is the one widget for hidden things (a hand of cards): it shows its contents only while its
-seat's player holds it (a finger down on the tray) or holds one of the seat's buttons, and hides them again on
-release. A second finger can then use the buttons inside. Tests and the idle handler close every tray with
-:meth:`PrivateTray.close`.
+:class:`PrivateTray` is the one widget for hidden things (a hand of cards): a tap opens it and a tap closes it; it
+also opens while held (a finger, or one of the seat's buttons) and closes on the release of the hold, and closes
+by itself after a few seconds without a touch at the seat. The idle handler, a passing turn and the end of a game
+close it with :meth:`PrivateTray.close`.
 """
 
 from __future__ import annotations
@@ -139,6 +139,14 @@ class SeatZone(Oriented):
     def _clear_error(self, _dt: float) -> None:
         self.error = ""
 
+    def on_touch_down(self, touch: Any) -> bool:
+        """A touch anywhere in the zone is a touch at this seat: its open tray waits longer before closing."""
+        if self.collide_point(*touch.pos):
+            tray = self.ids.get("tray")
+            if tray is not None:
+                tray.poke()
+        return bool(super().on_touch_down(touch))
+
     def _rebind(self, *_a: Any) -> None:
         if self.parent is not None:
             self.parent.bind(size=self._relayout)
@@ -225,54 +233,133 @@ class SeatBadge(BoxLayout):
 
 
 class PrivateTray(BoxLayout):
-    """A tray facing its seat whose contents show only while held (finger on it, or the seat button held).
+    """A tray facing its seat whose contents show only while it is open.
 
-    ``held_by_touch`` counts fingers that went down on the tray; ``held_by_button`` is set by the screen from
-    the seat's button state; ``always_open`` is for seats with nothing to hide. Children added to ``body`` (an
-    id in the kv rule) are shown only while ``is_open``; a touch that opens the tray does not also press a
-    button under it (the player sees what they press).
+    It opens with a tap on it (and stays open) or while held (a finger down on it, or the seat's button held);
+    it closes with a tap on it while open (off its buttons), on the release of a hold (a finger kept down for
+    :attr:`HOLD_S` or longer, or one that held it while another finger used a button inside), by itself after
+    :attr:`AUTO_CLOSE_S` seconds without a touch at the seat (:meth:`poke` says there was one: the seat's zone,
+    and the board screens for the acting seat's board taps), and with :meth:`close` (the table went idle, the turn
+    passed, the game ended). ``always_open`` is for seats with nothing to hide; ``locked`` for a bot's tray.
+    Children are shown only while ``is_open`` (kv rules check it); a touch that opens the tray does not also press
+    a button under it (the player sees what they press).
+
+    :meth:`open`, :meth:`close` and :meth:`toggle` do what the touches do, for other input paths (seat buttons).
     """
+
+    #: A finger kept down this long (seconds) is a hold: its release closes the tray. A shorter one is a tap.
+    HOLD_S = 0.5
+    #: An open tray closes by itself after this many seconds without a touch at its seat.
+    AUTO_CLOSE_S = 8.0
 
     held_by_button = BooleanProperty(False)
     always_open = BooleanProperty(False)
     locked = BooleanProperty(False)  # a bot's tray, or the table is idle: never opens
     is_open = BooleanProperty(False)
-    hint = StringProperty("Hold here to see your hand")
+    #: Opened by a tap (or :meth:`open`): stays open until a tap, :meth:`close` or the time-out.
+    latched = BooleanProperty(False)
+    hint = StringProperty("Tap here to see your hand")
     n_touches = NumericProperty(0)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._touches: set[int] = set()
-        self.bind(held_by_button=self._update, always_open=self._update, locked=self._update, n_touches=self._update)
+        self._opened_by: int | None = None  # the touch that opened the tray (a tap latches, a hold does not)
+        self._used = False  # a button inside was used while that touch was down
+        self._auto_close: Any = None
+        self.bind(
+            held_by_button=self._update,
+            always_open=self._update,
+            locked=self._update,
+            n_touches=self._update,
+            latched=self._update,
+        )
 
     def _update(self, *_a: Any) -> None:
-        self.is_open = not self.locked and (self.always_open or self.held_by_button or self.n_touches > 0)
+        self.is_open = not self.locked and (
+            self.always_open or self.held_by_button or self.latched or self.n_touches > 0
+        )
 
+    # ------------------------------------------------------------------------------------------- commands
+    def open(self) -> None:
+        """Open and stay open (until a tap on it, :meth:`close` or :attr:`AUTO_CLOSE_S` without a touch)."""
+        if self.locked:
+            return
+        self.latched = True
+        self.poke()
+
+    def close(self) -> None:
+        """Hide at once, forgetting every finger and button (the table went idle, the turn passed, the game
+        ended, a tap)."""
+        self._touches.clear()
+        self._opened_by = None
+        self.n_touches = 0
+        self.held_by_button = False
+        self.latched = False
+        if self._auto_close is not None:
+            self._auto_close.cancel()
+            self._auto_close = None
+        self._update()
+
+    def toggle(self) -> None:
+        """Open a closed tray, close an open one (what a tap on the tray does)."""
+        if self.is_open and not self.always_open:
+            self.close()
+        else:
+            self.open()
+
+    def poke(self) -> None:
+        """A touch at this seat: an open tray waits :attr:`AUTO_CLOSE_S` seconds more before closing."""
+        if self._auto_close is not None:
+            self._auto_close.cancel()
+            self._auto_close = None
+        if self.latched:
+            self._auto_close = Clock.schedule_once(self._time_out, self.AUTO_CLOSE_S)
+
+    def _time_out(self, _dt: float) -> None:
+        self._auto_close = None
+        if self.latched and not self._touches and not self.held_by_button:
+            self.close()
+
+    # ------------------------------------------------------------------------------------------- touches
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
             return False
-        was_open = self.is_open
+        if self.locked:
+            return True
+        self.poke()
+        if self.is_open and not self.always_open and super().on_touch_down(touch):
+            self._used = True  # a button inside: the tray stays as it is
+            return True
+        if self.always_open:
+            return bool(super().on_touch_down(touch)) or True
+        # a touch on the tray itself (closed, or open but off its buttons): it opens, holds or closes the tray
+        if not self.is_open:
+            self._opened_by = touch.uid
+            self._used = False
+        touch.ud[self] = touch.time_start
         self._touches.add(touch.uid)
         touch.grab(self)
         self.n_touches = len(self._touches)
-        if was_open:
-            super().on_touch_down(touch)
         return True
 
     def on_touch_up(self, touch: Any) -> bool:
-        if touch.grab_current is self:
-            touch.ungrab(self)
-            self._touches.discard(touch.uid)
-            self.n_touches = len(self._touches)
-            return True
-        return bool(super().on_touch_up(touch))
-
-    def close(self) -> None:
-        """Hide at once, forgetting every finger and button (the table went idle, the game ended)."""
-        self._touches.clear()
-        self.n_touches = 0
-        self.held_by_button = False
-        self._update()
+        if touch.grab_current is not self:
+            return bool(super().on_touch_up(touch))
+        touch.ungrab(self)
+        self._touches.discard(touch.uid)
+        held = touch.time_update - touch.ud.get(self, touch.time_update) >= self.HOLD_S
+        if touch.uid == self._opened_by:
+            self._opened_by = None
+            if held or self._used:
+                self.close()  # the release of a hold
+            else:
+                self.open()  # a tap: it stays open
+        elif not self._touches:
+            self.close()  # a tap (or hold) on an open tray, off its buttons
+        self.n_touches = len(self._touches)
+        self.poke()
+        return True
 
 
 class Spacer(Widget):

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Event
+from kiosk.engine import Action, Event
 from kiosk.ui.board import BoardScreen, fallback_event_text, game_over_text, join_names, load_categories, plural
 
 __all__ = ["GameScreen", "MakiScreen", "maki_event_text"]
@@ -89,6 +89,19 @@ class MakiScreen(BoardScreen):
         "Substitute",
     )
 
+    #: The Pantry is public: its tiles are taken in the centre (a tap takes one, a drag places it as well).
+    PICKS = {"Take": "kind"}
+
+    def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
+        """``Place`` puts the taken tile (public: ``pending``), ``MoveCup`` the lifted teacup."""
+        name = type(action).__name__
+        if name == "Place":
+            pending = public.get("pending")
+            return pending if isinstance(pending, str) else "tile"
+        if name == "MoveCup":
+            return "teacup"
+        return None
+
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.legend = "R rice  M misc  F fish  V veg  S seafood  \u2605 special  \u2615 CUP teacup"
@@ -101,16 +114,16 @@ class MakiScreen(BoardScreen):
         cards = ", or tap a square for an action card" if board_moves else ""
         if "Place" in kinds:
             tile = public.get("pending")
-            return (
-                f"Tap an empty square (or a teacup) to place the {tile if isinstance(tile, str) else 'tile'}, "
-                "or choose below"
-            )
+            return f"Tap a marked square (empty, or a teacup) to place the {tile if isinstance(tile, str) else 'tile'}"
         if "MoveCup" in kinds:
-            return "Tap an empty square to move the lifted teacup to, or choose below"
+            return "Tap a marked empty square to move the lifted teacup there"
         if "Take" in kinds and public.get("phase") == "substitute":
-            return "Substitute: choose the new tile from the Pantry below"
+            return "Substitute: tap the new tile in the Pantry (in the middle of the table)"
         if "Take" in kinds:
-            return "Take a tile from the Pantry below, then tap a square to place it" + cards
+            return (
+                "Drag a tile from the Pantry (middle of the table) onto a marked square, or tap tile then square"
+                + cards
+            )
         if "Discard" in kinds:
             return "You hold too many action cards: discard one below"
         if "Gain" in kinds and "TakePool" not in kinds:

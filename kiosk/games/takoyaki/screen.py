@@ -498,7 +498,8 @@ class TakoyakiScreen(BaseGameScreen):
         for g in session.bots:
             self._bot_events[g] = Clock.schedule_once(partial(self._bot_tick, g), self._bot_delay(g))
         self._tick_ev = Clock.schedule_interval(self._tick, 0.1)
-        self._start_countdown(self.COUNTDOWN_S)
+        # attract mode shows an order already being cooked (its bots played on off-screen): a short countdown
+        self._start_countdown(self.BETWEEN_S if session.attract else self.COUNTDOWN_S)
         self._draw()
 
     def end(self) -> None:
@@ -513,6 +514,9 @@ class TakoyakiScreen(BaseGameScreen):
         self._bot_events.clear()
         self._countdown_ev = self._tick_ev = None
         self.countdown = ""
+        from kiosk.ui import motion
+
+        motion.clear()  # no banner of this game outlives it
         for panel in self.panels.values():
             panel.ids.grill.reset_touches()
             panel.ids.grill.locked = True
@@ -553,6 +557,16 @@ class TakoyakiScreen(BaseGameScreen):
             self.started_at = now
         self._update_countdown()  # every seat's copy at once: the order is revealed to all together
         self._draw()
+        self.animate_reveal()
+
+    def animate_reveal(self) -> None:
+        """Every seat's copy of the new order card flips in (:func:`kiosk.ui.motion.flip_in`, 350 ms): only its
+        drawing turns, the grills take fingers at once."""
+        from kiosk.ui import motion
+
+        for panel in self.panels.values():
+            if panel.in_game and panel.parent is not None:
+                motion.flip_in(panel.ids.order, 0.35)
 
     def _update_countdown(self) -> None:
         if self._countdown_ev is None:
@@ -660,6 +674,9 @@ class TakoyakiScreen(BaseGameScreen):
                 panel = self._panel(ev.seat)
                 if panel is not None:
                     panel.show_message(f"\u2714 TAKOYAKI! Order won in {_fmt_time(took)}")
+                    from kiosk.ui import motion
+
+                    motion.banner(panel, "TAKOYAKI!", "takoyaki", panel.seat.rotation if panel.seat else 0)
                 if (
                     session is not None
                     and session.players == 1

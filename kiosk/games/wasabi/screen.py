@@ -23,10 +23,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Event
-from kiosk.ui.board import BoardScreen, fallback_event_text, game_over_text, load_categories, plural
+from kiosk.engine import Action, Event
+from kiosk.ui.board import (
+    BoardScreen,
+    action_label,
+    cell_name,
+    fallback_event_text,
+    game_over_text,
+    load_categories,
+    plural,
+    short_recipe,
+)
 
-__all__ = ["GameScreen", "WasabiScreen", "wasabi_event_text"]
+__all__ = ["GameScreen", "WasabiScreen", "wasabi_action_label", "wasabi_event_text"]
 
 #: What each action card does, as the last-moves line says it (the rulebook's card texts, shortened).
 CARD_DEEDS = {"PlayStack": "this turn's tile may go on top of another", "PlaySpicy": "two tiles this turn"}
@@ -86,6 +95,46 @@ def wasabi_event_text(ev: Event, who: Callable[[int | None], str], square: Calla
     return fallback_event_text(ev, who)
 
 
+def wasabi_action_label(action: Action, cols: int, cells: int, recipes: dict[int, str]) -> str:
+    """A Wasabi! button's label: the reward (``TakeCard``) in words ("Give back your Wasabi! card, take the one on
+    B3"), the step's choices plainly ("End step", "Play Stack!"); others as :func:`~kiosk.ui.board.action_label`."""
+    name = type(action).__name__
+    data = action.to_json()
+    if name == "TakeCard":
+        card, sq, back = str(data["card"]), data["square"], str(data.get("discard") or "")
+        if isinstance(sq, int) and 0 <= sq < cells:
+            if back == card:
+                return f"Give back your {card}! card, take the one on {cell_name(cols, sq)}"
+            text = f"Take the {card}! card on {cell_name(cols, sq)}"
+        else:
+            text = f"Take {card}! from the Kitchen"
+        return text + (f", give back your {back}!" if back else "")
+    if name == "SkipReward":
+        return "No reward card"
+    if name == "EndStep":
+        return "End step (no action card)"
+    if name in ("PlayStack", "PlaySpicy"):
+        return f"Play {name[4:]}!"
+    if name == "PlaySwitch":
+        return f"Switch! {cell_name(cols, data['a'])} and {cell_name(cols, data['b'])}"
+    if name == "PlayChop":
+        where = cell_name(cols, data["square"])
+        return f"Chop! {where}, place it now" if data.get("keep") else f"Chop! {where} to the Pantry"
+    if name == "PlayWasabi":
+        return f"Wasabi! on {cell_name(cols, data['square'])}"
+    if name == "Place":
+        return f"Place {data['tile']} on {cell_name(cols, data['square'])}"
+    if name == "Pass":
+        ids = data.get("discard") or []
+        names = ", ".join(short_recipe(recipes.get(i, "?")) for i in ids) if ids else ""
+        return f"Pass, give back {names}" if names else "Pass"
+    if name == "DrawRecipe":
+        return f"Draw a {data['length']}-long recipe"
+    if name == "ChooseRecipe":
+        return f"Complete {recipes.get(data['recipe'], 'this recipe')}"
+    return action_label(action, cols, cells, recipes)
+
+
 class WasabiScreen(BoardScreen):
     """Wasabi!: stacks and Wasabi covers on the board, hand tiles and recipes in the private tray."""
 
@@ -107,6 +156,18 @@ class WasabiScreen(BoardScreen):
         "PlayChop",
         "PlayWasabi",
     )
+
+    #: Refill tiles come from the public Pantry (tiles in the centre); starting tiles for a neighbour stay in the
+    #: giver's tray (which categories were given is private).
+    PICKS = {"DrawTile": "tile"}
+    PRIVATE_PICKS = {"GiveTile": "tile"}
+
+    def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
+        return str(getattr(action, "tile", "")) if type(action).__name__ == "Place" else None
+
+    def describe_action(self, action: Action, cols: int, cells: int, recipes: dict[int, str]) -> str:
+        """Wasabi!'s buttons in words: a reward card says where it comes from and what goes back."""
+        return wasabi_action_label(action, cols, cells, recipes)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -130,17 +191,17 @@ class WasabiScreen(BoardScreen):
         if "DrawRecipe" in kinds:
             return "Draw a recipe below: choose its length (longer ones score more but are harder to make)"
         if "DrawTile" in kinds:
-            return "Refill your hand: take a tile from the Pantry below"
+            return "Refill your hand: tap a tile in the Pantry (in the middle of the table)"
         if "TakeCard" in kinds or "SkipReward" in kinds:
             return "Recipe completed! Take a reward card below" + (
                 ", or tap a Wasabi! card on the board" if board_moves else ""
             )
         if "Place" in kinds:
             if t.get("chopped"):
-                return f"Tap an empty square to place the chopped {t['chopped']}, or choose below"
+                return f"Tap a marked square to place the chopped {t['chopped']}"
             if t.get("stack"):
-                return "Tap a square to place your tile (Stack!: on top of a tile too), or choose below"
-            return "Tap an empty square to place a tile, or choose below"
+                return "Drag a tile from your hand onto a marked square (Stack!: on top of a tile too)"
+            return "Open your hand, then drag a tile onto a marked square (or tap tile, then square)"
         if "EndStep" in kinds:
             return "Play an action card, or End Step below" + (
                 " (tap a square for Switch!, Chop! or Wasabi!)" if board_moves else ""

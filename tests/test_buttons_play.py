@@ -25,11 +25,14 @@ pytestmark = [pytest.mark.ui]
 
 HERE = Path(__file__).resolve()
 SCENARIOS = [
+    "maki_whole_game_on_buttons",
+    "wasabi_whole_game_on_buttons",
     "makoto_whole_game_on_buttons",
     "takoyaki_whole_game_on_buttons",
     "takoyaki_hints_from_the_solver",
     "keyboard_drives_the_same_highlight",
 ]
+ONLY = [n for n in __import__("os").environ.get("BUTTONS_ONLY", "").split(",") if n]
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +145,83 @@ def child_main(tmp: Path, out: Path) -> None:
             btn.press("a")
         assert not pad.entering and pad.saved.startswith("Saved as B"), pad.saved
 
+    # ------------------------------------------------------------------------------------------- Maki, Wasabi!
+    def board_move(btn: SeatButtons, screen: Any, panel: Any, g: int, action: Any) -> None:
+        """One move the player wants (``action``), chosen by buttons among the seat's tiles, squares and buttons."""
+        from kivy.uix.button import Button
+
+        from kiosk.ui.board import BoardTile, TileChoice, action_squares
+        from kiosk.ui.game import PAGE_SIZE
+
+        session = screen.session
+        before = len(session.state.journal)
+        n = len(screen.tiles)
+        pick = screen.pick_tile(action)
+        tile = screen.placed_tile(action, session.state.view(None))
+        squares = action_squares(action, n)
+
+        def applied() -> bool:
+            return len(session.state.journal) > before
+
+        def press_button() -> None:
+            assert action in panel.actions, f"{action} is not among the seat's buttons {panel.labels}"
+            i = panel.actions.index(action)
+            while panel.page != i // PAGE_SIZE:
+                btn.choose(lambda w: isinstance(w, Button) and w.text == "\u25b6")
+            label = panel.labels[i % PAGE_SIZE]
+            btn.choose(lambda w: isinstance(w, Button) and w.text == label)
+
+        if pick is not None:
+            btn.choose(lambda w: isinstance(w, TileChoice) and w.action == action)
+        elif tile is not None and len(squares) == 1:
+            if screen.chosen != tile:
+                btn.choose(lambda w: isinstance(w, TileChoice) and w.mode == "hand" and w.kind == tile)
+            btn.choose(lambda w: isinstance(w, BoardTile) and w.index == squares[0])
+            if not applied():
+                press_button()
+        elif squares:
+            btn.choose(lambda w: isinstance(w, BoardTile) and w.index == squares[0])
+            if not applied():
+                press_button()
+        else:
+            press_button()
+        tick(2)
+        assert applied(), f"{action} was not applied by buttons ({panel.error})"
+
+    def board_game(key: str) -> None:
+        sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
+        session = start(key, [("south-west", None), ("north-east", "easy")])
+        screen = app.sm.current_screen
+        btn = SeatButtons(app, "south-west")
+        g = session.game_seat_of(sw)
+        panel = screen.panels[sw]
+        wants = app.games[key].bots["easy"](g, 5)  # the player's "brain": what to do, never how
+        moves = 0
+        shot = False
+        end = time.monotonic() + 100
+        while not session.state.is_over() and time.monotonic() < end:
+            st = session.state
+            if g not in st.to_move():
+                if btn.focused() is not None:  # the seat's highlight follows its choices within a tenth of a second
+                    run_until(lambda: btn.focused() is None, 2, "no highlight once the turn passed")
+                tick()
+                continue
+            tick(2)
+            board_move(btn, screen, panel, g, wants.choose(st))
+            moves += 1
+            if not shot and btn.focused() is not None:
+                screenshot(f"buttons_{key}_highlight")
+                shot = True
+        assert session.state.is_over(), f"{key}: the game finished on buttons ({moves} moves)"
+        assert ne in screen.panels and not panel.ids.tray.is_open
+        initials_by_buttons(btn)
+
+    def maki_whole_game_on_buttons() -> None:
+        board_game("maki")
+
+    def wasabi_whole_game_on_buttons() -> None:
+        board_game("wasabi")
+
     # ------------------------------------------------------------------------------------------- Makoto
     def makoto_whole_game_on_buttons() -> None:
         from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY
@@ -165,7 +245,9 @@ def child_main(tmp: Path, out: Path) -> None:
         while not session.state.is_over() and time.monotonic() < end:
             st = st_of()
             if st.turn != g:
-                assert btn.focused() is None and not tray.is_open, "not the seat's turn: no highlight, tray hidden"
+                if btn.focused() is not None:
+                    run_until(lambda: btn.focused() is None, 2, "no highlight once the turn passed")
+                assert not tray.is_open, "not the seat's turn: the tray is hidden"
                 tick()
                 continue
             btn.show()
@@ -331,7 +413,7 @@ def child_main(tmp: Path, out: Path) -> None:
         frames(1)
 
     scenarios = locals()
-    run_scenarios({name: scenarios[name] for name in SCENARIOS}, out)
+    run_scenarios({name: scenarios[name] for name in SCENARIOS if not ONLY or name in ONLY}, out)
     app.stop()
 
 

@@ -39,6 +39,7 @@ from kivy.clock import Clock
 from kivy.graphics import Color, Line
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.layout import Layout
 from kivy.uix.widget import Widget
 
 from kiosk.inputs import SeatEvent
@@ -372,8 +373,12 @@ class FocusRing:
 
     def _set_tray(self, seat: int, on: bool) -> None:
         tray = self.screen.focus_tray(seat)
-        if tray is not None and not tray.locked:
-            tray.held_by_button = on
+        if tray is None or tray.locked:
+            return
+        was = tray.is_open
+        tray.held_by_button = on
+        if tray.is_open and not was:
+            _layout_now(self.screen.focus_zone(seat))
 
     def _check(self, _dt: float) -> None:
         self.refresh()
@@ -403,6 +408,16 @@ class FocusRing:
         legend.colour = list(zone.seat_colour)
         legend.beside(self.screen.table, zone.seat, self.screen.width, self.screen.height, round(34 * _u()))
         legend.opacity = 1
+
+
+def _layout_now(root: Any) -> None:
+    """Lay ``root``'s tree out at once, parents first (an opened tray gives its buttons their room only on the
+    next frame otherwise, and a widget of no size is no choice)."""
+    if root is None:
+        return
+    for w in root.walk(restrict=True):
+        if isinstance(w, Layout):
+            w.do_layout()
 
 
 def _u() -> float:

@@ -292,14 +292,14 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     on_screen = {i for i, p in app.results.pads.items() if p.get_root_window() is not None}
     assert on_screen == {se, nw}
     assert pad.entering, "an empty board: the human's score qualifies"
-    # arcade initials: up once on the first letter ("B"), then seat button "a" on the second, OK
+    # arcade initials: up once on the first letter ("B"), then seat button "b" (next) once more, OK
     slots = [w for w in pad.walk(restrict=True) if type(w).__name__ == "InitialSlot"]
     first = next(w for w in slots if w.slot == 0)
     up = [b for b in first.walk(restrict=True) if getattr(b, "text", "") == "\u25b2"]
     tap(up[0])
     assert pad.letters[0] == "B", pad.letters
-    key(app, "2")  # south-east's button "a": next letter at the cursor
-    key(app, "2", "up")
+    key(app, "w")  # south-east's button "b": the next letter at the cursor
+    key(app, "w", "up")
     assert pad.letters[0] == "C", pad.letters
     letter = [w for w in first.walk(restrict=True) if getattr(w, "text", "") == "C"]
     assert letter, (

@@ -80,6 +80,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from kiosk.engine import Action, Event
+from kiosk.ui.focus import reading_order
 from kiosk.ui.game import ActionPanel, GenericGameScreen
 from kiosk.ui.pieces import Tile
 
@@ -473,6 +474,33 @@ class BoardScreen(GenericGameScreen):
                 if isinstance(b, Button) and b.text and not b.disabled and b.opacity > 0
             ]
         return out
+
+    def focus_targets(self, seat: int) -> list[Any]:
+        """Seat buttons visit :meth:`choosable` group by group (tray tiles, Pantry tiles, marked squares, buttons),
+        each group in reading order as the seat sees it (the board read from that seat's side)."""
+        g = self.session.game_seat_of(seat) if self.session is not None else None
+        zone = self.panels.get(seat)
+        if g is None or zone is None:
+            return []
+        found = self.choosable(g)
+        hand = set(zone.ids.hand.children)
+        groups: list[list[Any]] = [[], [], [], []]
+        for w in found:
+            groups[0 if w in hand else 1 if isinstance(w, TileChoice) else 2 if isinstance(w, BoardTile) else 3].append(
+                w
+            )
+        return [w for group in groups for w in reading_order(zone, group)]
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": clear the selected square, then the chosen tile."""
+        if self.selected >= 0:
+            self.clear_selection()
+            return True
+        if self.chosen:
+            self.chosen = ""
+            self._apply_selection()
+            return True
+        return False
 
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: Any) -> None:

@@ -418,23 +418,32 @@ class MakotoScreen(BaseGameScreen):
         super().end()
 
     def hide_private(self) -> None:
+        super().hide_private()
         for panel in self.panels.values():
             panel.ids.tray.close()
             panel.selected.clear()
 
     def seat_event(self, event: SeatEvent) -> None:
-        """Seat buttons hold the seat's tray open (press shows, release hides); "a" also starts the next game
-        of a match from the score sheet."""
-        if event.seat is None or event.source not in ("button", "key"):
-            return
-        panel = self.panels.get(event.seat)
-        if panel is None or not panel.in_game:
+        """Seat buttons play through the highlight (:mod:`kiosk.ui.focus`); on the score sheet "a" starts the next
+        game of the match at once."""
+        panel = self.panels.get(event.seat) if event.seat is not None else None
+        if panel is None or not panel.in_game or event.source not in ("button", "key"):
             return
         if self.sheet and event.is_press and event.button == "a" and not panel.is_bot:
             self.next_game()
             return
-        if event.kind in ("press", "release") and self.hub is not None:
-            panel.ids.tray.held_by_button = self.hub.seat_held(event.seat) and not panel.is_bot
+        super().seat_event(event)
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": leave the box lid's list, or clear the selected cards."""
+        panel = self.panels[seat]
+        if panel.lid_mode:
+            panel.command("lid")
+            return True
+        if panel.selected:
+            panel.command("clear")
+            return True
+        return False
 
     # ------------------------------------------------------------------------------------------- match
     def _on_change(self, *_a: Any) -> None:

@@ -64,7 +64,8 @@ def child_main(tmp: Path, out: Path) -> None:
             frames(2)
             app.start_game(key, [(sw, None), (ne, "easy")])
             screen = app.launcher.screen_for(key)
-            run_until(lambda: app.sm.current == screen.name, 10, f"the {key} screen")
+            name = screen.name
+            run_until(lambda: app.sm.current == name, 10, f"the {key} screen")  # noqa: B023 (used at once)
             session = app.launcher.session
             panel = screen.panels[sw]
             g = session.game_seat_of(sw)

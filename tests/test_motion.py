@@ -113,10 +113,16 @@ def inside(point: tuple[float, float], box: tuple[float, float, float, float]) -
 
 
 def settle() -> None:
-    """Frames until every motion has ended (loose: a loaded machine draws slowly)."""
+    """Run the clock until every motion has ended (ticks, not frames: a loaded machine draws a frame slowly, and
+    animations move by the clock's time), then draw one frame."""
     from kiosk.ui import motion
 
-    run_until(lambda: motion.active() == 0, 20, "the motion to end")
+    end = time.monotonic() + 30
+    while motion.active() and time.monotonic() < end:
+        tick(1)
+        time.sleep(0.01)
+    assert motion.active() == 0, f"{motion.active()} motions still running after 30 s"
+    frames(1)
 
 
 def half_way(ghost: Any, target: tuple[float, float, float, float]) -> None:

@@ -77,7 +77,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.widget import Widget
 
 from kiosk.engine import Action, Event
 from kiosk.ui.game import ActionPanel, GenericGameScreen
@@ -241,14 +243,21 @@ class BoardTile(Tile):
         return bool(super().on_touch_down(touch))
 
 
-class TileChoice(Tile):
+class TileChoice(ButtonBehavior, Widget):
     """A tile the acting seat may take or place: in the centre's pantry (public picks: Maki's Take, Wasabi!'s
     DrawTile) or in the seat's tray (its hand: Wasabi!'s tiles to place, the starting tiles to give). A tap is
-    :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). ``label`` is the
-    ingredient's name (fine print in the corner: the picture carries the meaning). Only ever on screen (and
-    enabled) while choosable."""
+    :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). Its look
+    (``<TileChoice>`` in ``layouts/board.kv``): the ingredient's picture on its category colour, the category
+    symbol readable at the smallest reading size, the name in fine print, a thick frame when chosen. Only ever on
+    screen (and enabled) while choosable."""
 
+    kind = StringProperty("")
+    category = StringProperty("")
     label = StringProperty("")
+    source = StringProperty("")
+    symbol = StringProperty("")
+    rgba = ListProperty([0.8, 0.8, 0.8, 1])
+    selected = BooleanProperty(False)
     #: "pick": choosing it applies its action at once (``action``); "hand": choosing it selects it for placing.
     mode = StringProperty("pick")
     #: How far (in units of ``app.u``-free window pixels) a finger moves before a touch is a drag, not a tap.
@@ -258,6 +267,16 @@ class TileChoice(Tile):
         super().__init__(**kw)
         self.screen = screen
         self.action = action
+        self.bind(kind=self._look, category=self._look)
+        self._look()
+
+    def _look(self, *_a: Any) -> None:
+        from kiosk.ui import pictures
+        from kiosk.ui.pieces import category_of
+
+        cat = category_of(self.category)
+        self.source = pictures.picture(self.kind) if self.kind else ""
+        self.symbol, self.rgba = cat.symbol, list(cat.rgba)
 
     def choose(self) -> None:
         """What a tap on the tile does: a pick applies its action, a hand tile is selected (or unselected)."""
@@ -786,7 +805,6 @@ class BoardScreen(GenericGameScreen):
                     kind=kind,
                     category=self.categories.get(kind, ""),
                     label=short_name(kind),
-                    cell=short_name(kind),
                 )
             )
 

@@ -77,6 +77,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
@@ -332,6 +333,68 @@ class BoardPanel(ActionPanel):
     prompt = StringProperty("")
     #: The tray holds tiles to choose (``ids.hand`` has children): the kv rule gives them a row.
     has_tiles = BooleanProperty(False)
+    #: Columns of action buttons: two where two fit side by side, else one.
+    button_cols = NumericProperty(2)
+    #: A button's least height and width (times ``app.u``): a touch target at every size.
+    BUTTON_H = 62
+    BUTTON_W = 190
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._buttons: list[Any] = []
+        Clock.schedule_once(self._watch_room, 0)
+
+    def _watch_room(self, *_a: Any) -> None:
+        box = self.ids.get("button_box")
+        if box is not None:
+            box.bind(size=self._fit_page)
+        self.on_labels()
+
+    def _unit(self) -> float:
+        from kivy.app import App
+
+        return float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
+
+    def _fit_page(self, *_a: Any) -> None:
+        """As many buttons per page as fit the room at a touch target's size (a row for the page arrows when
+        they are needed): never a squeezed button."""
+        box = self.ids.get("button_box")
+        if box is None or box.width <= 1 or box.height <= 1:
+            return
+        u = self._unit()
+        gap = 4 * u
+        cols = 2 if box.width >= 2 * self.BUTTON_W * u else 1
+        rows = max(1, int((box.height + gap) // (self.BUTTON_H * u + gap)))
+        size = rows * cols if len(self.actions) <= rows * cols else max(1, (rows - 1) * cols)
+        self.button_cols = cols
+        if size != self.page_size:
+            self.page_size = size
+
+    def set_actions(self, actions: list[Action]) -> None:
+        self.actions = actions
+        self._fit_page()
+        self._paginate()
+
+    def on_labels(self, *_a: Any) -> None:
+        """The button widgets follow ``labels`` (one per slot of the page; an empty label hides its button)."""
+        grid = self.ids.get("buttons")
+        if grid is None or not hasattr(self, "_buttons"):
+            return
+        from kivy.factory import Factory
+
+        u = self._unit()
+        while len(self._buttons) < len(self.labels):
+            slot = len(self._buttons)
+            button = Factory.KioskButton(font_size=u * 19)
+            button.bind(on_release=lambda _b, i=slot: self.press(i))
+            self._buttons.append(button)
+            grid.add_widget(button)
+        while len(self._buttons) > len(self.labels):
+            grid.remove_widget(self._buttons.pop())
+        for button, label in zip(self._buttons, self.labels):
+            button.text = label
+            button.opacity = 1 if label else 0
+            button.disabled = not label
 
 
 class BoardScreen(GenericGameScreen):

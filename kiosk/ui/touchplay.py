@@ -146,20 +146,19 @@ class BoardDriver:
         self.screen, self.panel, self.g, self.finger = screen, panel, g, finger
 
     def _press_button(self, action: Action) -> None:
-        from kiosk.ui.game import PAGE_SIZE
-
         panel = self.panel
         tray = panel.ids.tray
         _open_tray(self.finger, tray)
         if action not in panel.actions:
             raise Unreachable(f"{action} is not among the seat's buttons {panel.labels}")
         i = panel.actions.index(action)
-        while panel.page != i // PAGE_SIZE:
+        size = max(1, int(panel.page_size))
+        while panel.page != i // size:
             arrow = next((b for b in _buttons(tray) if b.text == "\u25b6"), None)
             if arrow is None:
                 raise Unreachable("no next-page button")
             self.finger.tap(arrow)
-        label = panel.labels[i % PAGE_SIZE]
+        label = panel.labels[i % size]
         button = next((b for b in _buttons(tray) if b.text == label), None)
         if button is None:
             raise Unreachable(f"no button {label!r}")

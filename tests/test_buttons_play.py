@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, frames, run_child, run_scenarios, run_until, screenshot, tick
+from conftest import build_app, frames, run_child, run_scenarios, run_until, screenshot
 
 pytestmark = [pytest.mark.ui]
 
@@ -54,6 +54,16 @@ def test_mapping_is_two_buttons_and_a_hold() -> None:
 
 
 # =============================================================================================== child
+def tick(n: int = 1) -> None:
+    """Run Kivy's clock as a frame does (scheduled callbacks, then the redraw and layout triggers), without
+    rendering: cheap under Xvfb."""
+    from kivy.clock import Clock
+
+    for _ in range(n):
+        Clock.tick()
+        Clock.tick_draw()
+
+
 class SeatButtons:
     """One seat's two buttons, as gpiozero MockFactory pins of the running kiosk."""
 
@@ -97,7 +107,14 @@ class SeatButtons:
         """b shows the highlight."""
         if self.focused() is None:
             self.press("b")
-        assert self.focused() is not None, "the highlight shows on the seat's first choice"
+        scr = self.screen()
+        assert self.focused() is not None, (
+            "the highlight shows on the seat's first choice",
+            getattr(scr, "acting", None),
+            scr.session.state.to_move(),
+            [_name(w) for w in self.choices()],
+            [_name(w) for w in scr.focus_targets(self.seat)],
+        )
 
     def goto(self, want: Any) -> bool:
         """b until ``want`` (a widget, or a test on widgets) is highlighted; False when it is not a choice."""

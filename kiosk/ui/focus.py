@@ -124,11 +124,8 @@ def reading_order(zone: Any, widgets: Iterable[Any]) -> list[Any]:
     it), so no rotation is computed here."""
     placed = []
     for w in widgets:
-        b = window_box(w)
-        lx, ly = zone.to_widget(*b.center)
-        # the box's height as the seat sees it: width and height swap on the short sides
-        sideways = int(getattr(zone, "facing_rotation", 0)) in (90, 270)
-        placed.append((ly, lx, b.w if sideways else b.h, w))
+        lx, ly = zone.to_widget(*w.to_window(*w.center))
+        placed.append((ly, lx, min(w.width, w.height), w))
     placed.sort(key=lambda p: -p[0])
     rows: list[list[tuple[float, float, float, Any]]] = []
     for p in placed:
@@ -244,13 +241,14 @@ class FocusRing:
         st = self.state(seat)
         if kind == "press":
             st.held.discard(button)
-            if st.shown and self._valid(seat, st.widget):
+            targets = self._open_targets(seat)
+            if st.shown and st.widget in targets:
                 if button == "a":
                     self._choose(seat, st.widget)
-            elif not self._open_targets(seat):
+            elif not targets:
                 self._peek(seat, True)  # nothing to choose now: a look at the hand while held
             elif button == "a":
-                self._show(seat)
+                self._show(seat, targets)
             return True
         if kind == "hold":
             st.held.add(button)
@@ -265,17 +263,20 @@ class FocusRing:
                     self._peek(seat, False)
                 return True
             if button == "b" and not fired:
-                if st.shown and self._valid(seat, st.widget):
-                    self.step(seat, 1)
+                targets = self._open_targets(seat)
+                if st.shown and st.widget in targets:
+                    self._step(seat, 1, targets)
                 elif not st.shown:
-                    self._show(seat)
+                    self._show(seat, targets)
             return True
         return False
 
     def step(self, seat: int, delta: int) -> None:
         """Move the seat's highlight ``delta`` choices on (round the ends)."""
+        self._step(seat, delta, self._open_targets(seat))
+
+    def _step(self, seat: int, delta: int, targets: list[Any]) -> None:
         st = self.state(seat)
-        targets = self._open_targets(seat)
         if not targets:
             self.hide(seat)
             return
@@ -331,9 +332,6 @@ class FocusRing:
             self._place(s)
 
     # ------------------------------------------------------------------------------------------- inside
-    def _valid(self, seat: int, w: Any) -> bool:
-        return w is not None and w in self._open_targets(seat)
-
     def _open_targets(self, seat: int) -> list[Any]:
         """The seat's choices, with its tray open (its cards are choices only then); the tray closes again when
         none of them is inside it."""
@@ -345,9 +343,8 @@ class FocusRing:
             targets = self.targets(seat)
         return targets
 
-    def _show(self, seat: int) -> None:
+    def _show(self, seat: int, targets: list[Any]) -> None:
         st = self.state(seat)
-        targets = self._open_targets(seat)
         if not targets:
             return
         st.shown = True

@@ -31,6 +31,7 @@ SCENARIOS = [
     "takoyaki_whole_game_on_buttons",
     "takoyaki_hints_from_the_solver",
     "keyboard_drives_the_same_highlight",
+    "legend_and_highlight_fit_at_both_sizes",  # last: it resizes the window
 ]
 ONLY = [n for n in __import__("os").environ.get("BUTTONS_ONLY", "").split(",") if n]
 
@@ -129,6 +130,15 @@ class SeatButtons:
     def choose(self, want: Any) -> None:
         assert self.goto(want), f"{want} is not among the seat's choices: {[_name(w) for w in self.choices()]}"
         self.press("a")
+
+
+def _up(problem: Any) -> list[Any]:
+    """The widgets from a problem's widget up to the root."""
+    out, w = [], problem.widget
+    while w is not None:
+        out.append(w)
+        w = w.parent if w.parent is not w else None
+    return out
 
 
 def _name(w: Any) -> str:
@@ -428,6 +438,50 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not screen.panels[seat].ids.tray.is_open and legend.opacity == 0
         app.launcher.end()
         frames(1)
+
+    def legend_and_highlight_fit_at_both_sizes() -> None:
+        """The legend at each edge's seat reads whole (fit checker: not cut, not too small, over no text of the
+        seat's zone), at 1920x1080 and 1280x800; the highlight frames its widget."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree, report
+        from kiosk.ui.focus import window_box
+
+        for size in ((1920, 1080), (1280, 800)):
+            Window.size = size
+            frames(3)
+            for key in ("makoto", "takoyaki"):
+                seats = [("south-west", None), ("west", None), ("north-east", None)]
+                session = start(key, seats)
+                screen = app.sm.current_screen
+                if key == "makoto":
+                    run_until(lambda s=screen: s._state().turn is not None, 5, "a turn")
+                    who = session.seats[screen._state().turn].position
+                else:
+                    run_until(lambda s=screen: not s.counting_down, 8, "the first order")
+                    who = "west"
+                btn = SeatButtons(app, who)
+                btn.show()
+                frames(2)
+                legend = screen.focus.legends[btn.seat]
+                problems = [p for p in check_tree(legend, size) if p.kind in ("cut", "small_text")]
+                assert not problems, (key, size, report(problems))
+                zone = screen.panels[btn.seat]
+                text = legend.children[0]
+                over = [
+                    p
+                    for p in check_tree(screen, size)
+                    if p.kind == "overlap" and (p.widget is text or legend.text[:40] in p.detail)
+                ]
+                assert not over, (key, size, zone.seat.position, report(over))
+                frame = screen.focus.frames[btn.seat]
+                box = window_box(btn.focused())
+                assert frame.x <= box.x and frame.right >= box.x + box.w and frame.top >= box.y + box.h, "framed"
+                screenshot(f"buttons_{key}_{who}_{size[0]}x{size[1]}")
+                app.launcher.end()
+                frames(1)
+        Window.size = (1920, 1080)
+        frames(3)
 
     scenarios = locals()
     run_scenarios({name: scenarios[name] for name in SCENARIOS if not ONLY or name in ONLY}, out)

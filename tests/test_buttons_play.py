@@ -25,6 +25,7 @@ pytestmark = [pytest.mark.ui]
 
 HERE = Path(__file__).resolve()
 SCENARIOS = [
+    "from_attract_to_a_game_on_buttons",
     "maki_whole_game_on_buttons",
     "wasabi_whole_game_on_buttons",
     "makoto_whole_game_on_buttons",
@@ -171,6 +172,40 @@ def child_main(tmp: Path, out: Path) -> None:
         for _ in range(3):
             btn.press("a")
         assert not pad.entering and pad.saved.startswith("Saved as B"), pad.saved
+
+    # ------------------------------------------------------------------------------------------- picker, join
+    def from_attract_to_a_game_on_buttons() -> None:
+        """Attract mode, the picker and the joining screen on one seat's buttons: any press leaves attract mode,
+        the next shows the highlight on the first game, "b" moves it, "a" picks; on the joining screen the seat
+        has joined, and "a" fills the seats the game needs with bots and starts."""
+        app.go_attract()
+        frames(2)
+        btn = SeatButtons(app, "north-east")
+        btn.press("a")
+        run_until(lambda: app.sm.current == "picker", 5, "the picker", settle=2)
+        picker = app.picker
+        assert picker.chooser == btn.seat and picker.highlighted is None
+        btn.press("b")
+        assert picker.highlighted == 0, "the first press shows the highlight on the first game"
+        keys = list(picker.card_widgets)
+        want = keys.index("makoto")
+        for _ in range(want):
+            btn.press("b")
+        assert picker.highlighted == want
+        frames(2)
+        screenshot("buttons_picker")
+        btn.press("a")
+        run_until(lambda: app.sm.current == "join", 5, "the joining screen", settle=1)
+        join = app.join_screen
+        assert join.pads[btn.seat].mode == "human", "the seat that picked has joined"
+        assert not join.can_start, "Makoto needs two seats"
+        btn.press("a")
+        run_until(lambda: app.mode == "game", 5, "the game")
+        session = app.launcher.session
+        assert session.spec.key == "makoto" and session.game_seat_of(btn.seat) is not None
+        assert len(session.bots) == session.players - 1, "the other seat is a bot"
+        app.launcher.end()
+        frames(1)
 
     # ------------------------------------------------------------------------------------------- Maki, Wasabi!
     def board_move(btn: SeatButtons, screen: Any, panel: Any, g: int, action: Any) -> None:

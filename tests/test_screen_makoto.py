@@ -220,7 +220,10 @@ def child_main(tmp: Path, out: Path) -> None:
                     assert texts == [], f"{pos}'s hand is on screen while {holder} holds theirs"
             f.up()
             tick()
-            assert all(not b.text for b in tb.panel(holder).cards), "released: the hand is hidden again"
+            assert tb.panel(holder).ids.tray.is_open, "a tap opens the tray and it stays open"
+            Finger(*point_in(tb.panel(holder).ids.tray, 0.5, 0.96)).up()  # a second tap closes it
+            tick()
+            assert all(not b.text for b in tb.panel(holder).cards), "tapped again: the hand is hidden again"
         # a touch in the centre or on another seat's badge opens nobody's tray
         for x, y in [(960, 540), tuple(point_in(tb.panel("east").ids.tray.parent.children[-1], 0.5, 0.5))]:
             f = Finger(x, y)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, frames, run_child, run_scenarios
+from conftest import build_app, frames, run_child, run_scenarios, run_until
 
 pytestmark = pytest.mark.ui
 
@@ -63,9 +63,10 @@ def child_main(tmp: Path, out: Path) -> None:
             app.go_attract()
             frames(2)
             app.start_game(key, [(sw, None), (ne, "easy")])
-            frames(3)
+            screen = app.launcher.screen_for(key)
+            name = screen.name
+            run_until(lambda: app.sm.current == name, 10, f"the {key} screen")  # noqa: B023 (used at once)
             session = app.launcher.session
-            screen = app.sm.current_screen
             panel = screen.panels[sw]
             g = session.game_seat_of(sw)
             bot = app.games[key].bots["easy"](g, 5)

@@ -59,7 +59,7 @@ from kivy.uix.widget import Widget
 from kiosk.engine import Action
 from kiosk.inputs import SeatEvent
 from kiosk.ui.focus import FocusRing, reading_order, walk_choices
-from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.seatzone import SeatZone, use_players
 from kiosk.ui.session import GameSession, describe_action, format_value
 
 log = logging.getLogger("kiosk.ui.game")
@@ -89,6 +89,7 @@ class BaseGameScreen(Screen):
         self.session = session
         self.attract = session.attract
         self.title = session.spec.title
+        use_players(self, list(session.seats))  # the centre takes the bands of the edges where nobody plays
 
     def _build_panels(self, *_a: Any) -> None:
         """Create the per-seat widgets once (they are reused for every game)."""

@@ -31,7 +31,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
 
-__all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge"]
+__all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "use_players"]
 
 
 class Oriented(ScatterLayout):
@@ -174,11 +174,19 @@ class CentrePanel(Oriented):
     facing = OptionProperty("bottom", options=list(EDGE_ROTATION))
     half = BooleanProperty(False)
     full = BooleanProperty(False)  # the whole screen (operator menu, diagnostics): no seat zones around
+    #: The seats in play (a game's, set by :func:`use_players`): the centre also takes the bands of the edges where
+    #: none of them sits (:meth:`kiosk.seats.SeatMap.centre`). None: every seat of the table.
+    players = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.bind(
-            parent=self._rebind, table=self._relayout, facing=self._relayout, half=self._relayout, full=self._relayout
+            parent=self._rebind,
+            table=self._relayout,
+            facing=self._relayout,
+            half=self._relayout,
+            full=self._relayout,
+            players=self._relayout,
         )
 
     def _rebind(self, *_a: Any) -> None:
@@ -191,7 +199,7 @@ class CentrePanel(Oriented):
             return
         table: SeatMap = self.table
         w, h = self.parent.size
-        r = Rect(0.0, 0.0, float(w), float(h)) if self.full else table.centre(w, h)
+        r = Rect(0.0, 0.0, float(w), float(h)) if self.full else table.centre(w, h, self.players)
         if self.half:
             if self.facing == "bottom":
                 r = Rect(r.x, r.y, r.w, r.h / 2)
@@ -202,6 +210,14 @@ class CentrePanel(Oriented):
             else:
                 r = Rect(r.x + r.w / 2, r.y, r.w / 2, r.h)
         self.place(r, EDGE_ROTATION[self.facing])
+
+
+def use_players(root: Any, seats: list[Seat] | None) -> None:
+    """Tell every centre under ``root`` (anything with a ``players`` property: :class:`CentrePanel`, a game's own
+    centre slices) which seats are in play, so that it grows over the empty edges' bands (None: every seat)."""
+    for w in root.walk(restrict=True):
+        if w is not root and "players" in getattr(w, "properties", lambda: {})():
+            w.players = None if seats is None else list(seats)
 
 
 class SeatBadge(BoxLayout):
@@ -219,6 +235,23 @@ class SeatBadge(BoxLayout):
     menu_text = StringProperty("[?] Help / Leave")
     opener: Callable[[int], bool] | None = None
 
+    def badge_text(self, width: float, height: float, font_size: float, font_name: str, *_bound: Any) -> str:
+        """The badge's words that fit a ``width`` x ``height`` box: the seat's name, who sits there and the menu's
+        text when there is room; in a small badge the name goes first (the symbol beside it stays), then the
+        bot's level and the menu's words (``[?]`` stays as the menu's cue). ``_bound``: the properties the kv
+        rule passes so that it is asked again when they change."""
+        name = self.seat.name if self.seat is not None else ""
+        who = self.text
+        short = who.split(" (")[0]
+        menu = self.menu_text if self.menu else ""
+        cue = "[?]" if self.menu else ""
+        choices = [[name, who, menu], [who, menu], [short, menu], [short, cue], [short]]
+        texts = ["\n".join(line for line in lines if line) for lines in choices]
+        for text in texts:
+            if _fits(text, width, height, font_size, font_name):
+                return text
+        return texts[-1]
+
     def on_touch_down(self, touch: Any) -> bool:
         opener = SeatBadge.opener
         if (
@@ -230,6 +263,23 @@ class SeatBadge(BoxLayout):
         ):
             return True
         return bool(super().on_touch_down(touch))
+
+
+def _fits(text: str, width: float, height: float, font_size: float, font_name: str) -> bool:
+    """``text`` laid out at ``font_size`` in ``font_name`` fits ``width`` x ``height`` without breaking a word."""
+    from kivy.core.text import Label as CoreLabel
+
+    if width <= 0 or height <= 0:
+        return False
+
+    def size(t: str, wrap: float | None) -> tuple[float, float]:
+        c = CoreLabel(text=t, font_size=font_size, font_name=font_name, text_size=(wrap, None))
+        c.refresh()
+        return float(c.content_size[0]), float(c.content_size[1])
+
+    if any(size(word, None)[0] > width for word in text.split()):
+        return False
+    return size(text, width)[1] <= height
 
 
 class PrivateTray(BoxLayout):

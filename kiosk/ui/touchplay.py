@@ -259,9 +259,15 @@ class MakotoDriver:
         for slot, card in enumerate(self.panel.cards):
             if card.code in want and slot not in self.panel.selected:
                 want.remove(card.code)
-                self.finger.tap(card)
+                # cards overlap (the next one lies on this one's right): the corner left in view, top left
+                fx = min(0.5, 22.0 / max(1.0, card.width))
+                fy = 1.0 - min(0.5, 22.0 / max(1.0, card.height))
+                self.finger.tap(card, fx, fy)
+                if slot not in self.panel.selected:
+                    raise Unreachable(f"a tap on card {card.code} did not select it")
         if want:
-            raise Unreachable(f"cards {want} not in the hand")
+            shown = [c.code for c in self.panel.cards]
+            raise Unreachable(f"cards {want} not among the hand's cards on screen {shown} (hand {self.panel.hand})")
 
     def perform(self, action: Action, next_intent: Callable[[Action], Action | None]) -> int:
         from kiosk.games.makoto.rules import BlindDiscard, OracleDiscard, Play, UseLid
@@ -376,7 +382,12 @@ def play(
         return wants.choose(st)
 
     def game_over() -> bool:
-        return session.state.is_over() or session is not app.launcher.session or bool(getattr(screen, "sheet", False))
+        return (
+            screen.session is not session
+            or session.state.is_over()
+            or session is not app.launcher.session
+            or bool(getattr(screen, "sheet", False))
+        )
 
     def close_turn() -> None:
         if turn[1]:

@@ -194,10 +194,11 @@ class CentreSlice(Oriented):
     table = ObjectProperty(None, allownone=True)
     edge = StringProperty("bottom")
     screen = ObjectProperty(None, allownone=True)
+    players = ObjectProperty(None, allownone=True)  # the seats in play: see kiosk.ui.seatzone.use_players
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout)
+        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout, players=self._relayout)
 
     def _rebind(self, *_a: Any) -> None:
         if self.parent is not None:
@@ -208,7 +209,7 @@ class CentreSlice(Oriented):
         if self.table is None or self.parent is None:
             return
         w, h = self.parent.size
-        c = self.table.centre(w, h)
+        c = self.table.centre(w, h, self.players)
         side = min(c.w * 0.2, c.h * 0.5)
         from kiosk.seats import Rect
 
@@ -481,6 +482,11 @@ class MakotoScreen(BaseGameScreen):
                     panel.ids.tray.close()
             elif self.match.games > 1:
                 session.state = MatchResult(state, self.match)  # the results screen scores the match
+        movers = set() if session.state.is_over() else set(session.state.to_move())
+        for g, seat in enumerate(session.seats):  # the turn passed: a hand opened by a tap hides again
+            zone = self.panels.get(seat.index)
+            if zone is not None and g not in movers and zone.ids.tray.latched:
+                zone.ids.tray.close()
         self._redraw()
 
     # ------------------------------------------------------------------------------------------- log, motion

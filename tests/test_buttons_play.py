@@ -55,6 +55,22 @@ def test_mapping_is_two_buttons_and_a_hold() -> None:
     assert LEGEND == "b: next   a: choose   hold b: back"
 
 
+def test_takoyaki_hint_is_the_solvers_first_move_in_words() -> None:
+    from kiosk.games.takoyaki.actions import Push, Turn
+    from kiosk.games.takoyaki.grill import START, goal_grill, parse_grill, parse_order
+    from kiosk.games.takoyaki.screen import direction_of, hint_text
+
+    order = parse_order("RR../GG../B..B")
+    assert hint_text(START, order) == ("Hint: push the blue ball right", Push(9, 10))
+    text, move = hint_text(parse_grill("rr../gg../b..b"), order)
+    assert (text, move) == ("Hint: turn the blue ball over", Turn(11))
+    assert hint_text(goal_grill(order), order) == ("Your grill matches the order: TAKOYAKI!", None)
+    # the words follow the grill as its seat sees it: row 0 is the far row
+    assert [direction_of(5, d) for d in (1, 9, 4, 6)] == ["up", "down", "left", "right"]
+    text, _ = hint_text(parse_grill("..../rr../ggbb"), parse_order("RR../..../GGBB"))
+    assert text == "Hint: push the red ball away from you", text
+
+
 # =============================================================================================== child
 def tick(n: int = 1) -> None:
     """Run Kivy's clock as a frame does (scheduled callbacks, then the redraw and layout triggers), without

@@ -20,9 +20,10 @@ docs/kiosk.md):
   down, and hides on release (so a player on buttons can look at their hand at any time).
 
 The highlight is a thick frame in the seat's colour (with a dark edge, for light widgets) drawn over everything
-on the screen around the focused widget, so an overlapped card still shows it whole. The seat's private tray is
-open while the focus is inside it (the cards are choices only then) and closes when the focus leaves the seat's
-choices: when the turn passes, the tray hides, as it does for a finger. A one-line legend in the seat's colour
+on the screen around the focused widget, so an overlapped card still shows it whole. While its highlight is
+shown, a seat's private tray is open when some of the seat's choices lie in it (its cards are choices only while
+it is open: a button event looks inside a closed tray, the periodic check does not), and closes when none do or
+the highlight hides: when the turn passes, the tray hides, as it does for a finger. A one-line legend in the seat's colour
 ("b next · a choose · hold b back") faces the seat at the inner edge of its zone while its highlight is shown.
 
 The keyboard fallback (:class:`kiosk.inputs.KeyboardInputs`) feeds the same :class:`~kiosk.inputs.SeatEvent`
@@ -287,7 +288,7 @@ class FocusRing:
     def back(self, seat: int) -> None:
         """hold b: the screen's own step back, or hide the highlight and close the tray."""
         if self.screen.focus_back(seat):
-            self.refresh(seat)
+            self.refresh(seat, look_in_tray=True)
             return
         self.hide(seat)
 
@@ -313,9 +314,10 @@ class FocusRing:
             self.seats[seat].peeking = False
             self.seats[seat].held.clear()
 
-    def refresh(self, seat: int | None = None) -> None:
+    def refresh(self, seat: int | None = None, look_in_tray: bool = False) -> None:
         """Check each shown highlight against the seat's choices now: it stays on its widget while that is still
-        a choice, moves to the choice now at its place when not, and hides when the seat has none."""
+        a choice, moves to the first choice when not, and hides when the seat has none. ``look_in_tray`` (after
+        a button) counts the choices in a closed tray too; the periodic check does not open trays."""
         for s in [seat] if seat is not None else list(self.seats):
             st = self.seats.get(s)
             if st is None or not st.shown:
@@ -323,7 +325,8 @@ class FocusRing:
             if not self.screen.focus_playing(s):
                 self.hide(s)
                 continue
-            targets = self._open_targets(s)
+            tray = self.screen.focus_tray(s)
+            targets = self._open_targets(s) if look_in_tray or tray is None or tray.is_open else self.targets(s)
             if not targets:
                 self.hide(s)
                 continue
@@ -358,7 +361,7 @@ class FocusRing:
         choose(w)
         if self.on_choose is not None:
             self.on_choose(seat, w)
-        self.refresh(seat)
+        self.refresh(seat, look_in_tray=True)
 
     def _peek(self, seat: int, on: bool) -> None:
         """Nothing to choose: the tray is open while a button is held (a look at the hand)."""

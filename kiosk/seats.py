@@ -88,8 +88,8 @@ SEAT_STYLES: dict[str, tuple[str, str, tuple[float, float, float, float]]] = {
 }
 
 #: Keyboard fallback, per seat position: (button "a", button "b", tap stick). Documented in docs/kiosk.md.
-#: Digits are the "a" buttons (join / confirm / TAKOYAKI!), the row below them the "b" buttons (pass / back),
-#: the home row the tap sticks. Holding either button key shows that seat's private tray.
+#: Digits are the "a" buttons (choose / join / TAKOYAKI!), the row below them the "b" buttons (next choice; held:
+#: back), the home row the tap sticks (the seat buttons' mapping: kiosk.ui.focus).
 KEYS: dict[str, tuple[str, str, str]] = {
     "south-west": ("1", "q", "a"),
     "south": ("1", "q", "a"),

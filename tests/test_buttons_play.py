@@ -19,18 +19,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, frames, run_child, run_scenarios, run_until, screenshot, tick
+from conftest import build_app, frames, run_child, run_scenarios, run_until, screenshot
 
 pytestmark = [pytest.mark.ui]
 
 HERE = Path(__file__).resolve()
 SCENARIOS = [
+    "from_attract_to_a_game_on_buttons",
     "maki_whole_game_on_buttons",
     "wasabi_whole_game_on_buttons",
     "makoto_whole_game_on_buttons",
     "takoyaki_whole_game_on_buttons",
     "takoyaki_hints_from_the_solver",
     "keyboard_drives_the_same_highlight",
+    "legend_and_highlight_fit_at_both_sizes",  # last: it resizes the window
 ]
 ONLY = [n for n in __import__("os").environ.get("BUTTONS_ONLY", "").split(",") if n]
 
@@ -53,7 +55,33 @@ def test_mapping_is_two_buttons_and_a_hold() -> None:
     assert LEGEND == "b: next   a: choose   hold b: back"
 
 
+def test_takoyaki_hint_is_the_solvers_first_move_in_words() -> None:
+    from kiosk.games.takoyaki.actions import Push, Turn
+    from kiosk.games.takoyaki.grill import START, goal_grill, parse_grill, parse_order
+    from kiosk.games.takoyaki.screen import direction_of, hint_text
+
+    order = parse_order("RR../GG../B..B")
+    assert hint_text(START, order) == ("Hint: push the blue ball right", Push(9, 10))
+    text, move = hint_text(parse_grill("rr../gg../b..b"), order)
+    assert (text, move) == ("Hint: turn the blue ball over", Turn(11))
+    assert hint_text(goal_grill(order), order) == ("Your grill matches the order: TAKOYAKI!", None)
+    # the words follow the grill as its seat sees it: row 0 is the far row
+    assert [direction_of(5, d) for d in (1, 9, 4, 6)] == ["up", "down", "left", "right"]
+    text, _ = hint_text(parse_grill("..../rr../ggbb"), parse_order("RR../..../GGBB"))
+    assert text == "Hint: push the red ball away from you", text
+
+
 # =============================================================================================== child
+def tick(n: int = 1) -> None:
+    """Run Kivy's clock as a frame does (scheduled callbacks, then the redraw and layout triggers), without
+    rendering: cheap under Xvfb."""
+    from kivy.clock import Clock
+
+    for _ in range(n):
+        Clock.tick()
+        Clock.tick_draw()
+
+
 class SeatButtons:
     """One seat's two buttons, as gpiozero MockFactory pins of the running kiosk."""
 
@@ -97,7 +125,14 @@ class SeatButtons:
         """b shows the highlight."""
         if self.focused() is None:
             self.press("b")
-        assert self.focused() is not None, "the highlight shows on the seat's first choice"
+        scr = self.screen()
+        assert self.focused() is not None, (
+            "the highlight shows on the seat's first choice",
+            getattr(scr, "acting", None),
+            scr.session.state.to_move(),
+            [_name(w) for w in self.choices()],
+            [_name(w) for w in scr.focus_targets(self.seat)],
+        )
 
     def goto(self, want: Any) -> bool:
         """b until ``want`` (a widget, or a test on widgets) is highlighted; False when it is not a choice."""
@@ -112,6 +147,15 @@ class SeatButtons:
     def choose(self, want: Any) -> None:
         assert self.goto(want), f"{want} is not among the seat's choices: {[_name(w) for w in self.choices()]}"
         self.press("a")
+
+
+def _up(problem: Any) -> list[Any]:
+    """The widgets from a problem's widget up to the root."""
+    out, w = [], problem.widget
+    while w is not None:
+        out.append(w)
+        w = w.parent if w.parent is not w else None
+    return out
 
 
 def _name(w: Any) -> str:
@@ -144,6 +188,40 @@ def child_main(tmp: Path, out: Path) -> None:
         for _ in range(3):
             btn.press("a")
         assert not pad.entering and pad.saved.startswith("Saved as B"), pad.saved
+
+    # ------------------------------------------------------------------------------------------- picker, join
+    def from_attract_to_a_game_on_buttons() -> None:
+        """Attract mode, the picker and the joining screen on one seat's buttons: any press leaves attract mode,
+        the next shows the highlight on the first game, "b" moves it, "a" picks; on the joining screen the seat
+        has joined, and "a" fills the seats the game needs with bots and starts."""
+        app.go_attract()
+        frames(2)
+        btn = SeatButtons(app, "north-east")
+        btn.press("a")
+        run_until(lambda: app.sm.current == "picker", 5, "the picker", settle=2)
+        picker = app.picker
+        assert picker.chooser == btn.seat and picker.highlighted is None
+        btn.press("b")
+        assert picker.highlighted == 0, "the first press shows the highlight on the first game"
+        keys = list(picker.card_widgets)
+        want = keys.index("makoto")
+        for _ in range(want):
+            btn.press("b")
+        assert picker.highlighted == want
+        frames(2)
+        screenshot("buttons_picker")
+        btn.press("a")
+        run_until(lambda: app.sm.current == "join", 5, "the joining screen", settle=1)
+        join = app.join_screen
+        assert join.pads[btn.seat].mode == "human", "the seat that picked has joined"
+        assert not join.can_start, "Makoto needs two seats"
+        btn.press("a")
+        run_until(lambda: app.mode == "game", 5, "the game")
+        session = app.launcher.session
+        assert session.spec.key == "makoto" and session.game_seat_of(btn.seat) is not None
+        assert len(session.bots) == session.players - 1, "the other seat is a bot"
+        app.launcher.end()
+        frames(1)
 
     # ------------------------------------------------------------------------------------------- Maki, Wasabi!
     def board_move(btn: SeatButtons, screen: Any, panel: Any, g: int, action: Any) -> None:
@@ -411,6 +489,50 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not screen.panels[seat].ids.tray.is_open and legend.opacity == 0
         app.launcher.end()
         frames(1)
+
+    def legend_and_highlight_fit_at_both_sizes() -> None:
+        """The legend at each edge's seat reads whole (fit checker: not cut, not too small, over no text of the
+        seat's zone), at 1920x1080 and 1280x800; the highlight frames its widget."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree, report
+        from kiosk.ui.focus import window_box
+
+        for size in ((1920, 1080), (1280, 800)):
+            Window.size = size
+            frames(3)
+            for key in ("makoto", "takoyaki"):
+                seats = [("south-west", None), ("west", None), ("north-east", None)]
+                session = start(key, seats)
+                screen = app.sm.current_screen
+                if key == "makoto":
+                    run_until(lambda s=screen: s._state().turn is not None, 5, "a turn")
+                    who = session.seats[screen._state().turn].position
+                else:
+                    run_until(lambda s=screen: not s.counting_down, 8, "the first order")
+                    who = "west"
+                btn = SeatButtons(app, who)
+                btn.show()
+                frames(2)
+                legend = screen.focus.legends[btn.seat]
+                problems = [p for p in check_tree(legend, size) if p.kind in ("cut", "small_text")]
+                assert not problems, (key, size, report(problems))
+                zone = screen.panels[btn.seat]
+                text = legend.children[0]
+                over = [
+                    p
+                    for p in check_tree(screen, size)
+                    if p.kind == "overlap" and (p.widget is text or legend.text[:40] in p.detail)
+                ]
+                assert not over, (key, size, zone.seat.position, report(over))
+                frame = screen.focus.frames[btn.seat]
+                box = window_box(btn.focused())
+                assert frame.x <= box.x and frame.right >= box.x + box.w and frame.top >= box.y + box.h, "framed"
+                screenshot(f"buttons_{key}_{who}_{size[0]}x{size[1]}")
+                app.launcher.end()
+                frames(1)
+        Window.size = (1920, 1080)
+        frames(3)
 
     scenarios = locals()
     run_scenarios({name: scenarios[name] for name in SCENARIOS if not ONLY or name in ONLY}, out)

@@ -20,9 +20,10 @@ docs/kiosk.md):
   down, and hides on release (so a player on buttons can look at their hand at any time).
 
 The highlight is a thick frame in the seat's colour (with a dark edge, for light widgets) drawn over everything
-on the screen around the focused widget, so an overlapped card still shows it whole. The seat's private tray is
-open while the focus is inside it (the cards are choices only then) and closes when the focus leaves the seat's
-choices: when the turn passes, the tray hides, as it does for a finger. A one-line legend in the seat's colour
+on the screen around the focused widget, so an overlapped card still shows it whole. While its highlight is
+shown, a seat's private tray is open when some of the seat's choices lie in it (its cards are choices only while
+it is open: a button event looks inside a closed tray, the periodic check does not), and closes when none do or
+the highlight hides: when the turn passes, the tray hides, as it does for a finger. A one-line legend in the seat's colour
 ("b next · a choose · hold b back") faces the seat at the inner edge of its zone while its highlight is shown.
 
 The keyboard fallback (:class:`kiosk.inputs.KeyboardInputs`) feeds the same :class:`~kiosk.inputs.SeatEvent`
@@ -124,11 +125,8 @@ def reading_order(zone: Any, widgets: Iterable[Any]) -> list[Any]:
     it), so no rotation is computed here."""
     placed = []
     for w in widgets:
-        b = window_box(w)
-        lx, ly = zone.to_widget(*b.center)
-        # the box's height as the seat sees it: width and height swap on the short sides
-        sideways = int(getattr(zone, "facing_rotation", 0)) in (90, 270)
-        placed.append((ly, lx, b.w if sideways else b.h, w))
+        lx, ly = zone.to_widget(*w.to_window(*w.center))
+        placed.append((ly, lx, min(w.width, w.height), w))
     placed.sort(key=lambda p: -p[0])
     rows: list[list[tuple[float, float, float, Any]]] = []
     for p in placed:
@@ -244,13 +242,14 @@ class FocusRing:
         st = self.state(seat)
         if kind == "press":
             st.held.discard(button)
-            if st.shown and self._valid(seat, st.widget):
+            targets = self._open_targets(seat)
+            if st.shown and st.widget in targets:
                 if button == "a":
                     self._choose(seat, st.widget)
-            elif not self._open_targets(seat):
+            elif not targets:
                 self._peek(seat, True)  # nothing to choose now: a look at the hand while held
             elif button == "a":
-                self._show(seat)
+                self._show(seat, targets)
             return True
         if kind == "hold":
             st.held.add(button)
@@ -265,17 +264,20 @@ class FocusRing:
                     self._peek(seat, False)
                 return True
             if button == "b" and not fired:
-                if st.shown and self._valid(seat, st.widget):
-                    self.step(seat, 1)
+                targets = self._open_targets(seat)
+                if st.shown and st.widget in targets:
+                    self._step(seat, 1, targets)
                 elif not st.shown:
-                    self._show(seat)
+                    self._show(seat, targets)
             return True
         return False
 
     def step(self, seat: int, delta: int) -> None:
         """Move the seat's highlight ``delta`` choices on (round the ends)."""
+        self._step(seat, delta, self._open_targets(seat))
+
+    def _step(self, seat: int, delta: int, targets: list[Any]) -> None:
         st = self.state(seat)
-        targets = self._open_targets(seat)
         if not targets:
             self.hide(seat)
             return
@@ -286,7 +288,7 @@ class FocusRing:
     def back(self, seat: int) -> None:
         """hold b: the screen's own step back, or hide the highlight and close the tray."""
         if self.screen.focus_back(seat):
-            self.refresh(seat)
+            self.refresh(seat, look_in_tray=True)
             return
         self.hide(seat)
 
@@ -312,9 +314,10 @@ class FocusRing:
             self.seats[seat].peeking = False
             self.seats[seat].held.clear()
 
-    def refresh(self, seat: int | None = None) -> None:
+    def refresh(self, seat: int | None = None, look_in_tray: bool = False) -> None:
         """Check each shown highlight against the seat's choices now: it stays on its widget while that is still
-        a choice, moves to the choice now at its place when not, and hides when the seat has none."""
+        a choice, moves to the first choice when not, and hides when the seat has none. ``look_in_tray`` (after
+        a button) counts the choices in a closed tray too; the periodic check does not open trays."""
         for s in [seat] if seat is not None else list(self.seats):
             st = self.seats.get(s)
             if st is None or not st.shown:
@@ -322,7 +325,8 @@ class FocusRing:
             if not self.screen.focus_playing(s):
                 self.hide(s)
                 continue
-            targets = self._open_targets(s)
+            tray = self.screen.focus_tray(s)
+            targets = self._open_targets(s) if look_in_tray or tray is None or tray.is_open else self.targets(s)
             if not targets:
                 self.hide(s)
                 continue
@@ -331,9 +335,6 @@ class FocusRing:
             self._place(s)
 
     # ------------------------------------------------------------------------------------------- inside
-    def _valid(self, seat: int, w: Any) -> bool:
-        return w is not None and w in self._open_targets(seat)
-
     def _open_targets(self, seat: int) -> list[Any]:
         """The seat's choices, with its tray open (its cards are choices only then); the tray closes again when
         none of them is inside it."""
@@ -345,9 +346,8 @@ class FocusRing:
             targets = self.targets(seat)
         return targets
 
-    def _show(self, seat: int) -> None:
+    def _show(self, seat: int, targets: list[Any]) -> None:
         st = self.state(seat)
-        targets = self._open_targets(seat)
         if not targets:
             return
         st.shown = True
@@ -361,7 +361,7 @@ class FocusRing:
         choose(w)
         if self.on_choose is not None:
             self.on_choose(seat, w)
-        self.refresh(seat)
+        self.refresh(seat, look_in_tray=True)
 
     def _peek(self, seat: int, on: bool) -> None:
         """Nothing to choose: the tray is open while a button is held (a look at the hand)."""

@@ -59,6 +59,23 @@ class Oriented(ScatterLayout):
         self._target: Rect | None = None
         self._home: Any = None
 
+    @classmethod
+    def forget_parked(cls, root: Any) -> None:
+        """Let go of the hidden widgets whose place is under ``root`` (a screen being dropped)."""
+
+        def under(w: Any) -> bool:
+            home = w._home[0] if w._home is not None else None
+            while home is not None:
+                if home is root:
+                    return True
+                parent = home.parent
+                home = parent if parent is not home else None
+            return False
+
+        for w in [w for w in cls._parked if under(w)]:
+            cls._parked.discard(w)
+            w._home = None
+
     def sync_shown(self) -> None:
         """Apply ``shown`` after the widget was added to its parent (it may have been False since creation)."""
         self.on_shown(self, self.shown)

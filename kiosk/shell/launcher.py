@@ -193,6 +193,8 @@ class GameLauncher:
                 zone.hints = session.seats[g].index not in done
         app.mode = "game"
         app.hub.last_input = time.monotonic()
+        # and again once it is drawn: a screen's first frame (built when first shown) may take a moment
+        Clock.schedule_once(lambda _dt: setattr(app.hub, "last_input", time.monotonic()), 0)
         app.sm.current = screen.name
         session.start()
         if state.is_over():

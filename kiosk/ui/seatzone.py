@@ -13,6 +13,7 @@ close it with :meth:`PrivateTray.close`.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -59,6 +60,23 @@ class Oriented(ScatterLayout):
         super().__init__(**kw)
         self._target: Rect | None = None
         self._home: Any = None
+
+    @classmethod
+    def forget_parked(cls, root: Any) -> None:
+        """Let go of the hidden widgets whose place is under ``root`` (a screen being dropped)."""
+
+        def under(w: Any) -> bool:
+            home = w._home[0] if w._home is not None else None
+            while home is not None:
+                if home is root:
+                    return True
+                parent = home.parent
+                home = parent if parent is not home else None
+            return False
+
+        for w in [w for w in cls._parked if under(w)]:
+            cls._parked.discard(w)
+            w._home = None
 
     def sync_shown(self) -> None:
         """Apply ``shown`` after the widget was added to its parent (it may have been False since creation)."""
@@ -266,21 +284,38 @@ class SeatBadge(BoxLayout):
         return bool(super().on_touch_down(touch))
 
 
+@functools.lru_cache(maxsize=4096)
 def _fits(text: str, width: float, height: float, font_size: float, font_name: str) -> bool:
-    """``text`` laid out at ``font_size`` in ``font_name`` fits ``width`` x ``height`` without breaking a word."""
-    from kivy.core.text import Label as CoreLabel
-
+    """``text`` at ``font_size`` in ``font_name`` fits ``width`` x ``height`` without breaking a word (each line
+    wrapped at word boundaries; measured with the font's extents, no texture is rendered)."""
     if width <= 0 or height <= 0:
         return False
+    extents = _extents(font_name, round(font_size, 1))
+    line_h = extents("Ag")[1]
+    space = extents(" ")[0]
+    rows = 0
+    for line in text.split("\n"):
+        used = 0.0
+        rows += 1
+        for word in line.split():
+            w = extents(word)[0]
+            if w > width:
+                return False
+            if used and used + space + w > width:
+                rows += 1
+                used = w
+            else:
+                used = used + space + w if used else w
+    return rows * line_h <= height
 
-    def size(t: str, wrap: float | None) -> tuple[float, float]:
-        c = CoreLabel(text=t, font_size=font_size, font_name=font_name, text_size=(wrap, None))
-        c.refresh()
-        return float(c.content_size[0]), float(c.content_size[1])
 
-    if any(size(word, None)[0] > width for word in text.split()):
-        return False
-    return size(text, width)[1] <= height
+@functools.lru_cache(maxsize=64)
+def _extents(font_name: str, font_size: float) -> Callable[[str], tuple[int, int]]:
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(font_name=font_name, font_size=font_size)
+    core.resolve_font_name()
+    return core.get_extents
 
 
 class PrivateTray(BoxLayout):

@@ -1,14 +1,14 @@
 """The Maki and Wasabi! board screens end to end, in a real Kivy window (Xvfb), in one child process.
 
-Reuses the child-process kit of tests/test_screen_takoyaki.py (Kivy allows one App per process and
-tests/test_ui.py owns the pytest process's). Per game: an attract-mode all-bot game through the shell's own
-attract entry point, then a human + bot game where the human plays through the real widgets (a finger holds the
-private tray open, another taps the first legal action button). After every step the board widgets must match
-``view(None)['board']``, and a seat's hand must be on screen only while its tray is open. Then per game, playing
-by tapping the board: a tap on a square selects it and the seat's buttons offer exactly the legal actions on that
-square (compared with ``legal_actions``); tapping it again, or the centre off the board, clears it; a tap in
-another seat's zone or during a bot's turn changes nothing; a button tap applies the square's action and the
-board shows it. Headless: every event kind the engines emit reads as words.
+Per game: an attract-mode all-bot game through the shell's own attract entry point, then a human + bot game where
+the human plays through the real widgets (a tap opens the private tray, a tile, a square or a button plays, a tap
+closes the tray). After every step the board widgets must match ``view(None)['board']``, and a seat's hand must
+be on screen only while its tray is open. Then per game, placing by touch: every legal action is reachable (a
+button, a tile or a square); with several tiles in hand a tap on a square selects it and the buttons are exactly
+the legal actions on that square; tapping it again, or the centre off the board, clears it; a tap in another
+seat's zone or during a bot's turn changes nothing; a chosen tile marks its squares and a tap on one places it at
+once (Maki: the taken tile is chosen already). Last, the human's zone with its tray open passes the fit checker
+at both sizes from both kinds of edge. Headless: every event kind the engines emit reads as words.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ SCENARIOS = [
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return run_child(HERE, tmp_path_factory.mktemp("maki-wasabi-screen"), timeout=120)
+    return run_child(HERE, tmp_path_factory.mktemp("maki-wasabi-screen"), timeout=290)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -337,7 +337,7 @@ class BoardPanel(ActionPanel):
     #: Columns of action buttons: two where two fit side by side, else one.
     button_cols = NumericProperty(2)
     #: A button's least height and width (times ``app.u``): a touch target at every size.
-    BUTTON_H = 62
+    BUTTON_H = 66
     BUTTON_W = 190
 
     def __init__(self, **kw: Any) -> None:
@@ -942,6 +942,8 @@ class BoardScreen(GenericGameScreen):
         if was is not None and was != self.acting and was < len(session.seats):
             self.panels[session.seats[was].index].ids.tray.close()  # the turn passed: the hand hides
         self._fill_tiles()
+        if self.has_pantry:  # the Pantry's tiles need the centre's room: the public lines say whose turn it is
+            self.info_text = "\n".join(self.public_lines(public)[:1])
         self._apply_selection()
 
     def _fill_tiles(self) -> None:

@@ -125,6 +125,7 @@ class Toucher:
 def _open_tray(finger: Toucher, tray: Any) -> None:
     if not tray.is_open:
         finger.tap(tray, 0.5, 0.97)  # the tray's top line (its prompt), never a button
+        finger.frames(2)  # the zone lays itself out again around the open tray (its column makes room)
         if not tray.is_open:
             raise Unreachable("the tray did not open on a tap")
 
@@ -178,6 +179,7 @@ class BoardDriver:
         return None
 
     def _drag_to(self, widget: Any, cell: int) -> None:
+        self.finger.frames(1)
         square = self.screen.tiles[cell]
         a = widget.to_window(*widget.center)
         b = square.to_window(*square.center)

@@ -39,7 +39,7 @@ ONLY = [n for n in __import__("os").environ.get("BUTTONS_ONLY", "").split(",") i
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return run_child(HERE, tmp_path_factory.mktemp("buttons"), timeout=280)
+    return run_child(HERE, tmp_path_factory.mktemp("buttons"), timeout=540)  # about 2 min on an idle machine
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -383,6 +383,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def takoyaki_whole_game_on_buttons() -> None:
         screen = app.launcher.game_screens["takoyaki"]
+        screen.COUNTDOWN_S, screen.BETWEEN_S = 1.0, 0.5  # shorter waits between orders: a quicker test
         session = start("takoyaki", [("south-west", None), ("north-east", "easy")])
         btn = SeatButtons(app, "south-west")
         g = session.game_seat_of(btn.seat)
@@ -401,6 +402,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 shot = True
         assert state.is_over(), f"the race finished (orders {state.scores()})"
         assert state.scores()[g] == 5, f"the button player won five orders: {state.scores()}"
+        del screen.COUNTDOWN_S, screen.BETWEEN_S
         initials_by_buttons(btn)
 
     def takoyaki_hints_from_the_solver() -> None:

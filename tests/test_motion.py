@@ -113,10 +113,16 @@ def inside(point: tuple[float, float], box: tuple[float, float, float, float]) -
 
 
 def settle() -> None:
-    """Frames until every motion has ended (loose: a loaded machine draws slowly)."""
+    """Run the clock until every motion has ended (ticks, not frames: a loaded machine draws a frame slowly, and
+    animations move by the clock's time), then draw one frame."""
     from kiosk.ui import motion
 
-    run_until(lambda: motion.active() == 0, 20, "the motion to end")
+    end = time.monotonic() + 30
+    while motion.active() and time.monotonic() < end:
+        tick(1)
+        time.sleep(0.01)
+    assert motion.active() == 0, f"{motion.active()} motions still running after 30 s"
+    frames(1)
 
 
 def half_way(ghost: Any, target: tuple[float, float, float, float]) -> None:
@@ -170,64 +176,59 @@ def child_main(tmp: Path, out: Path) -> None:
         frames(2)
         return app.launcher.session
 
-    def hold_tray(panel: Any) -> Finger:
-        tray = panel.ids.tray
-        f = Finger(*tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96))
-        tick(2)
-        assert tray.is_open
-        return f
-
-    def press(panel: Any, label: str) -> None:
-        b = buttons(panel, label)[0]
-        Finger(*b.to_window(*b.center)).up()
-
     # ------------------------------------------------------------------------------------------- Maki
     def maki_place_flies_and_touch_acts_at_once() -> None:
         session = start("maki", ["south-west", "north-east"])
         screen = app.launcher.screen_for("maki")
         before = list(Window.children)
         placed = False
-        for _ in range(40):
+        for _ in range(60):
             st = session.state
             g = st.to_move()[0]
             panel = screen.panels[session.seats[g].index]
-            hold = hold_tray(panel)
-            slot = next((i for i, a in enumerate(panel.actions[:6]) if type(a).__name__ == "Place"), None)
+            tray = panel.ids.tray
+            top = tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96)
+            if not tray.is_open:
+                Finger(*top).up()  # a tap opens the tray
+                tick(2)
             journal = len(st.journal)
-            if slot is None:
-                press(panel, panel.labels[0])
+            spots = [sq for t, sq, _a in screen._placements if t == screen.chosen] if screen.chosen else []
+            pantry = [w for w in screen.ids.pantry.children if not w.disabled]
+            if not spots:  # not a placement: take a tile, or the seat's first button; then on
+                widget = pantry[-1] if pantry else buttons(panel, panel.labels[0])[0]
+                Finger(*widget.to_window(*widget.center)).up()
                 tick(2)
-                hold.up()
-                tick(2)
-                assert len(session.state.journal) > journal
+                assert len(session.state.journal) > journal, f"{widget} did not play ({panel.error})"
                 settle()
                 continue
-            action = panel.actions[slot]
-            press(panel, panel.labels[slot])  # the touch applies Place at once (no frame, no tick)
-            assert len(session.state.journal) == journal + 1, "the Place was applied by the touch"
+            target = screen.tiles[spots[0]]
+            Finger(*target.to_window(*target.center)).up()  # the touch places the tile at once (no frame, no tick)
+            assert len(session.state.journal) == journal + 1, "the placement was applied by the touch"
+            assert any(e.kind == "placed" for e in session.last_events), session.last_events
             # the placed tile is in flight at once: a Tile ghost of that ingredient, from the seat's zone
+            kind = session.state.view(None)["board"][spots[0]]
             tiles = pieces_in_flight(Tile)
-            kind = session.state.view(None)["board"][action.cell]
             assert motion.active() >= 1 and any(t.kind == kind for t in tiles), (kind, [t.kind for t in tiles])
             ghost = next(gh for gh in ghosts() if any(t.kind == kind for t in gh.children))
             assert 0.15 <= ghost.animation.duration <= 0.4, "a flight lasts 150-400 ms"
             assert inside(ghost.center, window_box(panel)), "it leaves from the acting seat's zone"
-            target = screen.tiles[action.cell]
-            start_d = abs(ghost.center_x - window_box(target)[0]) + abs(ghost.center_y - window_box(target)[1])
-            tick(1)  # the screen draws the new state (the buttons of the next step)
-            assert motion.active() >= 1, "still in flight"
-            # a touch during the flight acts at once: the next step's first button, through the ghost's layer
+            tx, ty, tw, th = window_box(target)
+            start_d = abs(ghost.center_x - (tx + tw / 2)) + abs(ghost.center_y - (ty + th / 2))
+            # a touch during the flight acts at once: the next thing the seat can do (a tile, else a button)
+            tick(1)
+            assert ghost in ghosts(), "still in flight"
+            if not tray.is_open:
+                Finger(*top).up()
             journal = len(session.state.journal)
-            label = panel.labels[0]
-            assert label, "the seat has a next step"
-            press(panel, label)
-            assert len(session.state.journal) == journal + 1, f"{label} acted at once during the motion"
+            pantry = [w for w in screen.ids.pantry.children if not w.disabled]
+            widget = pantry[-1] if pantry else buttons(panel, panel.labels[0])[0]
+            Finger(*widget.to_window(*widget.center)).up()
+            assert len(session.state.journal) == journal + 1, f"{widget} acted at once during the motion"
             assert ghost in ghosts(), "(and the motion was still running)"
             frames(1)
-            end_d = abs(ghost.center_x - window_box(target)[0]) + abs(ghost.center_y - window_box(target)[1])
+            end_d = abs(ghost.center_x - (tx + tw / 2)) + abs(ghost.center_y - (ty + th / 2))
             assert end_d < start_d, "the tile flies towards its square"
-            hold.up()
-            tick(2)
+            settle()
             # a screenshot mid-flight: fly one more tile from this seat and stop it half-way
             shown = motion.fly(Tile(kind=kind, category=target.category), panel, target, 0.4, size=tuple(target.size))
             half_way(shown, window_box(target))
@@ -235,7 +236,7 @@ def child_main(tmp: Path, out: Path) -> None:
             settle()
             placed = True
             break
-        assert placed, "a Place was played"
+        assert placed, "a tile was placed"
         assert motion.active() == 0
         assert list(Window.children) == before, "no widget left behind on the window"
         app.launcher.end()

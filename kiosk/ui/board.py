@@ -77,7 +77,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.widget import Widget
 
 from kiosk.engine import Action, Event
 from kiosk.ui.focus import reading_order
@@ -242,14 +245,21 @@ class BoardTile(Tile):
         return bool(super().on_touch_down(touch))
 
 
-class TileChoice(Tile):
+class TileChoice(ButtonBehavior, Widget):
     """A tile the acting seat may take or place: in the centre's pantry (public picks: Maki's Take, Wasabi!'s
     DrawTile) or in the seat's tray (its hand: Wasabi!'s tiles to place, the starting tiles to give). A tap is
-    :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). ``label`` is the
-    ingredient's name (fine print in the corner: the picture carries the meaning). Only ever on screen (and
-    enabled) while choosable."""
+    :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). Its look
+    (``<TileChoice>`` in ``layouts/board.kv``): the ingredient's picture on its category colour, the category
+    symbol readable at the smallest reading size, the name in fine print, a thick frame when chosen. Only ever on
+    screen (and enabled) while choosable."""
 
+    kind = StringProperty("")
+    category = StringProperty("")
     label = StringProperty("")
+    source = StringProperty("")
+    symbol = StringProperty("")
+    rgba = ListProperty([0.8, 0.8, 0.8, 1])
+    selected = BooleanProperty(False)
     #: "pick": choosing it applies its action at once (``action``); "hand": choosing it selects it for placing.
     mode = StringProperty("pick")
     #: How far (in units of ``app.u``-free window pixels) a finger moves before a touch is a drag, not a tap.
@@ -259,6 +269,16 @@ class TileChoice(Tile):
         super().__init__(**kw)
         self.screen = screen
         self.action = action
+        self.bind(kind=self._look, category=self._look)
+        self._look()
+
+    def _look(self, *_a: Any) -> None:
+        from kiosk.ui import pictures
+        from kiosk.ui.pieces import category_of
+
+        cat = category_of(self.category)
+        self.source = pictures.picture(self.kind) if self.kind else ""
+        self.symbol, self.rgba = cat.symbol, list(cat.rgba)
 
     def choose(self) -> None:
         """What a tap on the tile does: a pick applies its action, a hand tile is selected (or unselected)."""
@@ -314,6 +334,68 @@ class BoardPanel(ActionPanel):
     prompt = StringProperty("")
     #: The tray holds tiles to choose (``ids.hand`` has children): the kv rule gives them a row.
     has_tiles = BooleanProperty(False)
+    #: Columns of action buttons: two where two fit side by side, else one.
+    button_cols = NumericProperty(2)
+    #: A button's least height and width (times ``app.u``): a touch target at every size.
+    BUTTON_H = 62
+    BUTTON_W = 190
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._buttons: list[Any] = []
+        Clock.schedule_once(self._watch_room, 0)
+
+    def _watch_room(self, *_a: Any) -> None:
+        box = self.ids.get("button_box")
+        if box is not None:
+            box.bind(size=self._fit_page)
+        self.on_labels()
+
+    def _unit(self) -> float:
+        from kivy.app import App
+
+        return float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
+
+    def _fit_page(self, *_a: Any) -> None:
+        """As many buttons per page as fit the room at a touch target's size (a row for the page arrows when
+        they are needed): never a squeezed button."""
+        box = self.ids.get("button_box")
+        if box is None or box.width <= 1 or box.height <= 1:
+            return
+        u = self._unit()
+        gap = 4 * u
+        cols = 2 if box.width >= 2 * self.BUTTON_W * u else 1
+        rows = max(1, int((box.height + gap) // (self.BUTTON_H * u + gap)))
+        size = rows * cols if len(self.actions) <= rows * cols else max(1, (rows - 1) * cols)
+        self.button_cols = cols
+        if size != self.page_size:
+            self.page_size = size
+
+    def set_actions(self, actions: list[Action]) -> None:
+        self.actions = actions
+        self._fit_page()
+        self._paginate()
+
+    def on_labels(self, *_a: Any) -> None:
+        """The button widgets follow ``labels`` (one per slot of the page; an empty label hides its button)."""
+        grid = self.ids.get("buttons")
+        if grid is None or not hasattr(self, "_buttons"):
+            return
+        from kivy.factory import Factory
+
+        u = self._unit()
+        while len(self._buttons) < len(self.labels):
+            slot = len(self._buttons)
+            button = Factory.KioskButton(font_size=u * 19)
+            button.bind(on_release=lambda _b, i=slot: self.press(i))
+            self._buttons.append(button)
+            grid.add_widget(button)
+        while len(self._buttons) > len(self.labels):
+            grid.remove_widget(self._buttons.pop())
+        for button, label in zip(self._buttons, self.labels):
+            button.text = label
+            button.opacity = 1 if label else 0
+            button.disabled = not label
 
 
 class BoardScreen(GenericGameScreen):
@@ -900,7 +982,6 @@ class BoardScreen(GenericGameScreen):
                     kind=kind,
                     category=self.categories.get(kind, ""),
                     label=short_name(kind),
-                    cell=short_name(kind),
                 )
             )
 

@@ -80,11 +80,13 @@ def _path(w: Any, depth: int = 6) -> str:
 
 
 def walk(root: Any) -> Iterator[Any]:
-    """Every widget on screen under ``root`` (itself included): opacity 0 and zero-size branches are skipped."""
+    """Every widget on screen under ``root`` (itself included): opacity 0 and zero-size branches are skipped, and
+    so is decoration in flight (``decoration`` true: a motion's ghost, on screen for 150-400 ms over the real
+    widgets, which are checked)."""
     stack = [root]
     while stack:
         w = stack.pop()
-        if getattr(w, "opacity", 1) <= 0.01:
+        if getattr(w, "opacity", 1) <= 0.01 or getattr(w, "decoration", False):
             continue
         yield w
         stack.extend(reversed(getattr(w, "children", [])))

@@ -196,6 +196,8 @@ class ActionPanel(SeatZone):
     my_turn = BooleanProperty(False)
     page = NumericProperty(0)
     pages = NumericProperty(1)
+    #: Buttons per page (a panel that sizes its buttons to its room sets it; the generic panel has six).
+    page_size = NumericProperty(PAGE_SIZE)
     labels = ListProperty([""] * PAGE_SIZE)
 
     def __init__(self, **kw: Any) -> None:
@@ -206,7 +208,11 @@ class ActionPanel(SeatZone):
 
     def set_actions(self, actions: list[Action]) -> None:
         self.actions = actions
-        self.pages = max(1, -(-len(actions) // PAGE_SIZE))
+        self._paginate()
+
+    def _paginate(self) -> None:
+        size = max(1, int(self.page_size))
+        self.pages = max(1, -(-len(self.actions) // size))
         if self.page >= self.pages:
             self.page = 0
         self._fill()
@@ -214,17 +220,21 @@ class ActionPanel(SeatZone):
     def on_page(self, *_a: Any) -> None:
         self._fill()
 
+    def on_page_size(self, *_a: Any) -> None:
+        self._paginate()
+
     def _fill(self) -> None:
-        start = self.page * PAGE_SIZE
-        shown = self.actions[start : start + PAGE_SIZE]
-        self.labels = [self.describe(a) for a in shown] + [""] * (PAGE_SIZE - len(shown))
+        size = max(1, int(self.page_size))
+        start = self.page * size
+        shown = self.actions[start : start + size]
+        self.labels = [self.describe(a) for a in shown] + [""] * (size - len(shown))
 
     def turn_page(self, step: int) -> None:
         self.page = (self.page + step) % self.pages
 
     def press(self, slot: int) -> None:
         """A human pressed action button ``slot`` of the current page."""
-        i = self.page * PAGE_SIZE + slot
+        i = self.page * max(1, int(self.page_size)) + slot
         if self.screen is None or self.game_seat is None or i >= len(self.actions):
             return
         self.screen.human_action(self.game_seat, self.actions[i])

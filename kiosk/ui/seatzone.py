@@ -13,6 +13,7 @@ close it with :meth:`PrivateTray.close`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -387,7 +388,7 @@ class PrivateTray(BoxLayout):
         if not self.is_open:
             self._opened_by = touch.uid
             self._used = False
-        touch.ud[self] = touch.time_start
+        touch.ud[self] = time.monotonic()
         self._touches.add(touch.uid)
         touch.grab(self)
         self.n_touches = len(self._touches)
@@ -398,7 +399,7 @@ class PrivateTray(BoxLayout):
             return bool(super().on_touch_up(touch))
         touch.ungrab(self)
         self._touches.discard(touch.uid)
-        held = touch.time_update - touch.ud.get(self, touch.time_update) >= self.HOLD_S
+        held = time.monotonic() - touch.ud.get(self, time.monotonic()) >= self.HOLD_S
         if touch.uid == self._opened_by:
             self._opened_by = None
             if held or self._used:

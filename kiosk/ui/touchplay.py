@@ -32,7 +32,7 @@ from typing import Any
 
 from kiosk.engine import Action
 
-__all__ = ["Unreachable", "TouchLog", "Toucher", "play", "summary"]
+__all__ = ["Unreachable", "TouchLog", "Toucher", "play", "start", "summary"]
 
 
 class Unreachable(AssertionError):
@@ -146,20 +146,19 @@ class BoardDriver:
         self.screen, self.panel, self.g, self.finger = screen, panel, g, finger
 
     def _press_button(self, action: Action) -> None:
-        from kiosk.ui.game import PAGE_SIZE
-
         panel = self.panel
         tray = panel.ids.tray
         _open_tray(self.finger, tray)
         if action not in panel.actions:
             raise Unreachable(f"{action} is not among the seat's buttons {panel.labels}")
         i = panel.actions.index(action)
-        while panel.page != i // PAGE_SIZE:
+        size = max(1, int(panel.page_size))
+        while panel.page != i // size:
             arrow = next((b for b in _buttons(tray) if b.text == "\u25b6"), None)
             if arrow is None:
                 raise Unreachable("no next-page button")
             self.finger.tap(arrow)
-        label = panel.labels[i % PAGE_SIZE]
+        label = panel.labels[i % size]
         button = next((b for b in _buttons(tray) if b.text == label), None)
         if button is None:
             raise Unreachable(f"no button {label!r}")
@@ -333,6 +332,20 @@ class TakoyakiDriver:
 
 
 # ============================================================================================ the game
+def start(app: Any, key: str, seats: list[tuple[int, str | None]]) -> Any:
+    """Start ``key`` with ``seats`` from wherever the app is (a finished game's results, attract mode): its
+    session, once the game's screen is the current one."""
+    for _ in range(5):
+        app.go_attract()
+        Toucher.frames(3)
+        app.start_game(key, seats)
+        Toucher.frames(3)
+        session = app.launcher.session
+        if session is not None and getattr(app.sm.current_screen, "session", None) is session:
+            return session
+    raise Unreachable(f"{key} did not start (the app is in {app.mode!r})")
+
+
 def play(
     app: Any, key: str, *, level: str = "easy", seed: int = 3, max_turns: int = 400, timeout: float = 240.0
 ) -> TouchLog:
@@ -345,17 +358,7 @@ def play(
     seats: list[tuple[int, str | None]] = [(human, None)]
     if key != "takoyaki":
         seats.append((app.table.by_position("north-east").index, level))
-    session = None
-    for _ in range(3):
-        app.go_attract()  # from wherever the last game left the app (its results, a finished game)
-        finger.frames(3)
-        app.start_game(key, seats)
-        finger.frames(3)
-        session = app.launcher.session
-        if session is not None:
-            break
-    if session is None:
-        raise Unreachable(f"{key} did not start (the app is in {app.mode!r})")
+    session = start(app, key, seats)
     screen = app.sm.current_screen
     g = session.game_seat_of(human)
     panel = screen.panels[human]

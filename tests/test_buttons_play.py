@@ -229,7 +229,6 @@ def child_main(tmp: Path, out: Path) -> None:
         from kivy.uix.button import Button
 
         from kiosk.ui.board import BoardTile, TileChoice, action_squares
-        from kiosk.ui.game import PAGE_SIZE
 
         session = screen.session
         before = len(session.state.journal)
@@ -244,9 +243,10 @@ def child_main(tmp: Path, out: Path) -> None:
         def press_button() -> None:
             assert action in panel.actions, f"{action} is not among the seat's buttons {panel.labels}"
             i = panel.actions.index(action)
-            while panel.page != i // PAGE_SIZE:
+            size = max(1, int(panel.page_size))
+            while panel.page != i // size:
                 btn.choose(lambda w: isinstance(w, Button) and w.text == "\u25b6")
-            label = panel.labels[i % PAGE_SIZE]
+            label = panel.labels[i % size]
             btn.choose(lambda w: isinstance(w, Button) and w.text == label)
 
         if pick is not None:

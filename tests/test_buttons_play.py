@@ -243,10 +243,12 @@ def child_main(tmp: Path, out: Path) -> None:
         def press_button() -> None:
             assert action in panel.actions, f"{action} is not among the seat's buttons {panel.labels}"
             i = panel.actions.index(action)
-            size = max(1, int(panel.page_size))
-            while panel.page != i // size:
+            btn.show()  # the tray opens with the highlight in it: its page size follows its room then
+            for _ in range(len(panel.actions) + 1):
+                if panel.page == i // max(1, int(panel.page_size)):
+                    break
                 btn.choose(lambda w: isinstance(w, Button) and w.text == "\u25b6")
-            label = panel.labels[i % size]
+            label = panel.labels[i % max(1, int(panel.page_size))]
             btn.choose(lambda w: isinstance(w, Button) and w.text == label)
 
         if pick is not None:
@@ -276,7 +278,7 @@ def child_main(tmp: Path, out: Path) -> None:
         wants = app.games[key].bots["easy"](g, 5)  # the player's "brain": what to do, never how
         moves = 0
         shot = False
-        end = time.monotonic() + 100
+        end = time.monotonic() + 200
         while not session.state.is_over() and time.monotonic() < end:
             st = session.state
             if g not in st.to_move():

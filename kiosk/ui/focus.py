@@ -23,8 +23,9 @@ The highlight is a thick frame in the seat's colour (with a dark edge, for light
 on the screen around the focused widget, so an overlapped card still shows it whole. While its highlight is
 shown, a seat's private tray is open when some of the seat's choices lie in it (its cards are choices only while
 it is open: a button event looks inside a closed tray, the periodic check does not), and closes when none do or
-the highlight hides: when the turn passes, the tray hides, as it does for a finger. A one-line legend in the seat's
-colour ("b next · a choose · hold b back") faces the seat at the inner edge of its zone while its highlight is shown.
+the highlight hides: when the turn passes, the tray hides, as it does for a finger. A one-line legend in the
+seat's colour ("b: next   a: choose   hold b: back") faces the seat at the inner edge of its zone while its
+highlight is shown.
 
 The keyboard fallback (:class:`kiosk.inputs.KeyboardInputs`) feeds the same :class:`~kiosk.inputs.SeatEvent`
 values as the GPIO buttons, so it drives exactly this path.

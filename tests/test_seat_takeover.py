@@ -167,7 +167,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def resume() -> None:
         before = json.loads(note.read_text())
-        run_until(lambda: app.attract_screen.offer_visible, 20, "the resume offer")
+        run_until(lambda: app.attract_screen.offer_visible, 60, "the resume offer")
         app.attract_screen.answer_offer(True)
         session = app.launcher.session
         assert app.mode == "game" and session is not None

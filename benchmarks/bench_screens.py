@@ -70,13 +70,13 @@ def child(out: str, seconds: float) -> None:
             app.ensure_ready()
         seats: list[tuple[int, str | None]] = [(app.table.by_position(p).index, None) for p in positions]
         app.start_game("takoyaki", seats)
-        screen = app.game_screens["takoyaki"]
+        screen = app.launcher.game_screens["takoyaki"]
         screen.COUNTDOWN_S = 0.1
         screen.BETWEEN_S = 0.1
         Clock.schedule_once(begin_measure, 4.0)
 
     def ball_point(pos: str, r: float, angle: float) -> tuple[float, float]:
-        screen = app.game_screens["takoyaki"]
+        screen = app.launcher.game_screens["takoyaki"]
         panel = screen.panels[app.table.by_position(pos).index]
         grill = panel.ids.grill
         s = next(i for i, c in enumerate(grill.cells) if c)  # the first ball on that grill

@@ -88,7 +88,8 @@ def child(out: str, seconds: float) -> None:
     def drive(_dt: float) -> None:
         phase["frame"] += 1
         f = phase["frame"]
-        journal = len(app.launcher.session.state.journal) if app.launcher.session else 0
+        session: Any = app.launcher.session
+        journal = len(session.state.journal) if session else 0
         for k, pos in enumerate(positions):
             angle = f * 0.6 + k
             if pos not in fingers:
@@ -99,8 +100,8 @@ def child(out: str, seconds: float) -> None:
                 fingers.pop(pos).touch_up()  # a swipe inside the ball's space: a Turn
             else:
                 fingers[pos].touch_move(*ball_point(pos, 0.38, angle))
-        if app.launcher.session:
-            result["actions"] += len(app.launcher.session.state.journal) - journal
+        if session:
+            result["actions"] += len(session.state.journal) - journal
 
     def begin_measure(_dt: float) -> None:
         driver = Clock.schedule_interval(drive, 0)
@@ -114,7 +115,7 @@ def child(out: str, seconds: float) -> None:
             result["mean_frame_s"] = statistics.fmean(gaps)
             result["p90_frame_s"] = sorted(gaps)[int(0.9 * len(gaps))]
             result["gaps"] = percentiles(gaps)
-            st = app.launcher.session.state if app.launcher.session else None
+            st: Any = app.launcher.session.state if app.launcher.session else None
             result["outs"] = list(st.out) if st is not None else []
             result["moves"] = st.moves() if st is not None else []
             for t in fingers.values():

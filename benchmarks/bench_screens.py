@@ -70,13 +70,13 @@ def child(out: str, seconds: float) -> None:
             app.ensure_ready()
         seats: list[tuple[int, str | None]] = [(app.table.by_position(p).index, None) for p in positions]
         app.start_game("takoyaki", seats)
-        screen = app.game_screens["takoyaki"]
+        screen = app.launcher.game_screens["takoyaki"]
         screen.COUNTDOWN_S = 0.1
         screen.BETWEEN_S = 0.1
         Clock.schedule_once(begin_measure, 4.0)
 
     def ball_point(pos: str, r: float, angle: float) -> tuple[float, float]:
-        screen = app.game_screens["takoyaki"]
+        screen = app.launcher.game_screens["takoyaki"]
         panel = screen.panels[app.table.by_position(pos).index]
         grill = panel.ids.grill
         s = next(i for i, c in enumerate(grill.cells) if c)  # the first ball on that grill
@@ -88,7 +88,8 @@ def child(out: str, seconds: float) -> None:
     def drive(_dt: float) -> None:
         phase["frame"] += 1
         f = phase["frame"]
-        journal = len(app.session.state.journal) if app.session else 0
+        session: Any = app.launcher.session
+        journal = len(session.state.journal) if session else 0
         for k, pos in enumerate(positions):
             angle = f * 0.6 + k
             if pos not in fingers:
@@ -99,8 +100,8 @@ def child(out: str, seconds: float) -> None:
                 fingers.pop(pos).touch_up()  # a swipe inside the ball's space: a Turn
             else:
                 fingers[pos].touch_move(*ball_point(pos, 0.38, angle))
-        if app.session:
-            result["actions"] += len(app.session.state.journal) - journal
+        if session:
+            result["actions"] += len(session.state.journal) - journal
 
     def begin_measure(_dt: float) -> None:
         driver = Clock.schedule_interval(drive, 0)
@@ -114,7 +115,7 @@ def child(out: str, seconds: float) -> None:
             result["mean_frame_s"] = statistics.fmean(gaps)
             result["p90_frame_s"] = sorted(gaps)[int(0.9 * len(gaps))]
             result["gaps"] = percentiles(gaps)
-            st = app.session.state if app.session else None
+            st: Any = app.launcher.session.state if app.launcher.session else None
             result["outs"] = list(st.out) if st is not None else []
             result["moves"] = st.moves() if st is not None else []
             for t in fingers.values():

@@ -9,7 +9,8 @@ bots think for a fixed time instead). ``--jobs J`` plays the games in J worker p
 as with one (game ``g`` always uses seed ``seed + g``), only faster.
 
 Reports wins per seat (a shared win counts as a fraction), mean scores, with ``--times`` each seat's decision times
-(median, 99th percentile and worst, in ms), mean game length in actions, games per
+(median, 99th percentile and worst, in ms) and, for a search bot, how many iterations its searches made (decisions
+that searched, their mean and fewest), mean game length in actions, games per
 second, the game's own statistics (``GameSpec.stats``) and every illegal action a bot chose (a bug: the action
 is replaced by the first legal one so the game can go on). When several seats may act at once (Takoyaki), the
 seats take turns round-robin.
@@ -41,6 +42,7 @@ class GameResult:
     stats: dict[str, float] = field(default_factory=dict)
     state: State | None = None
     think: list[list[float]] = field(default_factory=list)  # per seat: seconds per decision
+    searched: list[list[int]] = field(default_factory=list)  # per seat: iterations of each decision that searched
 
 
 def make_bot(spec: GameSpec, level: str, seat: int, seed: int, iterations: int | None = None) -> Any:
@@ -63,10 +65,13 @@ def play_game(
     iterations: int | None = None,
 ) -> GameResult:
     """Play one game with one bot per seat; seat ``i`` uses ``levels[i]``."""
+    from kiosk.ai import ISMCTSBot
+
     state = spec.new_game(players, seed)
     bots = [make_bot(spec, levels[s], s, seed * 1009 + s * 7919 + 1, iterations) for s in range(players)]
     illegal: list[str] = []
     think: list[list[float]] = [[] for _ in range(players)]
+    searched: list[list[int]] = [[] for _ in range(players)]
     actions = 0
     turn = 0
     while not state.is_over():
@@ -75,9 +80,14 @@ def play_game(
             raise RuntimeError(f"{spec.key}: no seat to move but the game is not over (seed {seed})")
         seat = movers[turn % len(movers)]
         turn += 1
+        bot = bots[seat]
+        if isinstance(bot, ISMCTSBot):
+            bot.last_iterations = 0  # a bot that answers without a search leaves it so
         t0 = time.perf_counter()
-        action = bots[seat].choose(state)
+        action = bot.choose(state)
         think[seat].append(time.perf_counter() - t0)
+        if isinstance(bot, ISMCTSBot) and bot.last_iterations:
+            searched[seat].append(bot.last_iterations)
         try:
             state.apply(seat, action)
         except RuleError as exc:
@@ -87,7 +97,8 @@ def play_game(
         if actions > MAX_ACTIONS:
             raise RuntimeError(f"{spec.key}: game did not end after {MAX_ACTIONS} actions (seed {seed})")
     stats = dict(spec.stats(state)) if spec.stats else {}
-    return GameResult(state.scores(), state.winners(), actions, illegal, stats, state if keep_state else None, think)
+    kept = state if keep_state else None
+    return GameResult(state.scores(), state.winners(), actions, illegal, stats, kept, think, searched)
 
 
 def _play_by_key(key: str, players: int, levels: Sequence[str], iterations: int | None, seed: int) -> GameResult:
@@ -125,6 +136,7 @@ def simulate(
     stat_sum: dict[str, float] = {}
     stat_n: dict[str, int] = {}
     think: list[list[float]] = [[] for _ in range(players)]
+    searched: list[list[int]] = [[] for _ in range(players)]
     start = time.perf_counter()
     seeds = range(seed, seed + games)
     results: Iterable[GameResult]
@@ -148,6 +160,7 @@ def simulate(
         illegal += r.illegal
         for s in range(players):
             think[s] += r.think[s] if r.think else []
+            searched[s] += r.searched[s] if r.searched else []
         for k, v in r.stats.items():
             stat_sum[k] = stat_sum.get(k, 0.0) + float(v)
             stat_n[k] = stat_n.get(k, 0) + 1
@@ -171,6 +184,10 @@ def simulate(
     }
     if timings:  # wall-clock figures differ from run to run: only on request
         rep["decision_ms"] = [_percentiles(t) for t in think]
+        rep["search_iterations"] = [
+            {"decisions": len(n), "mean": round(sum(n) / len(n), 1) if n else 0.0, "min": min(n, default=0)}
+            for n in searched
+        ]
     return rep
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from kiosk.ai import ISMCTSBot, RandomBot, pick
-from kiosk.engine import Action
+from kiosk.engine import Action, Event, RuleError, State
 from kiosk.games import GAMES
 from kiosk.sim import play_game, simulate
 
@@ -120,6 +120,10 @@ def test_fixed_iterations_make_search_bots_reproducible_and_jobs_change_nothing(
     drop = lambda rep: {k: v for k, v in rep.items() if k != "games_per_second"}  # noqa: E731
     assert drop(one) == drop(again) == drop(two_jobs)
     assert one["iterations"] == 12 and one["illegal_actions"] == 0
+    timed = simulate(spec, **{**kw, "games": 1}, timings=True)
+    # every decision the hard seat searched made its 12 iterations; normal never searches
+    assert timed["search_iterations"][0]["mean"] == timed["search_iterations"][0]["min"] == 12
+    assert timed["search_iterations"][0]["decisions"] > 0 and timed["search_iterations"][1]["decisions"] == 0
     # the budget really reaches the bot: exactly 12 iterations, no clock
     from kiosk.sim import make_bot
 
@@ -134,3 +138,131 @@ def test_fixed_iterations_make_search_bots_reproducible_and_jobs_change_nothing(
         simulate(spec, 2, ["hard", "hard"], games=1, iterations=0)
     with pytest.raises(ValueError, match="--jobs must be at least 1"):
         simulate(spec, 2, ["hard", "hard"], games=1, jobs=0)
+
+
+# --- the time limit: no iteration is started that would not end in time ------------------------------------------
+@dataclasses.dataclass(frozen=True, slots=True)
+class Add(Action):
+    n: int
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SlowSums(State):
+    """Two seats take turns adding 1, 2 or 3 to their own sum for six turns; every determinization (one per
+    search iteration) costs ``cost`` seconds of a fake clock."""
+
+    def __init__(self, clock: FakeClock, cost: float) -> None:
+        super().__init__(2, 0)
+        self.clock, self.cost = clock, cost
+        self.sums = [0, 0]
+        self.turn = 0
+
+    def to_move(self) -> list[int]:
+        return [] if self.is_over() else [self.turn % 2]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return [Add(n) for n in (1, 2, 3)] if seat in self.to_move() else []
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        if action not in self.legal_actions(seat):
+            raise RuleError("not now")
+        assert isinstance(action, Add)
+        self.sums = self.sums[:]
+        self.sums[seat] += action.n
+        self.turn += 1
+        return []
+
+    def is_over(self) -> bool:
+        return self.turn >= 6
+
+    def scores(self) -> list[int]:
+        return self.sums[:]
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        self.clock.now += self.cost
+        return self.search_copy(rng)
+
+
+class SlowRootBot(ISMCTSBot):
+    """Its root pruning costs ``root_cost`` seconds and offers Add(2) first."""
+
+    root_cost = 0.0
+
+    def root_actions(self, state: State, legal: list[Action]) -> list[Action]:
+        self.clock.now += self.root_cost  # type: ignore[attr-defined]
+        return [Add(2), Add(3), Add(1)]
+
+
+def test_ismcts_starts_no_iteration_that_would_end_after_the_time_limit():
+    clock = FakeClock()
+    bot = ISMCTSBot(0, 1, iterations=1000, time_limit=0.1)
+    bot.clock = clock
+    action = bot.choose(SlowSums(clock, cost=0.03))
+    # 0.03, 0.06, 0.09 s: a fourth iteration would end at 0.12 s, after the limit, so it is not started
+    assert bot.last_iterations == 3 and clock.now == pytest.approx(0.09)
+    assert action in (Add(1), Add(2), Add(3)) and bot.iteration_estimate == pytest.approx(0.03)
+    # without a clock the budget is the iterations alone
+    clock.now = 0.0
+    fixed = ISMCTSBot(0, 1, iterations=7, time_limit=None)
+    fixed.clock = clock
+    fixed.choose(SlowSums(clock, cost=0.03))
+    assert fixed.last_iterations == 7 and clock.now == pytest.approx(0.21)
+
+
+def test_ismcts_counts_the_root_pruning_and_falls_back_on_its_first_candidate():
+    clock = FakeClock()
+    bot = SlowRootBot(0, 1, iterations=1000, time_limit=0.1)
+    bot.clock = clock
+    bot.root_cost = 0.08
+    state = SlowSums(clock, cost=0.03)
+    bot.choose(state)  # no estimate yet: one iteration is tried after the 80 ms of pruning
+    assert bot.last_iterations == 1 and clock.now == pytest.approx(0.11)
+    clock.now = 0.0
+    # now it knows an iteration takes 30 ms: after 80 ms of pruning none fits in 100 ms, and the pruning's
+    # first choice is played
+    assert bot.choose(state) == Add(2)
+    assert bot.last_iterations == 0 and clock.now == pytest.approx(0.08)
+    clock.now = 0.0
+    bot.root_cost = 0.02  # 20 ms of pruning leaves room for two iterations
+    bot.choose(state)
+    assert bot.last_iterations == 2 and clock.now == pytest.approx(0.08)
+    # a bot that did work before the search passes its own start: that work counts too
+    clock.now = 0.05
+    bot.root_cost = 0.0
+    bot.choose(state, started=0.0)
+    assert bot.last_iterations == 1 and clock.now == pytest.approx(0.08)
+
+
+def test_ismcts_pauses_the_garbage_collector_and_leaves_it_no_cycles():
+    """A collector pass over a large heap would stall a decision for tens of milliseconds: it is paused while
+    the bot decides and back on afterwards; the search tree has no reference cycles, so nothing of it is left
+    for the collector (it is freed when the decision returns)."""
+    import gc
+
+    clock = FakeClock()
+    seen: list[bool] = []
+
+    class Watching(SlowSums):
+        def determinize(self, seat: int, rng: random.Random) -> State:
+            seen.append(gc.isenabled())
+            return super().determinize(seat, rng)
+
+    bot = ISMCTSBot(0, 1, iterations=200, time_limit=None)
+    gc.collect()
+    assert gc.isenabled()
+    bot.choose(Watching(clock, cost=0.0))
+    assert gc.isenabled() and len(seen) == 200 and not any(seen)
+    assert gc.collect() == 0, "the search left cyclic garbage"
+    gc.disable()  # a caller that keeps the collector off keeps it off
+    try:
+        bot.choose(Watching(clock, cost=0.0))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

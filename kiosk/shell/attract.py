@@ -2,6 +2,13 @@
 then that game's high-score boards, then the "touch to play" call, cycling. At start, games interrupted by a
 crash are offered first ("Resume the Makoto game from 14:05?"); the offer stays for one attract period, then the
 cycle goes on (the game stays in the folder until a later start or its maximum age).
+
+Each game is shown at its most lively (decisions, written down; :func:`lively_start`): the bots play the set-up
+off-screen, fast (Wasabi!'s drafting of starting tiles and recipes, any board game's steps before its first
+placement), and then on to a watchable moment: a board with tiles on it, Makoto with a play on the table,
+Takoyaki with balls moved on the current order. The moment is judged from the public view and the legal actions
+only (no rules here); a game that would end off-screen is started afresh and shown from its first placement.
+While a bots' game is shown, "Touch to play" faces every edge of the table (:class:`kiosk.ui.attract.EdgeCalls`).
 """
 
 from __future__ import annotations
@@ -11,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock, ClockEvent
 
+from kiosk.engine import Event, GameSpec, State
 from kiosk.seats import Seat
-from kiosk.ui.attract import board_rows
+from kiosk.ui.attract import EdgeCalls, board_rows
 from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
@@ -20,7 +28,62 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kiosk.shell.attract")
 
-__all__ = ["AttractDirector"]
+__all__ = ["AttractDirector", "lively_start", "watchable"]
+
+#: Squares filled before a board game is shown (a board with something on it, early in the game).
+LIVELY_TILES = 6
+#: Off-screen moves at most, and seconds at most (the UI thread waits for them: the fast bots take ~3 ms a move).
+WARM_MOVES = 200
+WARM_S = 0.5
+
+
+def _names_square(action: Any) -> bool:
+    data = action.to_json()
+    return any(isinstance(data.get(k), int) and data.get(k) >= 0 for k in ("cell", "square", "a", "b"))
+
+
+def watchable(state: State, moves: int) -> bool:
+    """Whether a position is worth showing a passer-by (``moves``: how many the bots played off-screen).
+
+    From the public view and the legal actions only: a board (``board``) past its set-up (the player to move may
+    place on a square) with :data:`LIVELY_TILES` squares filled; a play on the table (``current``, Makoto) after
+    every seat had a turn; a revealed order (``order``, Takoyaki) with three moves a seat made on it and every seat
+    still racing (``out``); any other game at once."""
+    view = state.view(None)
+    players = state.players
+    if isinstance(view.get("board"), list):
+        movers = state.to_move()
+        if not movers or not any(_names_square(a) for a in state.legal_actions(movers[0])):
+            return False
+        return sum(1 for v in view["board"] if v and v != "teacup") >= LIVELY_TILES
+    if "current" in view:
+        return view["current"] is not None and moves >= players
+    if "order" in view:
+        racing = all(o is None for o in view.get("out", []))
+        return view["order"] is not None and racing and moves >= 3 * players
+    return True
+
+
+def lively_start(spec: GameSpec, state: State, seed: int) -> tuple[State, list[Event]]:
+    """Play ``state`` on off-screen with fast bots (the ``easy`` level, else ``random``, else the first) until it
+    is :func:`watchable`, within :data:`WARM_MOVES` moves and :data:`WARM_S` seconds; the last events (for the
+    screen's log). A game that ends on the way is dealt again and shown as dealt."""
+    import time
+
+    level = next((lv for lv in ("easy", "random") if lv in spec.bots), next(iter(spec.bots)))
+    bots = {g: spec.bots[level](g, seed + 104729 * (g + 1)) for g in range(state.players)}
+    fresh = state.clone()
+    events: list[Event] = []
+    end = time.monotonic() + WARM_S
+    moves = 0
+    while moves < WARM_MOVES and time.monotonic() < end and not watchable(state, moves):
+        movers = state.to_move()
+        g = movers[moves % len(movers)]
+        events = list(state.apply(g, bots[g].choose(state)) or []) or events
+        moves += 1
+        if state.is_over():
+            return fresh, []
+    return state, events[-3:]
 
 
 class AttractDirector:
@@ -118,6 +181,12 @@ class AttractDirector:
         level = app.cfg.attract.bot_level if app.cfg.attract.bot_level in spec.bots else next(iter(spec.bots))
         state = spec.new_game(n, seed)
         seats = state.seating(seats)
+        warm: list[Event] = []
+        try:
+            state, warm = lively_start(spec, state, seed)
+        except Exception as exc:  # a bot or engine bug: show the game as dealt
+            log.warning("attract: %s could not be played to a lively moment: %s", key, exc)
+            state = spec.new_game(n, seed)
         bots = {g: spec.bots[level](g, seed + 7919 * (g + 1)) for g in range(n)}
         session = GameSession(
             spec,
@@ -129,13 +198,32 @@ class AttractDirector:
             attract=True,
             bot_levels=dict.fromkeys(range(n), level),
         )
+        session.last_events = warm  # the moves before the shown one, for the screen's last-moves lines
         session.bind(on_over=self._game_over, on_change=app.launcher.on_change)
         screen = app.launcher.screen_for(key)
         screen.begin(session)
         self.session = session
         app.sm.current = screen.name
+        self.show_edge_calls(True)
         session.start()
         return session
+
+    def show_edge_calls(self, shown: bool) -> None:
+        """ "Touch to play" at every edge over a bots' game (in the app's root, above the screens, only while a
+        bots' game is shown: a hidden widget still costs drawing)."""
+        root = self.app.root
+        if root is None:
+            return
+        calls = getattr(self, "_calls", None)
+        if shown and calls is None:
+            calls = self._calls = EdgeCalls(table=self.app.table, text=self.app.cfg.attract.text)
+        if calls is None:
+            return
+        calls.text = self.app.cfg.attract.text
+        if shown and calls.parent is None:
+            root.add_widget(calls)
+        elif not shown and calls.parent is not None:
+            calls.parent.remove_widget(calls)
 
     def _spread_seats(self, n: int) -> list[Seat]:
         """``n`` table seats spread around the table (clockwise)."""
@@ -151,6 +239,10 @@ class AttractDirector:
 
     def stop_game(self) -> None:
         """Stop the bots' game (if any) and release its screen."""
+        from kiosk.ui import motion
+
+        self.show_edge_calls(False)
+        motion.clear()
         session = self.session
         if session is None:
             return

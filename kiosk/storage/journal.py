@@ -25,6 +25,8 @@ File format (JSON lines, UTF-8, one record per line, ``\\n``-terminated):
   ``{"chance": name, "order": [...]}``;
 * ``{"rewind": n}`` if the state's journal ever got shorter (an undo within a turn): the journal is then its
   first ``n`` records, and the records that follow continue from there;
+* ``{"seats": [...]}`` when who sits where changed during the game (a human left and a bot took the seat): it
+  replaces the header's ``seats`` for a resume (the last one counts);
 * ``{"end": "finished" | "abandoned", "at": ..., "reason": ..., "outcome": {...} | null}`` as the last line.
 
 Decisions written down:
@@ -123,6 +125,7 @@ class LoadedJournal:
     header: dict[str, Any] | None
     records: list[dict[str, Any]] = field(default_factory=list)  #: the engine records to replay (rewinds applied)
     end: dict[str, Any] | None = None
+    seats: list[Any] | None = None  #: the last ``seats`` record (who sits where now), if the game wrote one
     good_size: int = 0  #: bytes up to the end of the last valid line
     ignored_bytes: int = 0  #: a torn or damaged tail that was ignored
     damaged: bool = False  #: a bad line was followed by more lines (something other than a torn last write)
@@ -203,6 +206,11 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
                 problem = f"bad rewind at byte {pos}"
                 break
             del out.records[rec["rewind"] :]
+        elif "seats" in rec:
+            if not (set(rec) == {"seats"} and isinstance(rec["seats"], list)):
+                problem = f"bad seats record at byte {pos}"
+                break
+            out.seats = rec["seats"]
         elif "end" in rec:
             out.end = rec
             pos = nl + 1
@@ -247,6 +255,8 @@ class GameJournal:
         self.failed_writes = 0
         self.last_failure: datetime | None = None
         self.last_write: datetime | None = None
+        #: A ``seats`` record whose write failed: written before the next records.
+        self._seats_unsaved: dict[str, Any] | None = None
 
     id = property(lambda self: self.header["id"])
     game = property(lambda self: self.header["game"])
@@ -286,6 +296,15 @@ class GameJournal:
                 del self._records[keep:]
             self._records.extend(new_records)  # type: ignore[arg-type]
 
+    def set_seats(self, seats: Sequence[Mapping[str, Any]]) -> bool:
+        """Record who sits where now (a ``seats`` record, one write and fdatasync), e.g. after a human left and a
+        bot took the seat, so a resumed game keeps the bot there. True once it is durable; on a write error it is
+        logged, ``error`` set, False returned, and the record is written with the next :meth:`sync`."""
+        record = {"seats": [dict(s) for s in seats]}
+        with self._write_lock:
+            self._seats_unsaved = record
+            return self._sync(list(self._records))
+
     def sync(self, state: Any) -> bool:
         """Append what ``state.journal`` holds beyond what is on the card; True once it is durable.
 
@@ -322,6 +341,8 @@ class GameJournal:
                 keep += 1
             new = list(journal[keep:])
             lines = [{"rewind": keep}, *new]
+        if self._seats_unsaved is not None:
+            lines.insert(0, self._seats_unsaved)
         if not lines:
             return True
         try:
@@ -338,6 +359,7 @@ class GameJournal:
                 "journaling of game %s works again after %d failed write(s)", self.path.name, self.failed_writes
             )
             self.error = None
+        self._seats_unsaved = None
         self.last_write = _now()
         return True
 
@@ -404,6 +426,9 @@ class NullJournal:
     def append(self, *records: Mapping[str, Any]) -> None:
         pass
 
+    def set_seats(self, seats: Sequence[Mapping[str, Any]]) -> bool:
+        return False
+
     def sync(self, state: Any) -> bool:
         return False
 
@@ -431,8 +456,12 @@ class UnfinishedGame:
     game = property(lambda self: self.header["game"])
     players = property(lambda self: self.header["players"])
     seed = property(lambda self: self.header["seed"])
-    seats = property(lambda self: self.header.get("seats"))
     meta = property(lambda self: self.header.get("meta") or {})
+
+    @property
+    def seats(self) -> Any:
+        """Who sits where: the header's list, or the last ``seats`` record (a bot took a seat during the game)."""
+        return self.loaded.seats if self.loaded.seats is not None else self.header.get("seats")
 
     @property
     def header(self) -> dict[str, Any]:

@@ -7,6 +7,12 @@ screen shows the two other parts:
 * ``call``: the operator's attract text in every seat zone, facing that seat, plus the game list in the centre;
 * ``boards``: one game's all-time and today's boards, twice: one copy facing each long side (the short sides
   read them sideways, never upside down). Boards unavailable (no storage) say so.
+
+While the bots' games are shown on the game screens, :class:`EdgeCalls` lays "Touch to play" over them in the
+four corners of the table (which belong to no seat, so the call covers no piece of the game), each facing one
+edge (the seat model's rotation for that edge; the south-west corner faces south, the north-east north, the
+north-west west, the south-east east): a passer-by on any side reads that the table is free. Static (no pulse):
+a moving call would redraw the whole table every frame.
 """
 
 from __future__ import annotations
@@ -14,13 +20,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, OptionProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from kiosk.ui.seatzone import SeatZone
 
-__all__ = ["AttractScreen", "BoardView", "CallZone", "board_rows"]
+__all__ = ["AttractScreen", "BoardView", "CallZone", "EdgeCall", "EdgeCalls", "board_rows"]
 
 
 def board_rows(entries: Sequence[Any], n: int = 5, fmt: Callable[[int], str] = str) -> list[str]:
@@ -42,6 +57,54 @@ class CallZone(SeatZone):
     """The attract call facing one seat."""
 
     text = StringProperty("")
+
+
+class EdgeCall(Label):
+    """One "Touch to play" facing an edge: drawn turned by ``rotation`` about its centre (its kv rule); its
+    ``size`` is as its reader sees it."""
+
+    rotation = NumericProperty(0)
+    edge = StringProperty("bottom")
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False  # a call takes no touches (the shell's gestures leave attract mode on any touch)
+
+
+class EdgeCalls(Widget):
+    """ "Touch to play" at the middle of every edge of the table, over a bots' game (see the module docstring)."""
+
+    table = ObjectProperty(None)
+    text = StringProperty("Touch to play!")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.calls: list[EdgeCall] = []
+        for edge in ("bottom", "top", "left", "right"):
+            rot = self.table.facing_edge_rotation(edge) if self.table is not None else 0
+            call = EdgeCall(edge=edge, rotation=rot, text=self.text)
+            self.bind(text=call.setter("text"))
+            self.calls.append(call)
+            self.add_widget(call)
+        self.bind(size=self._layout, pos=self._layout)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
+    def _layout(self, *_a: Any) -> None:
+        from kivy.core.window import Window
+
+        w, h = Window.size
+        if self.table is None:
+            return
+        # the corners belong to no seat: one call in each, facing one edge, over no seat's pieces
+        sw, se, nw, ne = self.table.corners(w, h)
+        corner = {"bottom": sw, "right": se, "left": nw, "top": ne}
+        for call in self.calls:
+            r = corner[call.edge]
+            side = r.w * 0.9
+            call.size_hint = (None, None)
+            call.size = (side, side)
+            call.pos = (r.x + (r.w - side) / 2, r.y + (r.h - side) / 2)
 
 
 class AttractScreen(Screen):

@@ -83,6 +83,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
 from kiosk.engine import Action, Event
+from kiosk.ui.focus import reading_order
 from kiosk.ui.game import ActionPanel, GenericGameScreen
 from kiosk.ui.pieces import Tile
 
@@ -556,6 +557,33 @@ class BoardScreen(GenericGameScreen):
             ]
         return out
 
+    def focus_targets(self, seat: int) -> list[Any]:
+        """Seat buttons visit :meth:`choosable` group by group (tray tiles, Pantry tiles, marked squares, buttons),
+        each group in reading order as the seat sees it (the board read from that seat's side)."""
+        g = self.session.game_seat_of(seat) if self.session is not None else None
+        zone = self.panels.get(seat)
+        if g is None or zone is None:
+            return []
+        found = self.choosable(g)
+        hand = set(zone.ids.hand.children)
+        groups: list[list[Any]] = [[], [], [], []]
+        for w in found:
+            groups[0 if w in hand else 1 if isinstance(w, TileChoice) else 2 if isinstance(w, BoardTile) else 3].append(
+                w
+            )
+        return [w for group in groups for w in reading_order(zone, group)]
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": clear the selected square, then the chosen tile."""
+        if self.selected >= 0:
+            self.clear_selection()
+            return True
+        if self.chosen:
+            self.chosen = ""
+            self._apply_selection()
+            return True
+        return False
+
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: Any) -> None:
         self.selected = -1
@@ -568,10 +596,14 @@ class BoardScreen(GenericGameScreen):
         self.last_text = "\n".join(self._history)
 
     def end(self) -> None:
+        from kiosk.ui import motion
+
         self.selected = -1
         self.chosen = ""
         self.acting = None
         self._drop_ghost()
+        self._touched, self._touched_by = [], None
+        motion.clear()  # no piece of this game stays in flight
         super().end()
 
     def hide_private(self) -> None:
@@ -586,6 +618,88 @@ class BoardScreen(GenericGameScreen):
         self.selected = -1
         self.chosen = ""
         self._redraw()
+        self.animate_events(list(events or ()))
+
+    # ------------------------------------------------------------------------------------------- motion
+    #: Event kinds and the fields naming the square a tile lands on (Maki ``placed``, Wasabi! ``placed``).
+    PLACED = {"placed": ("cell", "square")}
+    #: Event kinds of a completed recipe (Maki ``served``, Wasabi! ``completed``) and the field with its name.
+    COMPLETED = {"served": "name", "completed": "recipe"}
+    _touched: list[int]  # the squares the seat now acting placed or switched this turn (what a recipe glows)
+    _touched_by: int | None
+    _cup_from: int  # (Maki) the square whose teacup was lifted, where the teacup flies from
+
+    def animate_events(self, events: list[Event]) -> None:
+        """Motion for the events of one applied action, on top of the state (drawn already; see
+        :mod:`kiosk.ui.motion`): a placed tile flies from the acting seat's zone to its square, a tile taken off
+        the board (Chop) flies to the seat, a Switch's two tiles fly past each other, an action card taken flies
+        from the board or the centre to the seat, and a completed recipe glows the squares the seat touched this
+        turn and shows a banner with the party picture at the seat, facing it. Never delays input: every piece
+        in flight is a ghost on the window."""
+        from kiosk.ui import motion
+        from kiosk.ui.pictures import picture_name
+        from kiosk.ui.pieces import Token
+
+        session = self.session
+        if session is None or not self.tiles or not events:
+            return
+        cells = self.board_cells(session.state.view(None))
+        touched: list[int] = getattr(self, "_touched", [])
+        mover = getattr(self, "_touched_by", None)
+        for ev in events:
+            d = dict(ev.data)
+            g = ev.seat
+            zone = self.panels.get(session.seats[g].index) if g is not None and 0 <= g < len(session.seats) else None
+            if g is not None and g != mover:
+                touched, mover = [], g
+            if zone is None:
+                continue
+            size = tuple(self.tiles[0].size)
+
+            def tile_at(cell: int) -> BoardTile | None:
+                return self.tiles[cell] if isinstance(cell, int) and 0 <= cell < len(self.tiles) else None
+
+            def piece(kind: str) -> Tile:
+                return Tile(kind=kind, category=self.categories.get(kind, ""))
+
+            kind = str(d.get("kind") or d.get("tile") or "")
+            action = dict(d.get("action") or {})
+            if ev.kind in self.PLACED:
+                cell = next((d[k] for k in self.PLACED[ev.kind] if isinstance(d.get(k), int)), -1)
+                target = tile_at(cell)
+                if target is not None:
+                    motion.fly(piece(kind), zone, target, 0.35, size=size)
+                    touched.append(cell)
+                    if d.get("teacup"):
+                        self._cup_from = cell
+            elif ev.kind == "teacup" and tile_at(d.get("cell", -1)) is not None:
+                start = tile_at(getattr(self, "_cup_from", -1))
+                motion.fly(piece("teacup"), start if start is not None else zone, self.tiles[d["cell"]], 0.3, size)
+            elif ev.kind == "switch" or action.get("type") == "PlaySwitch":
+                a, b = (d.get("a"), d.get("b")) if ev.kind == "switch" else (action.get("a"), action.get("b"))
+                ta, tb = tile_at(a if isinstance(a, int) else -1), tile_at(b if isinstance(b, int) else -1)
+                if ta is not None and tb is not None:
+                    motion.fly(piece(cells[ta.index]["kind"]), tb, ta, 0.35)
+                    motion.fly(piece(cells[tb.index]["kind"]), ta, tb, 0.35)
+                    touched += [ta.index, tb.index]
+            elif ev.kind in ("chop", "chopped"):
+                start = tile_at(d.get("cell", d.get("square", -1)))
+                if start is not None and kind:
+                    motion.fly(piece(kind), start, zone, 0.35, size=size)
+            elif ev.kind in ("gained", "took_card"):
+                start = tile_at(d.get("square", -1))
+                card = Token(picture=picture_name(str(d.get("card", ""))))
+                motion.fly(card, start if start is not None else self.ids.centre, zone, 0.4, size=size)
+            elif ev.kind in self.COMPLETED:
+                for cell in dict.fromkeys(touched):
+                    if (t := tile_at(cell)) is not None:
+                        motion.glow(t, zone.seat_colour, 0.4, pulses=3)
+                name = str(d.get(self.COMPLETED[ev.kind], ""))
+                seat = session.seats[g] if g is not None else None
+                motion.banner(zone, f"{name}!", "party", seat.rotation if seat is not None else 0)
+            if ev.kind == "turn_over":
+                touched, mover = [], None
+        self._touched, self._touched_by = touched, mover
 
     def _event_line(self, ev: Event) -> str:
         try:

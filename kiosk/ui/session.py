@@ -181,8 +181,21 @@ class GameSession(EventDispatcher):
             raise ValueError(f"game seat {game_seat} is a bot already")
         self.bots[game_seat] = bot
         self.bot_levels[game_seat] = level
+        if self.journal is not None and not self.attract:  # a resumed game keeps the bot at that seat
+            try:
+                self.journal.set_seats(self.seat_list())
+            except Exception as exc:  # storage trouble must not stop the game
+                log.warning("the bot's seat is not in the journal: %s", exc)
         self._generation += 1
         self._schedule_bots()
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        """Who sits where, as the journal keeps it: per game seat, its table seat and its bot's level (None for
+        a human)."""
+        return [
+            {"seat": seat.index, "bot": self.bot_levels.get(g) if g in self.bots else None}
+            for g, seat in enumerate(self.seats)
+        ]
 
     def apply(self, game_seat: int, action: Action) -> bool:
         """Apply an action for a game seat; False (and ``on_error``) when the engine refuses it."""

@@ -938,8 +938,8 @@ class HardBot(ISMCTSBot):
     ``prune`` hook), scoring leaves with :func:`evaluate` (``ROLLOUT_DEPTH = 0``: measured stronger than greedy
     playouts of 2 to 12 steps).
 
-    At most 170 ms (plus one iteration) and 400 iterations per decision; a step with one candidate is
-    answered at once."""
+    At most 170 ms (no iteration is started that would end later) and 400 iterations per decision; a step with
+    one candidate is answered at once."""
 
     def __init__(
         self, seat: int, seed: int, *, iterations: int = 400, time_limit: float | None = 0.17, **kw: object

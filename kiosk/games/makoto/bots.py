@@ -283,9 +283,9 @@ class HardBot(ISMCTSBot):
             return legal
         return rank_actions(state, self.seat, legal)[:ROOT_WIDTH]
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State, *, started: float | None = None) -> Action:
         self.last_root = {}
-        choice = super().choose(state)
+        choice = super().choose(state, started=started)
         stats = self.last_root
         if MARGIN <= 0 or len(stats) < 2 or choice not in stats:
             return choice

@@ -46,7 +46,7 @@ journal's meta), so a crash mid-match resumes the match: :meth:`MakotoScreen.beg
 from __future__ import annotations
 
 import logging
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -76,7 +76,7 @@ from kiosk.games.makoto.rules import (
     describe,
 )
 from kiosk.inputs import SeatEvent
-from kiosk.ui import load_kv
+from kiosk.ui import load_kv, motion
 from kiosk.ui.board import plural
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.pieces import MakotoCard
@@ -194,10 +194,11 @@ class CentreSlice(Oriented):
     table = ObjectProperty(None, allownone=True)
     edge = StringProperty("bottom")
     screen = ObjectProperty(None, allownone=True)
+    players = ObjectProperty(None, allownone=True)  # the seats in play: see kiosk.ui.seatzone.use_players
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout)
+        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout, players=self._relayout)
 
     def _rebind(self, *_a: Any) -> None:
         if self.parent is not None:
@@ -208,7 +209,7 @@ class CentreSlice(Oriented):
         if self.table is None or self.parent is None:
             return
         w, h = self.parent.size
-        c = self.table.centre(w, h)
+        c = self.table.centre(w, h, self.players)
         side = min(c.w * 0.2, c.h * 0.5)
         from kiosk.seats import Rect
 
@@ -234,6 +235,7 @@ class MakotoPanel(SeatZone):
     labels = ListProperty([])  # texts of the enabled action buttons (what the seat can do now)
     sheet = BooleanProperty(False)  # the score sheet is up: show "Next game"
     screen = ObjectProperty(None, allownone=True)
+    log = StringProperty("")  # the table's last moves in words, newest last (shown while the tray is closed)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -331,6 +333,8 @@ class MakotoScreen(BaseGameScreen):
     match_games: int = 1
 
     title = StringProperty("Makoto")
+    #: How many moves each seat's log shows (newest last).
+    HISTORY = 3
     centre_text = StringProperty("")
     sheet_text = StringProperty("")
     sheet = BooleanProperty(False)
@@ -343,6 +347,7 @@ class MakotoScreen(BaseGameScreen):
         self.match: MakotoMatch | None = None
         self.final_state: MakotoState | None = None
         self._undo: dict[int, MakotoState] = {}
+        self._history: deque[str] = deque(maxlen=self.HISTORY)
         self._redraw = Clock.create_trigger(self._draw, -1)
         Clock.schedule_once(self._build_panels, -1)
 
@@ -380,6 +385,8 @@ class MakotoScreen(BaseGameScreen):
         self.final_state = None
         self.sheet = False
         self._undo.clear()
+        self._history.clear()
+        self._log(session.last_events)  # a resumed game: its last move, in words
         for panel in self.panels.values():
             panel.leave_seat()
             panel.error = ""
@@ -407,32 +414,45 @@ class MakotoScreen(BaseGameScreen):
         self.sheet = False
         for panel in self.panels.values():
             panel.sheet = False
+        motion.clear()  # no card of this game stays in flight
         super().end()
 
     def hide_private(self) -> None:
+        super().hide_private()
         for panel in self.panels.values():
             panel.ids.tray.close()
             panel.selected.clear()
 
     def seat_event(self, event: SeatEvent) -> None:
-        """Seat buttons hold the seat's tray open (press shows, release hides); "a" also starts the next game
-        of a match from the score sheet."""
-        if event.seat is None or event.source not in ("button", "key"):
-            return
-        panel = self.panels.get(event.seat)
-        if panel is None or not panel.in_game:
+        """Seat buttons play through the highlight (:mod:`kiosk.ui.focus`); on the score sheet "a" starts the next
+        game of the match at once."""
+        panel = self.panels.get(event.seat) if event.seat is not None else None
+        if panel is None or not panel.in_game or event.source not in ("button", "key"):
             return
         if self.sheet and event.is_press and event.button == "a" and not panel.is_bot:
             self.next_game()
             return
-        if event.kind in ("press", "release") and self.hub is not None:
-            panel.ids.tray.held_by_button = self.hub.seat_held(event.seat) and not panel.is_bot
+        super().seat_event(event)
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": leave the box lid's list, or clear the selected cards."""
+        panel = self.panels[seat]
+        if panel.lid_mode:
+            panel.command("lid")
+            return True
+        if panel.selected:
+            panel.command("clear")
+            return True
+        return False
 
     # ------------------------------------------------------------------------------------------- match
     def _on_change(self, *_a: Any) -> None:
         session = self.session
         if session is None:
             return
+        events = list(_a[1]) if len(_a) > 1 and isinstance(_a[1], list) else []
+        self._log(events)
+        self.animate_events(events)
         state = session.state
         if (
             isinstance(state, MakotoState)
@@ -468,6 +488,80 @@ class MakotoScreen(BaseGameScreen):
             if zone is not None and g not in movers and zone.ids.tray.latched:
                 zone.ids.tray.close()
         self._redraw()
+
+    # ------------------------------------------------------------------------------------------- log, motion
+    def _who(self, g: int | None) -> str:
+        s = self.session
+        if g is None:
+            return "The game"
+        return str(s.seats[g].label) if s is not None and 0 <= g < len(s.seats) else f"Seat {g + 1}"
+
+    def _log(self, events: Any) -> None:
+        """The last moves in words (:func:`makoto_event_text`) into every seat's log."""
+        for ev in events or ():
+            try:
+                line = makoto_event_text(ev, self._who, str)
+            except Exception:  # a formatter bug must not stop the game
+                line = ev.kind.replace("_", " ")
+            if line:
+                self._history.append(line)
+        text = "\n".join(self._history)
+        for panel in self.panels.values():
+            panel.log = text
+
+    def _slice_for(self, g: int) -> CentreSlice | None:
+        """The centre slice facing game seat ``g``'s edge."""
+        s = self.session
+        edge = s.seats[g].edge if s is not None and 0 <= g < len(s.seats) else "bottom"
+        return next((sl for sl in self.slices if sl.edge == edge), self.slices[0] if self.slices else None)
+
+    def animate_events(self, events: list[Any]) -> None:
+        """Motion for one applied action's events, on top of the state (drawn already; :mod:`kiosk.ui.motion`):
+        played cards fly from the player's zone into the current play of the centre slice facing that player,
+        a card put into the Blind flies there and cards taken from it fly to the seat; a Kensei gets a banner
+        with the crown on every slice and the player's zone glows; a player going out gets a banner with the
+        trophy at their seat. Cards in flight are face up only when the move shows them to everyone."""
+        from kiosk.ui.pieces import CardFan, CardRow
+
+        session = self.session
+        if session is None or not events:
+            return
+        for ev in events:
+            g = ev.seat
+            if g is None or not 0 <= g < len(session.seats):
+                continue
+            panel = self.panels.get(session.seats[g].index)
+            sl = self._slice_for(g)
+            if panel is None or sl is None or panel.parent is None:
+                continue
+            centre = sl.ids.centre
+            fan = next((w for w in centre.children if isinstance(w, CardFan)), None)
+            row = next((w for w in centre.children if isinstance(w, CardRow)), None)
+            d = dict(ev.data)
+            side = max(1.0, min(centre.width, centre.height) * 0.2)
+            size = (side, side * 1.45)
+            if ev.kind == "played" and fan is not None:
+                cards = sorted(d.get("cards", []), key=lambda c: (c % 20, c // 20))
+                fx, fy, fw, fh = motion.box_of(fan, size)
+                px_, py_, pw, ph = motion.box_of(panel, size)
+                for i, c in enumerate(cards):
+                    dx = (i - (len(cards) - 1) / 2) * side * 0.35
+                    card = MakotoCard(number=c % 20, kind=c // 20)
+                    motion.fly(card, (px_ + dx, py_, pw, ph), (fx + dx, fy, fw, fh), 0.35)
+                if d.get("kensei"):
+                    motion.glow(panel, panel.seat_colour, 0.4, pulses=3)
+                    for each in self.slices:
+                        rot = self.table.facing_edge_rotation(each.edge) if self.table is not None else 0
+                        motion.banner(each.ids.centre, "Kensei!", "kensei", rot)
+            elif ev.kind == "blind_discard" and row is not None:
+                c = int(d.get("card", 0))
+                motion.fly(MakotoCard(number=c % 20, kind=c // 20), panel, row, 0.35, size=size)
+            elif ev.kind == "blind_take" and row is not None:
+                for c in d.get("cards", []):
+                    motion.fly(MakotoCard(number=c % 20, kind=c // 20), row, panel, 0.35, size)
+            elif ev.kind == "went_out":
+                seat = session.seats[g]
+                motion.banner(panel, f"Out! +{d.get('reward', 0)}", "trophy", seat.rotation)
 
     def next_game(self) -> None:
         """Leave the score sheet and play the match's next game."""

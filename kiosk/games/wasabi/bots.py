@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 
 from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick, win_share
@@ -560,7 +559,6 @@ class HardBot(ISMCTSBot):
         )
         self.candidates = candidates
         self.steps_per_seat = steps_per_seat
-        self.budget = time_limit
         self._cands: list[Action] = []
         self._adjust: list[float] = []
         self._depth = 0
@@ -588,8 +586,9 @@ class HardBot(ISMCTSBot):
     def _evaluate(self, state: State) -> list[float]:
         return evaluate(state, self._adjust)
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State, *, started: float | None = None) -> Action:
         assert isinstance(state, WasabiState)
+        t0 = self.clock() if started is None else started
         legal = state.legal_actions(self.seat)
         if len(legal) == 1:
             return legal[0]
@@ -599,7 +598,6 @@ class HardBot(ISMCTSBot):
             return best_tile_choice(state, self.seat, legal)
         if state.phase != "play":
             return greedy(state, self.seat, legal, rng=self.rng)
-        t0 = time.perf_counter()
         ranked = rank_play(state, self.seat, legal)
         cands: list[Action] = []
         for _, a in ranked:
@@ -613,13 +611,9 @@ class HardBot(ISMCTSBot):
         if len(cands) <= 1:
             return cands[0] if cands else legal[0]
         self.rollout_depth = self.steps_per_seat * state.players
-        # the ranking's time counts against the decision's budget; a fixed budget of iterations (the simulator's
-        # ``--iterations``, which sets ``time_limit`` to None) stays without a clock
-        if self.budget is not None and self.time_limit is not None:
-            self.time_limit = max(0.02, self.budget - (time.perf_counter() - t0))
         self._cands = cands
         try:
-            choice = super().choose(state)
+            choice = super().choose(state, started=t0)  # the ranking's time counts against the time limit
         finally:
             self._cands = []
         if self.last_iterations < 2 * len(cands):

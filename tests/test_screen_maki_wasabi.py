@@ -475,7 +475,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def trays_fit() -> None:
         """The human's zone with its tray open passes the fit checker (nothing cut, every text readable, every
-        button a touch target) at both sizes, from a long and a short edge, at each kind of step of a 4-player
+        button a touch target) at both sizes, from a long and a short edge, at each kind of step of a 3-player
         game (the first few distinct ones). Runs last: it resizes the window."""
         from kivy.core.window import Window
 
@@ -490,7 +490,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 for key in ("maki", "wasabi"):
                     for position in ("south-west", "west"):
                         human = app.table.by_position(position).index
-                        others = [s.index for s in app.table.seats if s.index != human][:3]
+                        others = [s.index for s in app.table.seats if s.index != human][:2]
                         session = start(app, key, [(human, None)] + [(o, "easy") for o in others])
                         screen = app.sm.current_screen
                         panel = screen.panels[human]
@@ -499,7 +499,7 @@ def child_main(tmp: Path, out: Path) -> None:
                         seen: set[tuple[str, ...]] = set()
                         for _ in range(200):
                             st = session.state
-                            if st.is_over() or len(seen) >= 5:
+                            if st.is_over() or len(seen) >= 4:
                                 break
                             if st.to_move() != [g]:
                                 frames(1)

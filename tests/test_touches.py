@@ -149,8 +149,10 @@ def child_main(tmp: Path, out: Path) -> None:
             finger.tap(tray, 0.5, 0.97)
             assert tray.is_open
             run_for(0.6)
-            score = next(w for w in panel.walk(restrict=True) if getattr(w, "text", None) == panel.score)
-            finger.tap(score)  # a touch at the seat, off the tray
+            if panel.ids.hand.children:  # a touch at the seat (its column steps aside while the tray is open)
+                finger.tap(panel.ids.hand.children[-1])
+            else:
+                finger.tap(next(b for b in panel.ids.tray.walk(restrict=True) if getattr(b, "text", "") == "\u25b6"))
             run_for(0.6)
             assert tray.is_open, "a touch at the seat restarts the wait"
             run_until(lambda: not tray.is_open, 3, "the tray closing by itself")

@@ -423,10 +423,10 @@ class PrivateTray(BoxLayout):
         if not self.is_open:
             self._opened_by = touch.uid
             self._used = False
-        touch.ud[self] = time.monotonic()
         self._touches.add(touch.uid)
         touch.grab(self)
         self.n_touches = len(self._touches)
+        touch.ud[self] = time.monotonic()  # a hold is timed from when the tray shows (opening it may take a while)
         return True
 
     def on_touch_up(self, touch: Any) -> bool:

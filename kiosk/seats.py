@@ -15,12 +15,17 @@ input devices that belong to it (seat buttons, tap sticks, keyboard keys). Scree
     180
     >>> table.region(table.by_position("east"), 1920, 1080)
     Rect(x=1650.0, y=270.0, w=270.0, h=540.0)
+    >>> table.centre(1920, 1080)                             # between every seat's zone
+    Rect(x=270.0, y=270.0, w=1380.0, h=540.0)
+    >>> table.centre(1920, 1080, [table.by_position("south-west"), table.by_position("north-east")])
+    Rect(x=0.0, y=270.0, w=1920.0, h=540.0)
 
 Geometry (decisions, written down): every seat zone is ``depth`` deep (a fraction of the short side of the
 screen). Long sides (south = bottom, north = top) hold one centred seat or two seats splitting the side;
 short sides (west = left, east = right) hold one seat each. The long-side seats span the side between the two
 corner squares (``depth`` x ``depth``), which belong to no seat: that is where the operator gesture lives, and
-it keeps short-side and long-side zones from overlapping. Everything between the zones is the centre.
+it keeps short-side and long-side zones from overlapping. Everything between the zones is the centre; in a game
+the centre also takes the bands of the edges where nobody plays (:meth:`SeatMap.centre` with the game's seats).
 
 Rotation is in degrees counter-clockwise (Kivy's convention): a seat's "down" points at its own edge.
 South 0, east 90, north 180, west 270. "Left" and "right" of a seat are the player's own.
@@ -83,8 +88,8 @@ SEAT_STYLES: dict[str, tuple[str, str, tuple[float, float, float, float]]] = {
 }
 
 #: Keyboard fallback, per seat position: (button "a", button "b", tap stick). Documented in docs/kiosk.md.
-#: Digits are the "a" buttons (join / confirm / TAKOYAKI!), the row below them the "b" buttons (pass / back),
-#: the home row the tap sticks. Holding either button key shows that seat's private tray.
+#: Digits are the "a" buttons (choose / join / TAKOYAKI!), the row below them the "b" buttons (next choice; held:
+#: back), the home row the tap sticks (the seat buttons' mapping: kiosk.ui.focus).
 KEYS: dict[str, tuple[str, str, str]] = {
     "south-west": ("1", "q", "a"),
     "south": ("1", "q", "a"),
@@ -222,10 +227,19 @@ class SeatMap:
         r = self.region(seat, width, height)
         return (r.w, r.h) if seat.edge in ("bottom", "top") else (r.h, r.w)
 
-    def centre(self, width: float, height: float) -> Rect:
-        """The shared middle of the table, between all seat zones (corners excluded)."""
-        d = self.depth_px(width, height)
-        return Rect(float(d), float(d), float(width - 2 * d), float(height - 2 * d))
+    def centre(self, width: float, height: float, seats: Iterable[Seat] | None = None) -> Rect:
+        """The shared middle of the table, between the seat zones (corners excluded).
+
+        ``seats``: the seats in play (a game's); the centre then also takes the band of every edge where none of
+        them sits (its zones are empty in this game), so a game at two sides has a larger board. Without it
+        every seat of the table counts."""
+        d = float(self.depth_px(width, height))
+        used = {s.edge for s in (self.seats if seats is None else seats)}
+        x0 = d if "left" in used else 0.0
+        x1 = float(width) - d if "right" in used else float(width)
+        y0 = d if "bottom" in used else 0.0
+        y1 = float(height) - d if "top" in used else float(height)
+        return Rect(x0, y0, x1 - x0, y1 - y0)
 
     def corners(self, width: float, height: float) -> list[Rect]:
         """The four corner squares that belong to no seat (the operator gesture's home)."""

@@ -24,6 +24,7 @@ Exit status 1 if a shot failed to be taken (the others are still taken).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -36,7 +37,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-__all__ = ["main", "SHOT_SIZES"]
+__all__ = ["main", "SHOT_SIZES", "Tour", "run_tour", "fit_tour"]
 
 SHOT_SIZES = ("1920x1080", "1280x800")
 LONG, SHORT = "south-west", "west"
@@ -51,11 +52,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None, help="folder for the PNGs (default ./artifacts/screens)")
     p.add_argument("--sizes", default=",".join(SHOT_SIZES), help="window sizes, comma-separated WxH")
     p.add_argument("--only", default="", help="take only the shots whose name contains this text")
+    p.add_argument("--fit", action="store_true", help="only the fit checker's screens, no PNGs (see fit_tour)")
+    p.add_argument("--findings", type=Path, default=None, help="write the fit findings as JSON to this file")
     p.add_argument("--child", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     out = (args.out or _default_out()).resolve()
     if args.child:
-        return _child(out, args.child, args.only)
+        return _child(out, args.child, args.only, fit=args.fit, findings=args.findings)
     if not os.environ.get("DISPLAY"):
         xvfb = shutil.which("xvfb-run")
         if xvfb is None:
@@ -69,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         cmd = [sys.executable, "-m", "kiosk.shots", "--out", str(out), "--child", size]
         if args.only:
             cmd += ["--only", args.only]
+        if args.fit:
+            cmd += ["--fit"]
+        if args.findings is not None:
+            cmd += ["--findings", str(args.findings.with_name(f"{args.findings.stem}_{size}{args.findings.suffix}"))]
         rc = subprocess.call(cmd)
         status = status or (1 if rc else 0)
     return status
@@ -78,11 +85,14 @@ def main(argv: list[str] | None = None) -> int:
 class Tour:
     """Drives one running kiosk from screen to screen (one window size)."""
 
-    def __init__(self, app: Any, out: Path, size: str) -> None:
+    def __init__(self, app: Any, out: Path, size: str, pngs: bool = True) -> None:
         self.app = app
         self.out = out
         self.size = size
+        self.pngs = pngs
         self.fit_lines: list[str] = []
+        #: shot name -> its fit findings (``Problem.as_dict``)
+        self.findings: dict[str, list[dict[str, str]]] = {}
         self.failed: list[str] = []
 
     # -------------------------------------------------------------------------------------- loop helpers
@@ -117,11 +127,13 @@ class Tour:
         from kiosk.ui.fit import check_tree
 
         self.frames(4)
-        target = self.out / f"{name}_{self.size}.png"
-        made = Window.screenshot(name=str(target))
-        if made:
-            shutil.move(made, target)
+        if self.pngs:
+            target = self.out / f"{name}_{self.size}.png"
+            made = Window.screenshot(name=str(target))
+            if made:
+                shutil.move(made, target)
         problems = check_tree(Window, (float(Window.width), float(Window.height)))
+        self.findings[name] = [p.as_dict() for p in problems]
         self.fit_lines.append(f"## {name} ({len(problems)})")
         self.fit_lines += [f"- {p}" for p in problems]
         print(f"{self.size} {name}: {len(problems)} fit findings", flush=True)
@@ -180,7 +192,7 @@ class Tour:
         others = sorted(others, key=lambda s: (s.edge == human.edge, s.index))
         seats = [(human.index, None)] + [(s.index, "random") for s in others[: n - 1]]
         app.start_game(key, seats)
-        self.run_for(2.5)
+        self.run_for(1.5 if not self.pngs else 2.5)  # a few moves in (the fit test needs no lively picture)
         screen = app.sm.current_screen
         panel = getattr(screen, "panels", {}).get(human.index)
         tray = getattr(getattr(panel, "ids", None), "tray", None) if panel is not None else None
@@ -226,11 +238,12 @@ class Tour:
         self.frames(2)
         self.app.desk.open(facing)
 
-    def tour(self, only: str) -> None:
+    def tour(self, only: str, fit: bool = False) -> None:
+        """Every shot (``fit``: only the screens the fit test walks, see :func:`fit_tour`)."""
         app = self.app
         self.take("attract_call", only, self.attract_call)
         for key in app.games:
-            self.take(f"attract_{key}", only, partial(self.attract_step, "game", key, 4.0))
+            self.take(f"attract_{key}", only, partial(self.attract_step, "game", key, 4.0 if not fit else 2.0))
         self.take("attract_boards", only, partial(self.attract_step, "boards", next(iter(app.games)), 0.5))
         self.take("attract_offer", only, self.attract_offer)
         edges = (("long", LONG), ("short", SHORT))
@@ -245,7 +258,10 @@ class Tour:
 
         for key, spec in app.games.items():
             for edge, position in edges:
-                for i in range(len(howto_steps(spec))):
+                # the fit set: a seat's how-to menu at its first step
+                every = not fit
+                steps = range(len(howto_steps(spec)) if every else 1)
+                for i in steps:
                     self.take(f"seat_howto_{key}_{i + 1}_{edge}", only, partial(self.seat_howto, position, key, i))
         for edge, position in edges:
             self.take(f"results_{edge}", only, partial(self.results, position))
@@ -270,7 +286,10 @@ def _seed_scores(state: Path) -> None:
         close()
 
 
-def _child(out: Path, size: str, only: str) -> int:
+def run_tour(size: str, out: Path, only: str = "", fit: bool = False) -> Tour:
+    """Start the kiosk in this process at ``size`` ("1920x1080"), take the tour and return it (its findings,
+    its failed shots). ``fit``: the fit checker's set of screens and no PNGs. Kivy allows one window per
+    process: call it once, in a fresh process (``python -m kiosk.shots --child <size>``)."""
     width, height = (int(v) for v in size.split("x"))
     out.mkdir(parents=True, exist_ok=True)
     state = Path(tempfile.mkdtemp(prefix="kiosk-shots-"))
@@ -289,7 +308,7 @@ def _child(out: Path, size: str, only: str) -> int:
     cfg = Config().replace(
         attract={"move_delay_s": 0.15, "game_s": 60.0, "boards_s": 60.0, "call_s": 60.0, "bot_level": "random"},
         bots={"move_delay_s": 0.05, "default_level": "random"},
-        timeouts={"idle_s": 600.0, "still_playing_s": 600.0, "menu_idle_s": 600.0, "initials_s": 600.0},
+        timeouts={"idle_s": 600.0, "still_playing_s": 600.0, "menu_idle_s": 600.0, "initials_s": 300.0},
     )
     app = KioskApp(cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock", handle_signals=False)
     Window.size = (width, height)
@@ -297,14 +316,38 @@ def _child(out: Path, size: str, only: str) -> int:
     runTouchApp(embedded=True)
     Tour.frames(3)
     app.builder.ensure_ready()
-    tour = Tour(app, out, size)
+    tour = Tour(app, out, size, pngs=not fit)
     try:
-        tour.tour(only)
+        tour.tour(only, fit=fit)
     finally:
-        (out / f"fit_{size}.txt").write_text("\n".join(tour.fit_lines) + "\n", encoding="utf-8")
         app.stop()
         stopTouchApp()
         shutil.rmtree(state, ignore_errors=True)
+    return tour
+
+
+def fit_tour(size: str, only: str = "") -> dict[str, Any]:
+    """The fit test's tour in this (fresh) process: ``{"findings": {shot: [finding, ...]}, "failed": [shot]}``.
+
+    The screens: attract mode, the picker, a how-to and the joining screen from a long and a short edge, every
+    game with a human at a long and a short edge, a seat's how-to menu at its first step for every game, the
+    results from both edges and the operator screen facing both; shorter waits, and no PNGs are written."""
+    with tempfile.TemporaryDirectory(prefix="kiosk-fit-") as tmp:
+        tour = run_tour(size, Path(tmp), only, fit=True)
+    return {"findings": tour.findings, "failed": tour.failed}
+
+
+def _child(out: Path, size: str, only: str, fit: bool = False, findings: Path | None = None) -> int:
+    if fit:
+        result = fit_tour(size, only)
+        failed = result["failed"]
+        if findings is not None:
+            findings.write_text(json.dumps(result, indent=1), encoding="utf-8")
+        return 1 if failed else 0
+    tour = run_tour(size, out, only)
+    (out / f"fit_{size}.txt").write_text("\n".join(tour.fit_lines) + "\n", encoding="utf-8")
+    if findings is not None:
+        findings.write_text(json.dumps({"findings": tour.findings, "failed": tour.failed}, indent=1), "utf-8")
     return 1 if tour.failed else 0
 
 

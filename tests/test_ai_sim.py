@@ -238,3 +238,31 @@ def test_ismcts_counts_the_root_pruning_and_falls_back_on_its_first_candidate():
     bot.root_cost = 0.0
     bot.choose(state, started=0.0)
     assert bot.last_iterations == 1 and clock.now == pytest.approx(0.08)
+
+
+def test_ismcts_pauses_the_garbage_collector_and_leaves_it_no_cycles():
+    """A collector pass over a large heap would stall a decision for tens of milliseconds: it is paused while
+    the bot decides and back on afterwards; the search tree has no reference cycles, so nothing of it is left
+    for the collector (it is freed when the decision returns)."""
+    import gc
+
+    clock = FakeClock()
+    seen: list[bool] = []
+
+    class Watching(SlowSums):
+        def determinize(self, seat: int, rng: random.Random) -> State:
+            seen.append(gc.isenabled())
+            return super().determinize(seat, rng)
+
+    bot = ISMCTSBot(0, 1, iterations=200, time_limit=None)
+    gc.collect()
+    assert gc.isenabled()
+    bot.choose(Watching(clock, cost=0.0))
+    assert gc.isenabled() and len(seen) == 200 and not any(seen)
+    assert gc.collect() == 0, "the search left cyclic garbage"
+    gc.disable()  # a caller that keeps the collector off keeps it off
+    try:
+        bot.choose(Watching(clock, cost=0.0))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -1,14 +1,14 @@
 """The Maki and Wasabi! board screens end to end, in a real Kivy window (Xvfb), in one child process.
 
-Reuses the child-process kit of tests/test_screen_takoyaki.py (Kivy allows one App per process and
-tests/test_ui.py owns the pytest process's). Per game: an attract-mode all-bot game through the shell's own
-attract entry point, then a human + bot game where the human plays through the real widgets (a finger holds the
-private tray open, another taps the first legal action button). After every step the board widgets must match
-``view(None)['board']``, and a seat's hand must be on screen only while its tray is open. Then per game, playing
-by tapping the board: a tap on a square selects it and the seat's buttons offer exactly the legal actions on that
-square (compared with ``legal_actions``); tapping it again, or the centre off the board, clears it; a tap in
-another seat's zone or during a bot's turn changes nothing; a button tap applies the square's action and the
-board shows it. Headless: every event kind the engines emit reads as words.
+Per game: an attract-mode all-bot game through the shell's own attract entry point, then a human + bot game where
+the human plays through the real widgets (a tap opens the private tray, a tile, a square or a button plays, a tap
+closes the tray). After every step the board widgets must match ``view(None)['board']``, and a seat's hand must
+be on screen only while its tray is open. Then per game, placing by touch: every legal action is reachable (a
+button, a tile or a square); with several tiles in hand a tap on a square selects it and the buttons are exactly
+the legal actions on that square; tapping it again, or the centre off the board, clears it; a tap in another
+seat's zone or during a bot's turn changes nothing; a chosen tile marks its squares and a tap on one places it at
+once (Maki: the taken tile is chosen already). Last, the human's zone with its tray open passes the fit checker
+at both sizes from both kinds of edge. Headless: every event kind the engines emit reads as words.
 """
 
 from __future__ import annotations
@@ -42,12 +42,13 @@ SCENARIOS = [
     "wasabi_attract",
     "wasabi_human_and_bot",
     "wasabi_tap_board",
+    "trays_fit",
 ]
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return run_child(HERE, tmp_path_factory.mktemp("maki-wasabi-screen"), timeout=120)
+    return run_child(HERE, tmp_path_factory.mktemp("maki-wasabi-screen"), timeout=290)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -472,6 +473,54 @@ def child_main(tmp: Path, out: Path) -> None:
         app.launcher.end()
         frames(1)
 
+    def trays_fit() -> None:
+        """The human's zone with its tray open passes the fit checker (nothing cut, every text readable, every
+        button a touch target) at both sizes, from a long and a short edge, at each kind of step of a 4-player
+        game (the first few distinct ones). Runs last: it resizes the window."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+        from kiosk.ui.touchplay import start
+
+        found: list[str] = []
+        try:
+            for size in ((1920, 1080), (1280, 800)):
+                Window.size = size
+                frames(4)
+                for key in ("maki", "wasabi"):
+                    for position in ("south-west", "west"):
+                        human = app.table.by_position(position).index
+                        others = [s.index for s in app.table.seats if s.index != human][:3]
+                        session = start(app, key, [(human, None)] + [(o, "easy") for o in others])
+                        screen = app.sm.current_screen
+                        panel = screen.panels[human]
+                        g = session.game_seat_of(human)
+                        bot = app.games[key].bots["easy"](g, 3)
+                        seen: set[tuple[str, ...]] = set()
+                        for _ in range(200):
+                            st = session.state
+                            if st.is_over() or len(seen) >= 5:
+                                break
+                            if st.to_move() != [g]:
+                                frames(1)
+                                continue
+                            tick(3)
+                            kinds = tuple(sorted({type(a).__name__ for a in st.legal_actions(g)}))
+                            if kinds not in seen:
+                                seen.add(kinds)
+                                panel.ids.tray.open()
+                                tick(3)
+                                frames(2)
+                                where = f"{size[0]}x{size[1]} {key} {position} {kinds}"
+                                found += [f"{where}: {p}" for p in check_tree(panel, size)]
+                                panel.ids.tray.close()
+                            session.apply(g, bot.choose(st))
+                            tick(2)
+        finally:
+            Window.size = (1920, 1080)
+            frames(3)
+        assert not found, "\n".join(found)
+
     run_scenarios(
         {
             "maki_attract": lambda: attract("maki"),
@@ -480,6 +529,7 @@ def child_main(tmp: Path, out: Path) -> None:
             "wasabi_attract": lambda: attract("wasabi"),
             "wasabi_human_and_bot": lambda: human_and_bot("wasabi"),
             "wasabi_tap_board": lambda: tap_board("wasabi"),
+            "trays_fit": trays_fit,
         },
         out,
     )

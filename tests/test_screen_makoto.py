@@ -220,7 +220,10 @@ def child_main(tmp: Path, out: Path) -> None:
                     assert texts == [], f"{pos}'s hand is on screen while {holder} holds theirs"
             f.up()
             tick()
-            assert all(not b.text for b in tb.panel(holder).cards), "released: the hand is hidden again"
+            assert tb.panel(holder).ids.tray.is_open, "a tap opens the tray and it stays open"
+            Finger(*point_in(tb.panel(holder).ids.tray, 0.5, 0.96)).up()  # a second tap closes it
+            tick()
+            assert all(not b.text for b in tb.panel(holder).cards), "tapped again: the hand is hidden again"
         # a touch in the centre or on another seat's badge opens nobody's tray
         for x, y in [(960, 540), tuple(point_in(tb.panel("east").ids.tray.parent.children[-1], 0.5, 0.5))]:
             f = Finger(x, y)
@@ -232,12 +235,14 @@ def child_main(tmp: Path, out: Path) -> None:
         tick()
         assert not tb.panel("west").ids.tray.is_open
         f.up()
-        # the seat button holds the tray open, and only that seat's
-        ne = app.table.by_position("north-east").index
-        seat_event(app, ne, "key", "press", "b")
-        assert tb.panel("north-east").ids.tray.is_open and not tb.panel("south-west").ids.tray.is_open
-        seat_event(app, ne, "key", "release", "b")
-        assert not tb.panel("north-east").ids.tray.is_open
+        # a seat button at a human seat with nothing to choose (not its turn) holds the tray open, only that seat's
+        waiting = "north-east" if app.launcher.session.state.turn != tb.g("north-east") else "south-west"
+        other = "south-west" if waiting == "north-east" else "north-east"
+        seat = app.table.by_position(waiting).index
+        seat_event(app, seat, "key", "press", "b")
+        assert tb.panel(waiting).ids.tray.is_open and not tb.panel(other).ids.tray.is_open
+        seat_event(app, seat, "key", "release", "b")
+        assert not tb.panel(waiting).ids.tray.is_open
 
     def illegal_choices_disabled_and_errors() -> None:
         from kiosk.games.makoto.rules import Pass, Play

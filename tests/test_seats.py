@@ -126,6 +126,38 @@ def test_every_point_is_one_seat_or_the_centre_or_a_corner(w: int, h: int, x: fl
         assert in_centre or in_corner
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    w=st.integers(640, 3840),
+    h=st.integers(480, 2160),
+    playing=st.sets(st.integers(0, 5), min_size=1),
+    x=st.floats(0, 1, exclude_max=True),
+    y=st.floats(0, 1, exclude_max=True),
+)
+def test_a_games_centre_takes_the_empty_edges_bands_and_no_players_zone(
+    w: int, h: int, playing: set[int], x: float, y: float
+) -> None:
+    t = six()
+    seats = [t[i] for i in sorted(playing)]
+    centre, full = t.centre(w, h, seats), t.centre(w, h)
+    px, py = x * w, y * h
+    if full.contains(px, py):
+        assert centre.contains(px, py), "the centre only grows"
+    for s in seats:
+        assert not t.region(s, w, h).contains(px, py) or not centre.contains(px, py), "a player's zone stays theirs"
+    for s in t:
+        if s.edge not in {p.edge for p in seats} and t.region(s, w, h).contains(px, py):
+            assert centre.contains(px, py), "an edge where nobody plays is the centre's"
+
+
+def test_two_players_at_the_long_sides_get_the_whole_width() -> None:
+    t = six()
+    sw, ne, west = t.by_position("south-west"), t.by_position("north-east"), t.by_position("west")
+    assert t.centre(W, H, [sw, ne]) == Rect(0, 270, W, 540)
+    assert t.centre(W, H, [sw, west]) == Rect(270, 270, W - 270, H - 270)
+    assert t.centre(W, H, list(t)) == t.centre(W, H)
+
+
 def test_unknown_position_rejected() -> None:
     with pytest.raises(ValueError, match="unknown seat positions"):
         SeatMap(["south", "sideways"])

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, frames, run_child, run_scenarios
+from conftest import build_app, frames, run_child, run_for, run_scenarios, run_until, tick
 
 pytestmark = pytest.mark.ui
 
@@ -38,6 +38,10 @@ def test_tray_placement_in_two_touches(results: dict[str, Any]) -> None:
     assert results.get("placement") == "ok", results.get("placement")
 
 
+def test_tray_opens_and_closes_by_tap_hold_time_and_turn(results: dict[str, Any]) -> None:
+    assert results.get("tray") == "ok", results.get("tray")
+
+
 # =============================================================================================== child
 def child_main(tmp: Path, out: Path) -> None:
     from kiosk.ui.touchplay import play, summary
@@ -56,15 +60,11 @@ def child_main(tmp: Path, out: Path) -> None:
     def placement() -> None:
         """A Maki tile from the Pantry onto a square in one drag; a Wasabi! hand tile in the tray then a square:
         two touches, the second one applying the placement at once."""
-        from kiosk.ui.touchplay import Toucher
+        from kiosk.ui.touchplay import Toucher, start
 
         for key in ("maki", "wasabi"):
             sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
-            app.go_attract()
-            frames(2)
-            app.start_game(key, [(sw, None), (ne, "easy")])
-            frames(3)
-            session = app.launcher.session
+            session = start(app, key, [(sw, None), (ne, "easy")])
             screen = app.sm.current_screen
             panel = screen.panels[sw]
             g = session.game_seat_of(sw)
@@ -110,7 +110,81 @@ def child_main(tmp: Path, out: Path) -> None:
             app.launcher.end()
             frames(2)
 
-    run_scenarios({**{key: (lambda k=key: game(k)) for key in GAMES}, "placement": placement}, out)
+    def tray() -> None:
+        """The private tray: a tap opens it and it stays open; a tap on it closes it; a hold closes on release;
+        it closes by itself after a while without a touch at the seat (a touch in the seat's zone waits longer);
+        the passing turn closes it; open(), close() and toggle() do the same."""
+        from kiosk.ui.touchplay import Toucher, start
+
+        sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
+        session = start(app, "wasabi", [(sw, None), (ne, "easy")])
+        screen = app.sm.current_screen
+        panel = screen.panels[sw]
+        tray = panel.ids.tray
+        g = session.game_seat_of(sw)
+        run_until(lambda: session.state.to_move() == [g], 10, "the human's turn")
+        tick(2)
+        finger = Toucher()
+        secret = panel.private_text
+        finger.tap(tray, 0.5, 0.97)
+        assert tray.is_open and tray.latched, "a tap opens the tray"
+        run_for(0.6)
+        assert tray.is_open, "it stays open after the tap"
+        finger.tap(tray, 0.5, 0.97)
+        assert not tray.is_open, "a tap on the open tray closes it"
+        # a hold: open while the finger is down, closed on its release
+        from kivy.tests.common import UnitTestTouch
+
+        t = UnitTestTouch(*tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.97))
+        t.touch_down()
+        tick(2)
+        assert tray.is_open and secret in [w.text for w in panel.walk(restrict=True) if hasattr(w, "text")]
+        run_for(tray.HOLD_S + 0.1)
+        t.touch_up()
+        tick(2)
+        assert not tray.is_open, "the release of a hold closes the tray"
+        # by itself after a while with no touch at the seat; a touch in the zone makes it wait longer
+        tray.AUTO_CLOSE_S = 1.0
+        try:
+            finger.tap(tray, 0.5, 0.97)
+            assert tray.is_open
+            run_for(0.6)
+            score = next(w for w in panel.walk(restrict=True) if getattr(w, "text", None) == panel.score)
+            finger.tap(score)  # a touch at the seat, off the tray
+            run_for(0.6)
+            assert tray.is_open, "a touch at the seat restarts the wait"
+            run_until(lambda: not tray.is_open, 3, "the tray closing by itself")
+        finally:
+            del tray.AUTO_CLOSE_S
+        # the other seat's tray is not touched by any of it; a bot's tray never opens
+        assert not screen.panels[ne].ids.tray.is_open
+        finger.tap(screen.panels[ne].ids.tray, 0.5, 0.5)
+        assert not screen.panels[ne].ids.tray.is_open, "a bot's tray never opens"
+        # open(), toggle(), close()
+        tray.open()
+        assert tray.is_open
+        tray.toggle()
+        assert not tray.is_open
+        tray.toggle()
+        assert tray.is_open
+        tray.close()
+        assert not tray.is_open
+        # the turn passes: an open tray closes
+        tray.open()
+        bot = app.games["wasabi"].bots["easy"](g, 2)
+        for _ in range(40):
+            if session.state.to_move() != [g]:
+                break
+            session.apply(g, bot.choose(session.state))
+            tick(2)
+        assert session.state.to_move() != [g]
+        tick(2)
+        assert not tray.is_open, "the passing turn closes the tray"
+        app.go_attract()
+        frames(2)
+
+    scenarios = {**{key: (lambda k=key: game(k)) for key in GAMES}, "placement": placement, "tray": tray}
+    run_scenarios(scenarios, out)
 
 
 if __name__ == "__main__":

@@ -222,12 +222,17 @@ def test_private_tray_hides_hand_until_held_and_human_plays_by_touch(app: Any) -
     touch_up(hold)
     assert len(session.state.journal) > before, "the touched action was applied"
     assert not tray.is_open, "the tray closes on release"
-    # the seat button holds the tray open too (keyboard fallback for that seat's "b" key)
+    # the seat's "b" button (keyboard fallback): with nothing to choose it holds the tray open while down; with
+    # choices it shows the button highlight, the tray open while the highlight is in it (kiosk/ui/focus.py)
     seat = session.seats[g]
     b_key = next(k for k, v in seat.keys.items() if v == "b")
     key(app, b_key)
     assert tray.is_open
     key(app, b_key, "up")
+    focused = screen.focus.focused(seat.index)
+    if focused is not None:
+        assert tray.is_open and focused in screen.focus.targets(seat.index)
+        screen.focus.hide(seat.index)  # what a hold of "b" does with nothing to step back from
     assert not tray.is_open
 
 
@@ -292,14 +297,14 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     on_screen = {i for i, p in app.results.pads.items() if p.get_root_window() is not None}
     assert on_screen == {se, nw}
     assert pad.entering, "an empty board: the human's score qualifies"
-    # arcade initials: up once on the first letter ("B"), then seat button "a" on the second, OK
+    # arcade initials: up once on the first letter ("B"), then seat button "b" (next) once more, OK
     slots = [w for w in pad.walk(restrict=True) if type(w).__name__ == "InitialSlot"]
     first = next(w for w in slots if w.slot == 0)
     up = [b for b in first.walk(restrict=True) if getattr(b, "text", "") == "\u25b2"]
     tap(up[0])
     assert pad.letters[0] == "B", pad.letters
-    key(app, "2")  # south-east's button "a": next letter at the cursor
-    key(app, "2", "up")
+    key(app, "w")  # south-east's button "b": the next letter at the cursor
+    key(app, "w", "up")
     assert pad.letters[0] == "C", pad.letters
     letter = [w for w in first.walk(restrict=True) if getattr(w, "text", "") == "C"]
     assert letter, (

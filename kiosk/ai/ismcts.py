@@ -28,6 +28,7 @@ the class of a state or copying it into a State subclass):
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -65,10 +66,9 @@ def random_rollout(state: State, rng: random.Random) -> tuple[int, Action]:
 
 
 class _Node:
-    __slots__ = ("parent", "action", "seat", "children", "visits", "avail", "reward")
+    __slots__ = ("action", "seat", "children", "visits", "avail", "reward")
 
-    def __init__(self, parent: _Node | None, action: Action | None, seat: int) -> None:
-        self.parent = parent
+    def __init__(self, action: Action | None, seat: int) -> None:
         self.action = action
         self.seat = seat  # the seat whose action led here; rewards are from its point of view
         self.children: dict[Action, _Node] = {}
@@ -158,14 +158,29 @@ class ISMCTSBot(BaseBot):
         pruning counts too; a subclass that ranks before searching passes its own start): an iteration is
         started only if the slowest one so far (before the first, the mean of the previous decision's) would
         still end before the limit. A decision whose candidates took the whole budget to find returns the
-        first candidate (the pruning hook's best) without searching."""
+        first candidate (the pruning hook's best) without searching.
+
+        Python's cyclic garbage collector is paused for the decision: one of its full passes over a large heap
+        (the kiosk's widgets) takes tens of milliseconds that no iteration estimate foresees. The search tree
+        keeps no reference cycles, so it is freed as soon as the decision returns and leaves the collector
+        nothing to catch up on."""
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            return self._decide(state, started)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _decide(self, state: State, started: float | None) -> Action:
         clock = self.clock
         start = clock() if started is None else started
         legal = self.root_actions(state, state.legal_actions(self.seat))
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        root = _Node(None, None, self.seat)
+        root = _Node(None, self.seat)
         deadline = start + self.time_limit if self.time_limit else math.inf
         rng = self.rng
         done = 0
@@ -188,7 +203,8 @@ class ISMCTSBot(BaseBot):
     def _iterate(self, root: _Node, d: State, rng: random.Random, candidates: list[Action]) -> None:
         d.journal = None  # searching needs no save file
         self.new_iteration(d)
-        node: _Node | None = root
+        node = root
+        path = [root]
         c = self.exploration
         depth = 0
         step = self.step
@@ -202,20 +218,19 @@ class ISMCTSBot(BaseBot):
             else:
                 legal = self.search_actions(d, seat, legal, depth)
             depth += 1
-            assert node is not None
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
                 ordered = self.prior_visits > 0
                 action = untried[0] if ordered else pick(rng, untried)
-                child = _Node(node, action, seat)
+                child = _Node(action, seat)
                 if ordered:
                     pv = self.prior_visits
                     child.visits = pv
                     child.reward = pv * (self.prior_best if action is legal[0] else self.prior_rest)
                 children[action] = child
                 step(d, seat, action)
-                node = child
+                path.append(child)
                 break
             best, best_value = None, -math.inf
             for a in legal:
@@ -227,6 +242,7 @@ class ISMCTSBot(BaseBot):
             assert best is not None and best.action is not None
             step(d, seat, best.action)
             node = best
+            path.append(best)
         # playout
         steps = 0
         limit = self.rollout_depth if self.rollout_depth is not None else self.max_playout
@@ -236,8 +252,7 @@ class ISMCTSBot(BaseBot):
             step(d, seat, action)
             steps += 1
         rewards = self.evaluate(d)
-        # backpropagation
-        while node is not None:
-            node.visits += 1
-            node.reward += rewards[node.seat]
-            node = node.parent
+        # backpropagation, along the path (nodes keep no parent: no reference cycles for the collector)
+        for n in path:
+            n.visits += 1
+            n.reward += rewards[n.seat]

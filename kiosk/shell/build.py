@@ -4,9 +4,9 @@ start-up within twice a bare Kivy app's (``benchmarks/bench_ui.py``).
 
 The steps, in order: storage (high scores, saved games, resume offers; opened in a thread, see
 :meth:`LazyBuild._games`), the sound effects, the picker, the
-joining screen, the results screen, the operator menu, the "Still playing?" overlay, the hardware diagnostics,
-and every game's screen (a game screen that fails to build is logged and its game is played on the generic
-screen).
+joining screen, the results screen, the operator menu, the "Still playing?" overlay and the hardware diagnostics.
+A game's screen is built when it is first shown (:class:`kiosk.shell.launcher.GameScreens`: building all four at
+start cost about 100 MB of resident memory for screens nobody was looking at).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ __all__ = ["LazyBuild"]
 
 class LazyBuild:
     """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``results``, ``operator``,
-    ``overlay``, ``diagnostics``, the game screens), one step per frame after :meth:`start`."""
+    ``overlay``, ``diagnostics``), one step per frame after :meth:`start`."""
 
     def __init__(self, app: KioskApp) -> None:
         self.app = app
@@ -48,7 +48,6 @@ class LazyBuild:
             self._overlay,
             self._seat_menus,
             self._diagnostics,
-            self._game_screens,
         ]
 
     @property
@@ -171,7 +170,3 @@ class LazyBuild:
         app.diagnostics = DiagnosticsScreen(name="diagnostics")
         app.diagnostics.status = app.hardware.status  # after construction: the screen's rows exist by then
         app.sm.add_widget(app.diagnostics)
-
-    def _game_screens(self) -> None:
-        for key in self.app.games:
-            self.app.launcher.screen_for(key)

@@ -91,7 +91,7 @@ class TableGestures:
             if app.sm.current == "join":
                 app.join_screen.seat_event(event)
             elif app.sm.current == "picker" and event.is_press and event.seat is not None:
-                app.picker.face(event.seat)
+                app.picker.seat_button(event.seat, event.button)
         elif app.mode == "game":
             screen: Any = app.sm.current_screen
             if hasattr(screen, "seat_event"):  # every game screen has one; the overlay's moment has none

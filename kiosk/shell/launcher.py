@@ -33,6 +33,42 @@ __all__ = ["GameLauncher", "Seats"]
 Seats = list[tuple[int, "str | None"]]
 
 
+class GameScreens(dict[str, BaseGameScreen]):
+    """ "game:<key>" / "game:generic" and every game key -> its screen, built when first shown (a game screen with
+    its seats' panels weighs 10-40 MB: only the games being shown are kept).
+
+    When attract mode shows a game, every other game screen is let go (:meth:`drop_others`: out of the screen
+    manager, its hidden panels forgotten) and built again the next time it is shown; the screen on display stays
+    until the next change. Indexing (``screens["makoto"]``) builds a missing screen and keeps that one for good
+    (a caller holding a screen expects it to stay the game's)."""
+
+    def __init__(self, launcher: GameLauncher) -> None:
+        super().__init__()
+        self.launcher = launcher
+        self.pinned: set[str] = set()
+
+    def __missing__(self, key: str) -> BaseGameScreen:
+        return self.launcher.screen_for(key)
+
+    def __getitem__(self, key: str) -> BaseGameScreen:
+        screen = super().__getitem__(key)
+        self.pinned.add(screen.name)
+        return screen
+
+    def drop_others(self, keep: BaseGameScreen, sm: Any) -> None:
+        from kiosk.ui.seatzone import Oriented
+
+        for screen in {id(s): s for s in self.values()}.values():
+            if screen is keep or screen.name in self.pinned or screen.name == sm.current:
+                continue
+            if screen.session is not None:
+                screen.end()
+            sm.remove_widget(screen)
+            Oriented.forget_parked(screen)
+            for k in [k for k, s in self.items() if s is screen]:
+                del self[k]
+
+
 class GameLauncher:
     """Owns the game in progress (:attr:`session`) and the game screens (:attr:`game_screens`)."""
 
@@ -40,7 +76,7 @@ class GameLauncher:
         self.app = app
         self.session: GameSession | None = None
         #: "game:<key>" / "game:generic" and every game key -> its screen
-        self.game_screens: dict[str, BaseGameScreen] = {}
+        self.game_screens = GameScreens(self)
         self.last_join: tuple[str, Seats] | None = None
         #: Table seats whose human finished a game, per day ("2026-12-01" -> indices): hint mode starts off there.
         self.finished_today: dict[str, set[int]] = {}
@@ -48,23 +84,28 @@ class GameLauncher:
 
     # ---------------------------------------------------------------------------------------------- screens
     def screen_for(self, key: str) -> BaseGameScreen:
-        """The screen for a game, built on first use."""
+        """The screen for a game, built on first use. In attract mode the other game screens are let go (see
+        :class:`GameScreens`)."""
         try:
-            return self._screen(key)
+            screen = self._screen(key)
         except Exception as exc:  # a broken game screen must not stop the table: the generic one plays it
             log.exception("the %s screen failed (%s): using the generic screen", key, exc)
             self._broken.add(key)
-            return self._screen(key)
+            screen = self._screen(key)
+        if self.app.mode == "attract":
+            self.game_screens.drop_others(screen, self.app.sm)
+        return screen
 
     def _screen(self, key: str) -> BaseGameScreen:
         cls = GenericGameScreen if key in self._broken else screen_class_for(key)
         name = "game:generic" if cls is GenericGameScreen else f"game:{key}"
-        if name not in self.game_screens:
+        screen = self.game_screens.get(name)
+        if screen is None:
             screen = cls(name=name, table=self.app.table, hub=self.app.hub)
             self.game_screens[name] = screen
             self.app.sm.add_widget(screen)
-        self.game_screens[key] = self.game_screens[name]
-        return self.game_screens[name]
+        self.game_screens[key] = screen
+        return screen
 
     # ---------------------------------------------------------------------------------------------- starting
     def start(self, key: str, seats: Seats, match_games: int | None = None) -> None:
@@ -152,6 +193,8 @@ class GameLauncher:
                 zone.hints = session.seats[g].index not in done
         app.mode = "game"
         app.hub.last_input = time.monotonic()
+        # and again once it is drawn: a screen's first frame (built when first shown) may take a moment
+        Clock.schedule_once(lambda _dt: setattr(app.hub, "last_input", time.monotonic()), 0)
         app.sm.current = screen.name
         session.start()
         if state.is_over():

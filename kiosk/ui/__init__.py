@@ -22,6 +22,7 @@ ORDER = (
     "picker.kv",
     "join.kv",
     "game.kv",
+    "focus.kv",
     "board.kv",
     "results.kv",
     "marks.kv",

@@ -77,9 +77,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.widget import Widget
 
 from kiosk.engine import Action, Event
+from kiosk.ui.focus import reading_order
 from kiosk.ui.game import ActionPanel, GenericGameScreen
 from kiosk.ui.pieces import Tile
 
@@ -241,14 +245,21 @@ class BoardTile(Tile):
         return bool(super().on_touch_down(touch))
 
 
-class TileChoice(Tile):
+class TileChoice(ButtonBehavior, Widget):
     """A tile the acting seat may take or place: in the centre's pantry (public picks: Maki's Take, Wasabi!'s
     DrawTile) or in the seat's tray (its hand: Wasabi!'s tiles to place, the starting tiles to give). A tap is
-    :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). ``label`` is the
-    ingredient's name (fine print in the corner: the picture carries the meaning). Only ever on screen (and
-    enabled) while choosable."""
+    :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). Its look
+    (``<TileChoice>`` in ``layouts/board.kv``): the ingredient's picture on its category colour, the category
+    symbol readable at the smallest reading size, the name in fine print, a thick frame when chosen. Only ever on
+    screen (and enabled) while choosable."""
 
+    kind = StringProperty("")
+    category = StringProperty("")
     label = StringProperty("")
+    source = StringProperty("")
+    symbol = StringProperty("")
+    rgba = ListProperty([0.8, 0.8, 0.8, 1])
+    selected = BooleanProperty(False)
     #: "pick": choosing it applies its action at once (``action``); "hand": choosing it selects it for placing.
     mode = StringProperty("pick")
     #: How far (in units of ``app.u``-free window pixels) a finger moves before a touch is a drag, not a tap.
@@ -258,6 +269,16 @@ class TileChoice(Tile):
         super().__init__(**kw)
         self.screen = screen
         self.action = action
+        self.bind(kind=self._look, category=self._look)
+        self._look()
+
+    def _look(self, *_a: Any) -> None:
+        from kiosk.ui import pictures
+        from kiosk.ui.pieces import category_of
+
+        cat = category_of(self.category)
+        self.source = pictures.picture(self.kind) if self.kind else ""
+        self.symbol, self.rgba = cat.symbol, list(cat.rgba)
 
     def choose(self) -> None:
         """What a tap on the tile does: a pick applies its action, a hand tile is selected (or unselected)."""
@@ -313,6 +334,68 @@ class BoardPanel(ActionPanel):
     prompt = StringProperty("")
     #: The tray holds tiles to choose (``ids.hand`` has children): the kv rule gives them a row.
     has_tiles = BooleanProperty(False)
+    #: Columns of action buttons: two where two fit side by side, else one.
+    button_cols = NumericProperty(2)
+    #: A button's least height and width (times ``app.u``): a touch target at every size.
+    BUTTON_H = 66
+    BUTTON_W = 190
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._buttons: list[Any] = []
+        Clock.schedule_once(self._watch_room, 0)
+
+    def _watch_room(self, *_a: Any) -> None:
+        box = self.ids.get("button_box")
+        if box is not None:
+            box.bind(size=self._fit_page)
+        self.on_labels()
+
+    def _unit(self) -> float:
+        from kivy.app import App
+
+        return float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
+
+    def _fit_page(self, *_a: Any) -> None:
+        """As many buttons per page as fit the room at a touch target's size (a row for the page arrows when
+        they are needed): never a squeezed button."""
+        box = self.ids.get("button_box")
+        if box is None or box.width <= 1 or box.height <= 1:
+            return
+        u = self._unit()
+        gap = 4 * u
+        cols = 2 if box.width >= 2 * self.BUTTON_W * u else 1
+        rows = max(1, int((box.height + gap) // (self.BUTTON_H * u + gap)))
+        size = rows * cols if len(self.actions) <= rows * cols else max(1, (rows - 1) * cols)
+        self.button_cols = cols
+        if size != self.page_size:
+            self.page_size = size
+
+    def set_actions(self, actions: list[Action]) -> None:
+        self.actions = actions
+        self._fit_page()
+        self._paginate()
+
+    def on_labels(self, *_a: Any) -> None:
+        """The button widgets follow ``labels`` (one per slot of the page; an empty label hides its button)."""
+        grid = self.ids.get("buttons")
+        if grid is None or not hasattr(self, "_buttons"):
+            return
+        from kivy.factory import Factory
+
+        u = self._unit()
+        while len(self._buttons) < len(self.labels):
+            slot = len(self._buttons)
+            button = Factory.KioskButton(font_size=u * 19)
+            button.bind(on_release=lambda _b, i=slot: self.press(i))
+            self._buttons.append(button)
+            grid.add_widget(button)
+        while len(self._buttons) > len(self.labels):
+            grid.remove_widget(self._buttons.pop())
+        for button, label in zip(self._buttons, self.labels):
+            button.text = label
+            button.opacity = 1 if label else 0
+            button.disabled = not label
 
 
 class BoardScreen(GenericGameScreen):
@@ -473,6 +556,33 @@ class BoardScreen(GenericGameScreen):
                 if isinstance(b, Button) and b.text and not b.disabled and b.opacity > 0
             ]
         return out
+
+    def focus_targets(self, seat: int) -> list[Any]:
+        """Seat buttons visit :meth:`choosable` group by group (tray tiles, Pantry tiles, marked squares, buttons),
+        each group in reading order as the seat sees it (the board read from that seat's side)."""
+        g = self.session.game_seat_of(seat) if self.session is not None else None
+        zone = self.panels.get(seat)
+        if g is None or zone is None:
+            return []
+        found = self.choosable(g)
+        hand = set(zone.ids.hand.children)
+        groups: list[list[Any]] = [[], [], [], []]
+        for w in found:
+            groups[0 if w in hand else 1 if isinstance(w, TileChoice) else 2 if isinstance(w, BoardTile) else 3].append(
+                w
+            )
+        return [w for group in groups for w in reading_order(zone, group)]
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": clear the selected square, then the chosen tile."""
+        if self.selected >= 0:
+            self.clear_selection()
+            return True
+        if self.chosen:
+            self.chosen = ""
+            self._apply_selection()
+            return True
+        return False
 
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: Any) -> None:
@@ -832,6 +942,8 @@ class BoardScreen(GenericGameScreen):
         if was is not None and was != self.acting and was < len(session.seats):
             self.panels[session.seats[was].index].ids.tray.close()  # the turn passed: the hand hides
         self._fill_tiles()
+        if self.has_pantry:  # the Pantry's tiles need the centre's room: the public lines say whose turn it is
+            self.info_text = "\n".join(self.public_lines(public)[:1])
         self._apply_selection()
 
     def _fill_tiles(self) -> None:
@@ -872,7 +984,6 @@ class BoardScreen(GenericGameScreen):
                     kind=kind,
                     category=self.categories.get(kind, ""),
                     label=short_name(kind),
-                    cell=short_name(kind),
                 )
             )
 

@@ -19,8 +19,10 @@
   the other.
 
 Only what is on screen counts: widgets with opacity 0 (or under one), outside the window, of zero size, or with
-empty text are skipped; disabled buttons are not touch targets. Boxes are compared in window coordinates, so
-labels in seat zones turned to face a side are checked as drawn.
+empty text are skipped; disabled buttons are not touch targets. A widget whose class says ``covers = True`` (a
+seat's menu, drawn opaque over the seat's zone) hides what lies under it: a label or button outside it whose box
+lies inside it is not checked. Boxes are compared in window coordinates, so labels in seat zones turned to face
+a side are checked as drawn.
 
 >>> Problem("cut", None, "Cucumber", "needs 120x30 px, has 80x30").line()
 "cut: 'Cucumber' (needs 120x30 px, has 80x30)"
@@ -55,14 +57,22 @@ class Problem:
     def line(self) -> str:
         return f"{self.kind}: {self.text[:60]!r} ({self.detail})"
 
+    def path(self, depth: int = 6) -> str:
+        """The widget's class and its parents' (``depth`` of them), innermost first."""
+        return _path(self.widget, depth) if self.widget is not None else ""
+
+    def as_dict(self) -> dict[str, str]:
+        """JSON-ready: kind, text, detail and the widget's whole path up to the window."""
+        return {"kind": self.kind, "text": self.text, "detail": self.detail, "path": self.path(depth=40)}
+
     def __str__(self) -> str:
         path = _path(self.widget) if self.widget is not None else ""
         return f"{self.line()} at {path}" if path else self.line()
 
 
-def _path(w: Any) -> str:
+def _path(w: Any, depth: int = 6) -> str:
     parts: list[str] = []
-    while w is not None and len(parts) < 6:
+    while w is not None and len(parts) < depth:
         parts.append(type(w).__name__)
         parent = w.parent
         w = parent if parent is not w else None
@@ -85,6 +95,17 @@ def walk(root: Any) -> Iterator[Any]:
 def _window_rect(w: Any, x: float, y: float, width: float, height: float) -> tuple[float, float, float, float]:
     """A rectangle in ``w``'s parent coordinates as a bounding box in window coordinates."""
     pts = [w.to_window(px, py) for px, py in ((x, y), (x + width, y), (x, y + height), (x + width, y + height))]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def _box(w: Any) -> tuple[float, float, float, float]:
+    """``w``'s own box in window coordinates; a scatter's (a turned seat zone) through its own transform."""
+    from kivy.uix.scatter import Scatter
+
+    if not isinstance(w, Scatter):
+        return _window_rect(w, w.x, w.y, w.width, w.height)
+    pts = [w.to_window(px, py, initial=False) for px, py in ((0, 0), (w.width, 0), (0, w.height), (w.width, w.height))]
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 
@@ -189,6 +210,16 @@ def _inside(a: Any, b: Any) -> bool:
     return False
 
 
+def _within(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Rectangle ``a`` lies inside rectangle ``b`` (both x, y, w, h)."""
+    return (
+        a[0] >= b[0] - TOLERANCE
+        and a[1] >= b[1] - TOLERANCE
+        and a[0] + a[2] <= b[0] + b[2] + TOLERANCE
+        and a[1] + a[3] <= b[1] + b[3] + TOLERANCE
+    )
+
+
 def _visible_width(button: Any) -> float:
     """The button's width, less what a later sibling button lying over its right part covers."""
     parent = button.parent
@@ -219,11 +250,13 @@ def check_tree(root: Any, window: tuple[float, float] | None = None) -> list[Pro
     out: list[Problem] = []
     inks: list[tuple[Any, tuple[float, float, float, float]]] = []
     target = min_target_px(window)
-    for w in walk(root):
-        if not _is_widget(w) or w.width <= 0 or w.height <= 0:  # the Window itself is not a widget
-            continue
+    shown = [w for w in walk(root) if _is_widget(w) and w.width > 0 and w.height > 0]  # the Window is no widget
+    covers = [(c, _box(c)) for c in shown if getattr(c, "covers", False)]
+    for w in shown:
         wx, wy, ww, wh = _window_rect(w, w.x, w.y, w.width, w.height)
         if wx >= window[0] or wy >= window[1] or wx + ww <= 0 or wy + wh <= 0:
+            continue
+        if any(c is not w and not _inside(c, w) and _within((wx, wy, ww, wh), r) for c, r in covers):
             continue
         if _is_button(w) and not w.disabled and getattr(w, "must_touch", True):
             vis = _visible_width(w)

@@ -12,7 +12,14 @@ hub=<InputHub>)`` and then, for every game:
   (the seat model places and turns it; never compute rotations), hidden things inside a
   :class:`~kiosk.ui.seatzone.PrivateTray`; turn gestures into actions and call ``session.apply(g, action)``;
   redraw on the session's ``on_change``; show ``on_error(g, message)`` at seat ``g``.
-* ``seat_event(event)``: a :class:`~kiosk.inputs.SeatEvent` (seat buttons, tap sticks, keys) for this game.
+* ``seat_event(event)``: a :class:`~kiosk.inputs.SeatEvent` (seat buttons, tap sticks, keys) for this game. The
+  default hands seat buttons to the screen's :class:`~kiosk.ui.focus.FocusRing` (``self.focus``): every game is
+  playable from a seat's two buttons, through the same widgets a finger uses.
+* ``focus_targets(seat)``: the table seat's choices for its buttons, in the order the highlight visits them. The
+  default is every visible, enabled button or ``choose()`` widget in the seat's zone, in reading order as the seat
+  sees them; a screen adds board squares or its own button-only marks. ``focus_back(seat)`` undoes the screen's
+  current step for "hold b" (True when it did); ``focus_next(seat, gone, targets)`` says where the highlight goes
+  when its widget stopped being a choice (default: the first choice).
 * ``hide_private()``: close every private tray now (the table went idle).
 * ``seat_to_bot(game_seat)``: the human at that seat left and a bot plays it now (``session.bots`` has it): the
   seat's zone says so, its tray closes for good. The default finds the seat's zone in ``panels`` (table seat index
@@ -47,10 +54,12 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from kiosk.engine import Action
 from kiosk.inputs import SeatEvent
-from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.focus import FocusRing, reading_order, walk_choices
+from kiosk.ui.seatzone import SeatZone, use_players
 from kiosk.ui.session import GameSession, describe_action, format_value
 
 log = logging.getLogger("kiosk.ui.game")
@@ -76,9 +85,11 @@ class BaseGameScreen(Screen):
         self._build_panels()
         if self.session is not None:
             self.end()
+        self.focus.reset()
         self.session = session
         self.attract = session.attract
         self.title = session.spec.title
+        use_players(self, list(session.seats))  # the centre takes the bands of the edges where nobody plays
 
     def _build_panels(self, *_a: Any) -> None:
         """Create the per-seat widgets once (they are reused for every game)."""
@@ -87,15 +98,60 @@ class BaseGameScreen(Screen):
         super().__init__(**kw)
         #: table seat index -> the seat's zone (built by ``_build_panels``).
         self.panels: dict[int, Any] = {}
+        #: every seat's button highlight (see :mod:`kiosk.ui.focus`)
+        self.focus = FocusRing(self)
+        self._focus_layer: Widget | None = None
 
     def end(self) -> None:
+        self.focus.reset()
         self.session = None
 
     def seat_event(self, event: SeatEvent) -> None:
-        pass
+        """Seat buttons move and use the seat's highlight (:class:`~kiosk.ui.focus.FocusRing`)."""
+        self.focus.handle(event)
 
     def hide_private(self) -> None:
-        pass
+        self.focus.reset()
+
+    # ------------------------------------------------------------------------------------------- buttons
+    def focus_playing(self, seat: int) -> bool:
+        """Whether table seat ``seat`` has a human in this game (bots and attract mode take no buttons)."""
+        zone = self.panels.get(seat)
+        return self.session is not None and not self.attract and zone is not None and zone.in_game and not zone.is_bot
+
+    def focus_zone(self, seat: int) -> Any:
+        return self.panels.get(seat)
+
+    def focus_tray(self, seat: int) -> Any:
+        """The seat's private tray (opened while the highlight is inside it), or None."""
+        zone = self.panels.get(seat)
+        return zone.ids.get("tray") if zone is not None else None
+
+    def focus_targets(self, seat: int) -> list[Widget]:
+        """The seat's choices in the order its highlight visits them (see the module docstring)."""
+        zone = self.panels.get(seat)
+        if zone is None:
+            return []
+        return reading_order(zone, walk_choices(zone))
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": undo the screen's current step at ``seat``; False when there is none (the highlight hides)."""
+        return False
+
+    def focus_next(self, seat: int, gone: Any, targets: list[Any]) -> Any:
+        """Where the highlight goes when ``gone`` is no longer a choice: the first choice."""
+        return targets[0]
+
+    def focus_layer(self) -> Widget:
+        """A layer over everything on the screen, for the highlights and legends."""
+        if self._focus_layer is None:
+            self._focus_layer = Widget(size_hint=(None, None), size=(0, 0))
+        if self._focus_layer.parent is None:
+            self.add_widget(self._focus_layer)
+        elif self.children[0] is not self._focus_layer:  # something was added since: stay on top
+            self.remove_widget(self._focus_layer)
+            self.add_widget(self._focus_layer)
+        return self._focus_layer
 
     def seat_to_bot(self, game_seat: int) -> None:
         """A bot took over ``game_seat`` (its human left): the zone shows the bot, the tray closes and locks."""
@@ -140,6 +196,8 @@ class ActionPanel(SeatZone):
     my_turn = BooleanProperty(False)
     page = NumericProperty(0)
     pages = NumericProperty(1)
+    #: Buttons per page (a panel that sizes its buttons to its room sets it; the generic panel has six).
+    page_size = NumericProperty(PAGE_SIZE)
     labels = ListProperty([""] * PAGE_SIZE)
 
     def __init__(self, **kw: Any) -> None:
@@ -150,7 +208,11 @@ class ActionPanel(SeatZone):
 
     def set_actions(self, actions: list[Action]) -> None:
         self.actions = actions
-        self.pages = max(1, -(-len(actions) // PAGE_SIZE))
+        self._paginate()
+
+    def _paginate(self) -> None:
+        size = max(1, int(self.page_size))
+        self.pages = max(1, -(-len(self.actions) // size))
         if self.page >= self.pages:
             self.page = 0
         self._fill()
@@ -158,17 +220,21 @@ class ActionPanel(SeatZone):
     def on_page(self, *_a: Any) -> None:
         self._fill()
 
+    def on_page_size(self, *_a: Any) -> None:
+        self._paginate()
+
     def _fill(self) -> None:
-        start = self.page * PAGE_SIZE
-        shown = self.actions[start : start + PAGE_SIZE]
-        self.labels = [self.describe(a) for a in shown] + [""] * (PAGE_SIZE - len(shown))
+        size = max(1, int(self.page_size))
+        start = self.page * size
+        shown = self.actions[start : start + size]
+        self.labels = [self.describe(a) for a in shown] + [""] * (size - len(shown))
 
     def turn_page(self, step: int) -> None:
         self.page = (self.page + step) % self.pages
 
     def press(self, slot: int) -> None:
         """A human pressed action button ``slot`` of the current page."""
-        i = self.page * PAGE_SIZE + slot
+        i = self.page * max(1, int(self.page_size)) + slot
         if self.screen is None or self.game_seat is None or i >= len(self.actions):
             return
         self.screen.human_action(self.game_seat, self.actions[i])
@@ -228,16 +294,9 @@ class GenericGameScreen(BaseGameScreen):
         super().end()
 
     def hide_private(self) -> None:
+        super().hide_private()
         for panel in self.panels.values():
             panel.ids.tray.close()
-
-    def seat_event(self, event: SeatEvent) -> None:
-        """Seat buttons hold the seat's tray open (press shows, release hides)."""
-        if event.seat is None or event.source not in ("button", "key") or event.kind not in ("press", "release"):
-            return
-        panel = self.panels.get(event.seat)
-        if panel is not None and self.hub is not None:
-            panel.ids.tray.held_by_button = self.hub.seat_held(event.seat) and panel.in_game
 
     # ------------------------------------------------------------------------------------------- actions
     def human_action(self, game_seat: int, action: Action) -> None:

@@ -169,11 +169,14 @@ class JoinScreen(Screen):
             self.on_back()
 
     def seat_event(self, event: SeatEvent) -> None:
-        """Seat button "a": join (or start when already joined); "b": leave."""
+        """Seat button "a": join, or start when already joined (filling the seats the game still needs with bots
+        first, so a player on buttons alone can start); "b": leave."""
         if event.seat is None or event.seat not in self.pads or not event.is_press:
             return
         pad = self.pads[event.seat]
         if event.button == "a":
+            if pad.mode == "human" and not self.can_start:
+                self.fill_bots()
             if pad.mode == "human" and self.can_start:
                 self.start()
             elif pad.mode != "human":

@@ -4,6 +4,10 @@ The picker is shared, so it faces one seat at a time: the player who touched the
 (the seat nearest the touch, or the seat whose button was pressed). Every seat zone has a "Turn to me" button
 that turns it to face that seat instead. Everything a card and its how-to show comes from the game's
 ``GameSpec`` (title, players, symbol, ``howto``; see :mod:`kiosk.ui.howto`).
+
+Seat buttons (the mapping of :mod:`kiosk.ui.focus`): a press at a seat the picker does not face turns it to that
+seat and highlights the first game; then "b" highlights the next game and "a" plays the highlighted one (the
+highlight is the focus frame, in the seat's colour).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import (
     ListProperty,
     ObjectProperty,
@@ -57,6 +62,8 @@ class PickerScreen(Screen):
         self.on_pick = on_pick
         self.on_back = on_back
         self.chooser: int | None = None  # table seat index facing the picker
+        self.highlighted: int | None = None  # the game card a seat's buttons highlight (index in card order)
+        self._frame: Any = None
         self.games: Mapping[str, GameSpec] = {}
         self.card_widgets: dict[str, GameCard] = {}
         for seat in self.table.seats if self.table is not None else []:
@@ -74,6 +81,8 @@ class PickerScreen(Screen):
             grid.add_widget(card)
 
     def face(self, seat_index: int | None) -> None:
+        if seat_index != self.chooser:
+            self._highlight(None)
         self.chooser = seat_index
         if seat_index is not None and self.table is not None:
             self.facing = self.table[seat_index].edge
@@ -97,3 +106,43 @@ class PickerScreen(Screen):
 
     def on_pre_enter(self, *_a: Any) -> None:
         self.howto_key = ""
+        self._highlight(None)
+
+    def seat_button(self, seat_index: int, button: str | None) -> None:
+        """A seat button pressed (see the module docstring)."""
+        keys = list(self.card_widgets)
+        if not keys:
+            return
+        if seat_index != self.chooser or self.highlighted is None:
+            self.face(seat_index)
+            self._highlight(0)
+        elif button == "b":
+            self._highlight((self.highlighted + 1) % len(keys))
+        elif button == "a":
+            self.pick(keys[self.highlighted])
+
+    def _highlight(self, index: int | None) -> None:
+        from kiosk.ui.focus import FocusFrame
+
+        self.highlighted = index
+        if index is None:
+            if self._frame is not None:
+                self._frame.hide()
+            return
+        if self._frame is None:
+            self._frame = FocusFrame(thickness=5)
+        if self._frame.parent is None:
+            self.add_widget(self._frame)
+        if self.table is not None and self.chooser is not None:
+            self._frame.colour = list(self.table[self.chooser].colour)
+        self._place_frame()
+        Clock.schedule_once(self._place_frame, 0.05)  # the picker may have just turned: its cards move
+
+    def _place_frame(self, *_a: Any) -> None:
+        from kiosk.ui.focus import window_box
+
+        if self._frame is None or self.highlighted is None:
+            return
+        cards = list(self.card_widgets.values())
+        if self.highlighted < len(cards):
+            self._frame.show(window_box(cards[self.highlighted]))

@@ -267,9 +267,9 @@ class ResultsScreen(Screen):
         pad = self.pads.get(event.seat) if event.seat is not None else None
         if pad is None or not pad.entering or not event.is_press:
             return
-        if event.button == "a":
+        if event.button == "b":  # the seat buttons' mapping in every game: b next, a choose
             pad.step(int(pad.cursor), 1)
-        elif event.button == "b":
+        elif event.button == "a":
             pad.confirm_letter()
 
     # ------------------------------------------------------------------------------------------- leaving

@@ -54,6 +54,7 @@ class SeatMenu(SeatZone):
     """One seat's menu over its zone (see the module docstring). ``page``: menu, howto or leave."""
 
     page = OptionProperty("menu", options=["menu", "howto", "leave"])
+    covers = True  # drawn opaque over the seat's zone: the fit checker skips what lies under it
     layer = ObjectProperty(None, allownone=True)
     title = StringProperty("")
     can_leave = BooleanProperty(False)

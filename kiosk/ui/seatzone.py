@@ -13,6 +13,8 @@ close it with :meth:`PrivateTray.close`.
 
 from __future__ import annotations
 
+import functools
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +33,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
 
-__all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge"]
+__all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "use_players"]
 
 
 class Oriented(ScatterLayout):
@@ -58,6 +60,23 @@ class Oriented(ScatterLayout):
         super().__init__(**kw)
         self._target: Rect | None = None
         self._home: Any = None
+
+    @classmethod
+    def forget_parked(cls, root: Any) -> None:
+        """Let go of the hidden widgets whose place is under ``root`` (a screen being dropped)."""
+
+        def under(w: Any) -> bool:
+            home = w._home[0] if w._home is not None else None
+            while home is not None:
+                if home is root:
+                    return True
+                parent = home.parent
+                home = parent if parent is not home else None
+            return False
+
+        for w in [w for w in cls._parked if under(w)]:
+            cls._parked.discard(w)
+            w._home = None
 
     def sync_shown(self) -> None:
         """Apply ``shown`` after the widget was added to its parent (it may have been False since creation)."""
@@ -174,11 +193,19 @@ class CentrePanel(Oriented):
     facing = OptionProperty("bottom", options=list(EDGE_ROTATION))
     half = BooleanProperty(False)
     full = BooleanProperty(False)  # the whole screen (operator menu, diagnostics): no seat zones around
+    #: The seats in play (a game's, set by :func:`use_players`): the centre also takes the bands of the edges where
+    #: none of them sits (:meth:`kiosk.seats.SeatMap.centre`). None: every seat of the table.
+    players = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.bind(
-            parent=self._rebind, table=self._relayout, facing=self._relayout, half=self._relayout, full=self._relayout
+            parent=self._rebind,
+            table=self._relayout,
+            facing=self._relayout,
+            half=self._relayout,
+            full=self._relayout,
+            players=self._relayout,
         )
 
     def _rebind(self, *_a: Any) -> None:
@@ -191,7 +218,7 @@ class CentrePanel(Oriented):
             return
         table: SeatMap = self.table
         w, h = self.parent.size
-        r = Rect(0.0, 0.0, float(w), float(h)) if self.full else table.centre(w, h)
+        r = Rect(0.0, 0.0, float(w), float(h)) if self.full else table.centre(w, h, self.players)
         if self.half:
             if self.facing == "bottom":
                 r = Rect(r.x, r.y, r.w, r.h / 2)
@@ -202,6 +229,14 @@ class CentrePanel(Oriented):
             else:
                 r = Rect(r.x + r.w / 2, r.y, r.w / 2, r.h)
         self.place(r, EDGE_ROTATION[self.facing])
+
+
+def use_players(root: Any, seats: list[Seat] | None) -> None:
+    """Tell every centre under ``root`` (anything with a ``players`` property: :class:`CentrePanel`, a game's own
+    centre slices) which seats are in play, so that it grows over the empty edges' bands (None: every seat)."""
+    for w in root.walk(restrict=True):
+        if w is not root and "players" in getattr(w, "properties", lambda: {})():
+            w.players = None if seats is None else list(seats)
 
 
 class SeatBadge(BoxLayout):
@@ -219,6 +254,23 @@ class SeatBadge(BoxLayout):
     menu_text = StringProperty("[?] Help / Leave")
     opener: Callable[[int], bool] | None = None
 
+    def badge_text(self, width: float, height: float, font_size: float, font_name: str, *_bound: Any) -> str:
+        """The badge's words that fit a ``width`` x ``height`` box: the seat's name, who sits there and the menu's
+        text when there is room; in a small badge the name goes first (the symbol beside it stays), then the
+        bot's level and the menu's words (``[?]`` stays as the menu's cue). ``_bound``: the properties the kv
+        rule passes so that it is asked again when they change."""
+        name = self.seat.name if self.seat is not None else ""
+        who = self.text
+        short = who.split(" (")[0]
+        menu = self.menu_text if self.menu else ""
+        cue = "[?]" if self.menu else ""
+        choices = [[name, who, menu], [who, menu], [short, menu], [short, cue], [short]]
+        texts = ["\n".join(line for line in lines if line) for lines in choices]
+        for text in texts:
+            if _fits(text, width, height, font_size, font_name):
+                return text
+        return texts[-1]
+
     def on_touch_down(self, touch: Any) -> bool:
         opener = SeatBadge.opener
         if (
@@ -230,6 +282,40 @@ class SeatBadge(BoxLayout):
         ):
             return True
         return bool(super().on_touch_down(touch))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fits(text: str, width: float, height: float, font_size: float, font_name: str) -> bool:
+    """``text`` at ``font_size`` in ``font_name`` fits ``width`` x ``height`` without breaking a word (each line
+    wrapped at word boundaries; measured with the font's extents, no texture is rendered)."""
+    if width <= 0 or height <= 0:
+        return False
+    extents = _extents(font_name, round(font_size, 1))
+    line_h = extents("Ag")[1]
+    space = extents(" ")[0]
+    rows = 0
+    for line in text.split("\n"):
+        used = 0.0
+        rows += 1
+        for word in line.split():
+            w = extents(word)[0]
+            if w > width:
+                return False
+            if used and used + space + w > width:
+                rows += 1
+                used = w
+            else:
+                used = used + space + w if used else w
+    return rows * line_h <= height
+
+
+@functools.lru_cache(maxsize=64)
+def _extents(font_name: str, font_size: float) -> Callable[[str], tuple[int, int]]:
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(font_name=font_name, font_size=font_size)
+    core.resolve_font_name()
+    return core.get_extents
 
 
 class PrivateTray(BoxLayout):
@@ -337,7 +423,7 @@ class PrivateTray(BoxLayout):
         if not self.is_open:
             self._opened_by = touch.uid
             self._used = False
-        touch.ud[self] = touch.time_start
+        touch.ud[self] = time.monotonic()
         self._touches.add(touch.uid)
         touch.grab(self)
         self.n_touches = len(self._touches)
@@ -348,7 +434,7 @@ class PrivateTray(BoxLayout):
             return bool(super().on_touch_up(touch))
         touch.ungrab(self)
         self._touches.discard(touch.uid)
-        held = touch.time_update - touch.ud.get(self, touch.time_update) >= self.HOLD_S
+        held = time.monotonic() - touch.ud.get(self, time.monotonic()) >= self.HOLD_S
         if touch.uid == self._opened_by:
             self._opened_by = None
             if held or self._used:

@@ -32,7 +32,7 @@ from typing import Any
 
 from kiosk.engine import Action
 
-__all__ = ["Unreachable", "TouchLog", "Toucher", "play", "summary"]
+__all__ = ["Unreachable", "TouchLog", "Toucher", "play", "start", "summary"]
 
 
 class Unreachable(AssertionError):
@@ -125,6 +125,7 @@ class Toucher:
 def _open_tray(finger: Toucher, tray: Any) -> None:
     if not tray.is_open:
         finger.tap(tray, 0.5, 0.97)  # the tray's top line (its prompt), never a button
+        finger.frames(2)  # the zone lays itself out again around the open tray (its column makes room)
         if not tray.is_open:
             raise Unreachable("the tray did not open on a tap")
 
@@ -146,20 +147,19 @@ class BoardDriver:
         self.screen, self.panel, self.g, self.finger = screen, panel, g, finger
 
     def _press_button(self, action: Action) -> None:
-        from kiosk.ui.game import PAGE_SIZE
-
         panel = self.panel
         tray = panel.ids.tray
         _open_tray(self.finger, tray)
         if action not in panel.actions:
             raise Unreachable(f"{action} is not among the seat's buttons {panel.labels}")
         i = panel.actions.index(action)
-        while panel.page != i // PAGE_SIZE:
+        size = max(1, int(panel.page_size))
+        while panel.page != i // size:
             arrow = next((b for b in _buttons(tray) if b.text == "\u25b6"), None)
             if arrow is None:
                 raise Unreachable("no next-page button")
             self.finger.tap(arrow)
-        label = panel.labels[i % PAGE_SIZE]
+        label = panel.labels[i % size]
         button = next((b for b in _buttons(tray) if b.text == label), None)
         if button is None:
             raise Unreachable(f"no button {label!r}")
@@ -179,6 +179,7 @@ class BoardDriver:
         return None
 
     def _drag_to(self, widget: Any, cell: int) -> None:
+        self.finger.frames(1)
         square = self.screen.tiles[cell]
         a = widget.to_window(*widget.center)
         b = square.to_window(*square.center)
@@ -259,9 +260,15 @@ class MakotoDriver:
         for slot, card in enumerate(self.panel.cards):
             if card.code in want and slot not in self.panel.selected:
                 want.remove(card.code)
-                self.finger.tap(card)
+                # cards overlap (the next one lies on this one's right): the corner left in view, top left
+                fx = min(0.5, 22.0 / max(1.0, card.width))
+                fy = 1.0 - min(0.5, 22.0 / max(1.0, card.height))
+                self.finger.tap(card, fx, fy)
+                if slot not in self.panel.selected:
+                    raise Unreachable(f"a tap on card {card.code} did not select it")
         if want:
-            raise Unreachable(f"cards {want} not in the hand")
+            shown = [c.code for c in self.panel.cards]
+            raise Unreachable(f"cards {want} not among the hand's cards on screen {shown} (hand {self.panel.hand})")
 
     def perform(self, action: Action, next_intent: Callable[[Action], Action | None]) -> int:
         from kiosk.games.makoto.rules import BlindDiscard, OracleDiscard, Play, UseLid
@@ -327,6 +334,20 @@ class TakoyakiDriver:
 
 
 # ============================================================================================ the game
+def start(app: Any, key: str, seats: list[tuple[int, str | None]]) -> Any:
+    """Start ``key`` with ``seats`` from wherever the app is (a finished game's results, attract mode): its
+    session, once the game's screen is the current one."""
+    for _ in range(5):
+        app.go_attract()
+        Toucher.frames(3)
+        app.start_game(key, seats)
+        Toucher.frames(3)
+        session = app.launcher.session
+        if session is not None and getattr(app.sm.current_screen, "session", None) is session:
+            return session
+    raise Unreachable(f"{key} did not start (the app is in {app.mode!r})")
+
+
 def play(
     app: Any, key: str, *, level: str = "easy", seed: int = 3, max_turns: int = 400, timeout: float = 240.0
 ) -> TouchLog:
@@ -339,17 +360,7 @@ def play(
     seats: list[tuple[int, str | None]] = [(human, None)]
     if key != "takoyaki":
         seats.append((app.table.by_position("north-east").index, level))
-    session = None
-    for _ in range(3):
-        app.go_attract()  # from wherever the last game left the app (its results, a finished game)
-        finger.frames(3)
-        app.start_game(key, seats)
-        finger.frames(3)
-        session = app.launcher.session
-        if session is not None:
-            break
-    if session is None:
-        raise Unreachable(f"{key} did not start (the app is in {app.mode!r})")
+    session = start(app, key, seats)
     screen = app.sm.current_screen
     g = session.game_seat_of(human)
     panel = screen.panels[human]
@@ -376,7 +387,12 @@ def play(
         return wants.choose(st)
 
     def game_over() -> bool:
-        return session.state.is_over() or session is not app.launcher.session or bool(getattr(screen, "sheet", False))
+        return (
+            screen.session is not session
+            or session.state.is_over()
+            or session is not app.launcher.session
+            or bool(getattr(screen, "sheet", False))
+        )
 
     def close_turn() -> None:
         if turn[1]:

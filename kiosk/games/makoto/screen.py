@@ -194,10 +194,11 @@ class CentreSlice(Oriented):
     table = ObjectProperty(None, allownone=True)
     edge = StringProperty("bottom")
     screen = ObjectProperty(None, allownone=True)
+    players = ObjectProperty(None, allownone=True)  # the seats in play: see kiosk.ui.seatzone.use_players
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout)
+        self.bind(parent=self._rebind, table=self._relayout, edge=self._relayout, players=self._relayout)
 
     def _rebind(self, *_a: Any) -> None:
         if self.parent is not None:
@@ -208,7 +209,7 @@ class CentreSlice(Oriented):
         if self.table is None or self.parent is None:
             return
         w, h = self.parent.size
-        c = self.table.centre(w, h)
+        c = self.table.centre(w, h, self.players)
         side = min(c.w * 0.2, c.h * 0.5)
         from kiosk.seats import Rect
 
@@ -417,23 +418,32 @@ class MakotoScreen(BaseGameScreen):
         super().end()
 
     def hide_private(self) -> None:
+        super().hide_private()
         for panel in self.panels.values():
             panel.ids.tray.close()
             panel.selected.clear()
 
     def seat_event(self, event: SeatEvent) -> None:
-        """Seat buttons hold the seat's tray open (press shows, release hides); "a" also starts the next game
-        of a match from the score sheet."""
-        if event.seat is None or event.source not in ("button", "key"):
-            return
-        panel = self.panels.get(event.seat)
-        if panel is None or not panel.in_game:
+        """Seat buttons play through the highlight (:mod:`kiosk.ui.focus`); on the score sheet "a" starts the next
+        game of the match at once."""
+        panel = self.panels.get(event.seat) if event.seat is not None else None
+        if panel is None or not panel.in_game or event.source not in ("button", "key"):
             return
         if self.sheet and event.is_press and event.button == "a" and not panel.is_bot:
             self.next_game()
             return
-        if event.kind in ("press", "release") and self.hub is not None:
-            panel.ids.tray.held_by_button = self.hub.seat_held(event.seat) and not panel.is_bot
+        super().seat_event(event)
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": leave the box lid's list, or clear the selected cards."""
+        panel = self.panels[seat]
+        if panel.lid_mode:
+            panel.command("lid")
+            return True
+        if panel.selected:
+            panel.command("clear")
+            return True
+        return False
 
     # ------------------------------------------------------------------------------------------- match
     def _on_change(self, *_a: Any) -> None:
@@ -472,6 +482,11 @@ class MakotoScreen(BaseGameScreen):
                     panel.ids.tray.close()
             elif self.match.games > 1:
                 session.state = MatchResult(state, self.match)  # the results screen scores the match
+        movers = set() if session.state.is_over() else set(session.state.to_move())
+        for g, seat in enumerate(session.seats):  # the turn passed: a hand opened by a tap hides again
+            zone = self.panels.get(seat.index)
+            if zone is not None and g not in movers and zone.ids.tray.latched:
+                zone.ids.tray.close()
         self._redraw()
 
     # ------------------------------------------------------------------------------------------- log, motion

@@ -20,6 +20,17 @@ Gestures (decisions, written down; the thresholds are class attributes of :class
 * **Claim** ("TAKOYAKI!"): the seat's claim pad, its seat button "a", or a tap-stick tap. A wrong claim locks the
   seat out until the next order (the engine decides; the screen shows the sign).
 
+**Seat buttons** (the mapping of :mod:`kiosk.ui.focus`: b next, a choose, hold b back): with no highlight shown,
+"a" is TAKOYAKI! at once (a race); "b" shows the highlight. It visits the seat's balls and the claim pad; choosing
+a ball shows its moves as marks on the grill (an arrow on each empty space it can be pushed to, a ring on the ball
+to turn it over), and the highlight then visits only those moves, the claim pad and the other balls, so a ball is
+pushed twice in one direction by pressing "a" twice. A pushed ball stays chosen; "hold b" lets go of it.
+
+**Hints** (the seat's hint mode, :attr:`~kiosk.ui.seatzone.SeatZone.hints`): the solver's first move for the
+seat's grill and the order (:func:`kiosk.games.takoyaki.solver.solve`) is drawn on the grill (an arrow from the
+ball to where it goes, or a ring to turn it over) and the seat's status line says it in words; once the grill
+meets the order it says "TAKOYAKI!". The screen asks the solver; it decides nothing itself.
+
 Flow: a countdown (``COUNTDOWN_S``) before the first order, and a short one (``BETWEEN_S``) after every won or
 set-aside order; the order card is hidden and the grills are locked while it runs, then the order is revealed to
 every seat at once. Bots play at their own pace: each bot seat has its own Clock event firing every
@@ -49,8 +60,10 @@ from kivy.uix.widget import Widget
 from kiosk.engine import Action
 from kiosk.games.takoyaki.actions import FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried, parse_grill, parse_order
+from kiosk.games.takoyaki.solver import solve
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv
+from kiosk.ui.focus import reading_order
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.pieces import TakoBall, TakoOrderCard
 from kiosk.ui.seatzone import SeatZone
@@ -58,21 +71,75 @@ from kiosk.ui.session import GameSession
 
 log = logging.getLogger("kiosk.games.takoyaki.screen")
 
-__all__ = ["GameScreen", "TakoyakiScreen", "TakoPanel", "GrillWidget", "BallWidget", "OrderCard"]
+__all__ = [
+    "GameScreen",
+    "TakoyakiScreen",
+    "TakoPanel",
+    "GrillWidget",
+    "BallWidget",
+    "MoveMark",
+    "OrderCard",
+    "hint_text",
+]
 
 #: Letters on balls and order cells: colour is never the only cue (R/G/B; upper case = fried side up).
 LETTER = {1: "R", 2: "G", 3: "B"}
 COLOUR_RGBA = {1: (0.90, 0.25, 0.22, 1), 2: (0.25, 0.72, 0.32, 1), 3: (0.25, 0.45, 0.95, 1)}
 OUT_TEXT = {"wrong_claim": "wrong claim", **FAULT_TEXT}
 PARKED_DELAY = 1e9  # the session's own bot scheduler is parked at this delay while the screen paces bots
+COLOUR_WORD = {1: "red", 2: "green", 3: "blue"}
+#: A push's direction as the seat sees its grill (row 0 is the far row): the step in space numbers, and its words.
+DIRECTIONS = {"up": -COLS, "left": -1, "right": 1, "down": COLS}
+DIRECTION_WORD = {"up": "away from you", "down": "towards you", "left": "left", "right": "right"}
+
+
+def direction_of(src: int, dst: int) -> str:
+    """The direction of a push from ``src`` to its neighbour ``dst`` (as the seat sees its grill)."""
+    return next(d for d, step in DIRECTIONS.items() if src + step == dst)
+
+
+def hint_text(grill: Any, order: Any) -> tuple[str, Action | None]:
+    """What the solver says to do now, in words, and its first move (None when the grill meets the order)."""
+    moves = solve(grill, order).moves
+    if not moves:
+        return "Your grill matches the order: TAKOYAKI!", None
+    move = moves[0]
+    if isinstance(move, Push):
+        colour = COLOUR_WORD[colour_of(grill[move.src])]
+        return f"Hint: push the {colour} ball {DIRECTION_WORD[direction_of(move.src, move.dst)]}", move
+    colour = COLOUR_WORD[colour_of(grill[move.space])]
+    return f"Hint: turn the {colour} ball over", move
 
 
 class BallWidget(TakoBall):
     """One ball on a grill, drawn as a :class:`~kiosk.ui.pieces.TakoBall` (colour, letter, raw or fried side)."""
 
+    grill: Any = None
+    space = -1  # the space it lies on (-1: not on the grill)
+
     def set_code(self, code: int) -> None:
         self.colour = colour_of(code)
         self.fried = is_fried(code)
+
+    def choose(self) -> None:
+        """Seat buttons: choose this ball (its moves show as marks on the grill)."""
+        if self.grill is not None:
+            self.grill.select(self.space)
+
+
+class MoveMark(Widget):
+    """A move for seat buttons on the chosen ball: an arrow on an empty space it can be pushed to
+    (``direction``), or a ring on the ball itself to turn it over (``direction == "turn"``). Shown only while a
+    ball is chosen by button; ``choose()`` makes the move (its look: ``screen.kv``)."""
+
+    direction = StringProperty("turn")
+    dst = NumericProperty(-1)
+    grill = ObjectProperty(None, allownone=True)
+    colour = ListProperty([1, 1, 1, 1])
+
+    def choose(self) -> None:
+        if self.grill is not None:
+            self.grill.use_mark(self)
 
 
 class OrderCard(TakoOrderCard):
@@ -93,12 +160,24 @@ class GrillWidget(Widget):
     cell = NumericProperty(10)
     gx = NumericProperty(0)  # the grill's own origin (bottom-left) in parent coordinates
     gy = NumericProperty(0)
+    #: The ball chosen by seat buttons (its space, -1: none): its moves show as :class:`MoveMark` widgets.
+    selected = NumericProperty(-1)
+    #: The hint's move (hint mode): ``(src, dst)`` for a push, ``(space, space)`` for a turn, ``()`` for none;
+    #: drawn as ``hint_line`` (an arrow) or ``hint_ring`` (x, y, radius).
+    hint = ListProperty([])
+    hint_line = ListProperty([])
+    hint_ring = ListProperty([0, 0, 0])
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.balls: list[BallWidget] = [BallWidget() for _ in range(6)]
         for b in self.balls:
+            b.grill = self
             self.add_widget(b)
+        self.marks: list[MoveMark] = [MoveMark(direction=d, grill=self) for d in (*DIRECTIONS, "turn")]
+        for m in self.marks:
+            self.add_widget(m)
+        self.bind(selected=self._layout, locked=self._unlock, hint=self._layout)
         self._at: dict[int, BallWidget] = {}
         self._touches: dict[int, dict[str, Any]] = {}
         self._last_tap: tuple[int, float] | None = None
@@ -110,11 +189,14 @@ class GrillWidget(Widget):
         self.gx = self.x + (self.width - self.cell * COLS) / 2
         self.gy = self.y + (self.height - self.cell * ROWS) / 2
         self._at.clear()
+        for b in self.balls:
+            b.space = -1
         spare = iter(self.balls)
         for s, code in enumerate(self.cells):
             if code:
                 b = next(spare)
                 b.set_code(code)
+                b.space = s
                 self._at[s] = b
         # only a live finger holds a ball off its space (a faulted or forgotten one does not)
         dragged = {
@@ -127,6 +209,65 @@ class GrillWidget(Widget):
             if b not in self._at.values():
                 b.dragging = False
                 b.size = (0, 0)
+        self._place_marks()
+        self._place_hint()
+
+    # ------------------------------------------------------------------------------------------- buttons
+    def _unlock(self, *_a: Any) -> None:
+        if self.locked:
+            self.selected = -1
+
+    def select(self, s: int) -> None:
+        """Choose the ball on space ``s`` for the seat's buttons (-1: none)."""
+        self.selected = s if (0 <= s < SPACES and self.cells[s] and not self.locked) else -1
+
+    def _place_marks(self) -> None:
+        sel = int(self.selected)
+        chosen = 0 <= sel < SPACES and bool(self.cells[sel]) and not self.locked
+        colour = list(self.panel.seat_colour) if self.panel is not None else [1, 1, 1, 1]
+        for m in self.marks:
+            m.colour = colour
+            if m.direction == "turn":
+                dst = sel if chosen else -1
+            else:
+                dst = sel + DIRECTIONS[m.direction] if chosen else -1
+                if dst not in (NEIGHBOURS[sel] if chosen else ()) or self.cells[dst]:
+                    dst = -1
+            m.dst = dst
+            on = dst >= 0
+            m.opacity = 1 if on else 0
+            m.disabled = not on
+            size = self.cell * (0.9 if m.direction == "turn" else 0.6) if on else 0
+            m.size = (size, size)
+            if on:
+                m.center = self.space_center(dst)
+
+    def use_mark(self, mark: MoveMark) -> None:
+        """Make the move of a :class:`MoveMark`; a pushed ball stays chosen."""
+        sel = int(self.selected)
+        if mark.dst < 0 or sel < 0 or self.panel is None:
+            return
+        action: Action = Turn(sel) if mark.direction == "turn" else Push(sel, int(mark.dst))
+        if self.panel.gesture(action) and isinstance(action, Push):
+            self.selected = action.dst
+
+    def _place_hint(self) -> None:
+        if len(self.hint) == 2 and 0 <= self.hint[0] < SPACES:
+            src, dst = int(self.hint[0]), int(self.hint[1])
+            sx, sy = self.space_center(src)
+            if src == dst:
+                self.hint_ring, self.hint_line = [sx, sy, self.cell * 0.47], []
+                return
+            dx, dy = self.space_center(dst)
+            ux, uy = (dx - sx) / self.cell, (dy - sy) / self.cell  # a unit step
+            head = self.cell * 0.18
+            tip = (dx - ux * self.cell * 0.25, dy - uy * self.cell * 0.25)
+            left = (tip[0] - ux * head - uy * head, tip[1] - uy * head + ux * head)
+            right = (tip[0] - ux * head + uy * head, tip[1] - uy * head - ux * head)
+            self.hint_line = [sx, sy, *tip, *left, *tip, *right]
+            self.hint_ring = [sx, sy, self.cell * 0.47]
+        else:
+            self.hint_line, self.hint_ring = [], [0, 0, 0]
 
     def _place(self, b: BallWidget, s: int) -> None:
         size = self.cell * 0.82
@@ -238,9 +379,11 @@ class GrillWidget(Widget):
 
     def reset_touches(self) -> None:
         """Forget fingers (a new order, the game ended): they must lift and touch again. A ball a forgotten finger
-        was dragging goes back to its space and loses its shadow (the finger's later moves and lift do nothing)."""
+        was dragging goes back to its space and loses its shadow (the finger's later moves and lift do nothing).
+        A ball chosen by button is let go."""
         self._touches.clear()
         self._last_tap = None
+        self.selected = -1
         for b in self.balls:
             b.dragging = False
         self._layout()
@@ -259,15 +402,19 @@ class TakoPanel(SeatZone):
     order_shown = BooleanProperty(False)
     grill_cells = ListProperty([0] * SPACES)
     racing = BooleanProperty(False)
+    #: Hint mode's line of what to do now (from the solver), shown instead of the status while racing.
+    prompt = StringProperty("")
     screen = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._clear_ev: Any = None
 
-    def gesture(self, action: Action) -> None:
+    def gesture(self, action: Action) -> bool:
+        """Hand a gesture's action to the screen; True when the engine took it."""
         if self.screen is not None and self.game_seat is not None:
-            self.screen.human_action(self.game_seat, action)
+            return bool(self.screen.human_action(self.game_seat, action))
+        return False
 
     def claim(self) -> None:
         self.gesture(Claim())
@@ -314,7 +461,11 @@ class TakoyakiScreen(BaseGameScreen):
             return
         for seat in self.table.seats:
             panel = TakoPanel(table=self.table, seat=seat, screen=self)
+            panel.bind(hints=self._hints_switched)
             self.panels[seat.index] = panel
+
+    def _hints_switched(self, *_a: Any) -> None:
+        self._redraw()
 
     def _show_panels(self, indices: set[int]) -> None:
         """Only the seats in the game are in the widget tree (a hidden widget still costs drawing)."""
@@ -460,24 +611,56 @@ class TakoyakiScreen(BaseGameScreen):
         session.apply(g, action)
 
     # ------------------------------------------------------------------------------------------- input
-    def human_action(self, game_seat: int, action: Action) -> None:
+    def human_action(self, game_seat: int, action: Action) -> bool:
+        """Apply a human's action (True when applied); the grills are redrawn at once."""
         session = self.session
         if session is None or session.is_bot(game_seat) or self.attract or self.counting_down:
-            return
+            return False
         if session.state.is_over() or game_seat not in session.state.to_move():
-            return  # out of this order: the sign is already showing, gestures do nothing
-        session.apply(game_seat, action)
+            return False  # out of this order: the sign is already showing, gestures do nothing
+        ok = bool(session.apply(game_seat, action))
+        if ok:
+            self._draw()
+        return ok
 
     def seat_event(self, event: SeatEvent) -> None:
-        """Seat button "a" or a tap-stick tap: TAKOYAKI! for that seat."""
+        """A tap-stick tap, or seat button "a" with no highlight shown: TAKOYAKI! for that seat. Otherwise the
+        seat buttons move and use the highlight (:mod:`kiosk.ui.focus`)."""
         if self.session is None or event.seat is None:
             return
-        claim = (event.is_press and event.button == "a") or (event.kind == "tap" and event.source in ("tap", "key"))
+        claim = event.kind == "tap" and event.source in ("tap", "key")
+        if event.is_press and event.button == "a" and self.focus.focused(event.seat) is None:
+            claim = True
         if not claim:
+            super().seat_event(event)
             return
         g = self.session.game_seat_of(event.seat)
         if g is not None:
             self.human_action(g, Claim())
+
+    def focus_targets(self, seat: int) -> list[Any]:
+        """The seat's balls and claim pad; with a ball chosen, its moves first, then the pad and the other balls."""
+        panel = self.panels.get(seat)
+        if panel is None:
+            return []
+        grill = panel.ids.grill
+        pad = [panel.ids.pad]
+        if grill.locked:
+            return pad
+        balls = [b for b in grill.balls if b.space >= 0]
+        if grill.selected >= 0:
+            marks = [m for m in grill.marks if m.dst >= 0]
+            others = [b for b in balls if b.space != grill.selected]
+            return reading_order(panel, marks) + pad + reading_order(panel, others)
+        return reading_order(panel, balls) + pad
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": let go of the chosen ball."""
+        grill = self.panels[seat].ids.grill
+        if grill.selected < 0:
+            return False
+        grill.selected = -1
+        return True
 
     # ------------------------------------------------------------------------------------------- events
     def _on_change(self, _session: Any, events: list[Any]) -> None:
@@ -522,6 +705,22 @@ class TakoyakiScreen(BaseGameScreen):
         if panel is not None:
             panel.show_message(message)
 
+    def _hint(self, panel: TakoPanel, g: int, locked: bool) -> None:
+        """Hint mode: the solver's next move on the seat's grill, and in words (nothing while the grill is locked)."""
+        state = self.session.state if self.session is not None else None
+        order = state.current_order if state is not None else None
+        if not panel.hints or locked or state is None or order is None:
+            panel.prompt, panel.ids.grill.hint = "", []
+            return
+        text, move = hint_text(state.grill(g), order)
+        panel.prompt = text
+        if isinstance(move, Push):
+            panel.ids.grill.hint = [move.src, move.dst]
+        elif isinstance(move, Turn):
+            panel.ids.grill.hint = [move.space, move.space]
+        else:
+            panel.ids.grill.hint = []
+
     def _panel(self, g: int) -> TakoPanel | None:
         if self.session is None or not 0 <= g < len(self.session.seats):
             return None
@@ -549,6 +748,7 @@ class TakoyakiScreen(BaseGameScreen):
             panel.out_text = f"\u2716 OUT: {OUT_TEXT.get(reason, reason)}\nwait for the next order" if reason else ""
             grill = panel.ids.grill
             grill.locked = not shown or reason is not None or view["over"] or panel.is_bot or self.attract
+            self._hint(panel, g, grill.locked)
             if view["over"]:
                 panel.status = "\u2605 Winner!" if g in view["winners"] else "Game over"
             elif self.counting_down:

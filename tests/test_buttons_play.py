@@ -1,0 +1,547 @@
+"""Whole games played from one seat's two buttons alone, in a real Kivy window (Xvfb in CI), against bots.
+
+The seat's buttons are gpiozero ``MockFactory`` pins behind the kiosk's own ``hardware.buttons.SeatButtons`` (the
+app runs with ``--hardware mock``): a press is ``pin.drive_low()`` then ``pin.drive_high()``, a hold keeps the pin
+low past gpiozero's hold time. The "player" reads only what the seat shows (the seat's choices and the highlighted
+one) and steers the highlight with "b" (next) and "a" (choose); it never touches the screen or the session. Bots
+play the other seats. As in the other UI tests, every scenario runs in one child process with the real
+:class:`kiosk.app.KioskApp` (Kivy allows one App per process).
+
+Takoyaki is played as a whole game too (the first seat to win five orders): the button player cooks each order
+with the solver's moves (its "brain"), the bot is an easy one, and each move is chosen on the grill by buttons.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import build_app, frames, run_child, run_scenarios, run_until, screenshot
+
+pytestmark = [pytest.mark.ui]
+
+HERE = Path(__file__).resolve()
+SCENARIOS = [
+    "from_attract_to_a_game_on_buttons",
+    "maki_whole_game_on_buttons",
+    "wasabi_whole_game_on_buttons",
+    "makoto_whole_game_on_buttons",
+    "takoyaki_whole_game_on_buttons",
+    "takoyaki_hints_from_the_solver",
+    "keyboard_drives_the_same_highlight",
+    "legend_and_highlight_fit_at_both_sizes",  # last: it resizes the window
+]
+ONLY = [n for n in __import__("os").environ.get("BUTTONS_ONLY", "").split(",") if n]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return run_child(HERE, tmp_path_factory.mktemp("buttons"), timeout=540)  # about 2 min on an idle machine
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario(results: dict[str, Any], name: str) -> None:
+    assert name in results, f"scenario {name} did not run; results: {sorted(results)}"
+    assert results[name] == "ok", results[name]
+
+
+def test_mapping_is_two_buttons_and_a_hold() -> None:
+    from kiosk.ui.focus import LEGEND, MAPPING
+
+    assert dict(MAPPING) == {"b": "next", "a": "choose", "hold b": "back"}
+    assert LEGEND == "b: next   a: choose   hold b: back"
+
+
+def test_takoyaki_hint_is_the_solvers_first_move_in_words() -> None:
+    from kiosk.games.takoyaki.actions import Push, Turn
+    from kiosk.games.takoyaki.grill import START, goal_grill, parse_grill, parse_order
+    from kiosk.games.takoyaki.screen import direction_of, hint_text
+
+    order = parse_order("RR../GG../B..B")
+    assert hint_text(START, order) == ("Hint: push the blue ball right", Push(9, 10))
+    text, move = hint_text(parse_grill("rr../gg../b..b"), order)
+    assert (text, move) == ("Hint: turn the blue ball over", Turn(11))
+    assert hint_text(goal_grill(order), order) == ("Your grill matches the order: TAKOYAKI!", None)
+    # the words follow the grill as its seat sees it: row 0 is the far row
+    assert [direction_of(5, d) for d in (1, 9, 4, 6)] == ["up", "down", "left", "right"]
+    text, _ = hint_text(parse_grill("..../rr../ggbb"), parse_order("RR../..../GGBB"))
+    assert text == "Hint: push the red ball away from you", text
+
+
+# =============================================================================================== child
+def tick(n: int = 1) -> None:
+    """Run Kivy's clock as a frame does (scheduled callbacks, then the redraw and layout triggers), without
+    rendering: cheap under Xvfb."""
+    from kivy.clock import Clock
+
+    for _ in range(n):
+        Clock.tick()
+        Clock.tick_draw()
+
+
+class SeatButtons:
+    """One seat's two buttons, as gpiozero MockFactory pins of the running kiosk."""
+
+    def __init__(self, app: Any, position: str) -> None:
+        self.app = app
+        self.seat = app.table.by_position(position).index
+        hw = app.hardware.buttons
+        assert hw is not None and hw.available, "the kiosk runs gpiozero's MockFactory buttons"
+        self.pins = {b: hw.pin(self.seat, b) for b in ("a", "b")}
+        self.presses = 0
+
+    def press(self, button: str) -> None:
+        pin = self.pins[button]
+        pin.drive_low()
+        tick()
+        pin.drive_high()
+        tick(2)
+        self.presses += 1
+
+    def hold(self, button: str) -> None:
+        pin = self.pins[button]
+        pin.drive_low()
+        tick()
+        time.sleep(self.app.hardware.buttons.hold_time + 0.2)  # gpiozero's hold thread fires meanwhile
+        tick(2)
+        pin.drive_high()
+        tick(2)
+        self.presses += 1
+
+    # ------------------------------------------------------------------------------------ what the seat shows
+    def screen(self) -> Any:
+        return self.app.sm.current_screen
+
+    def focused(self) -> Any:
+        return self.screen().focus.focused(self.seat)
+
+    def choices(self) -> list[Any]:
+        return self.screen().focus.targets(self.seat)
+
+    def show(self) -> None:
+        """b shows the highlight."""
+        if self.focused() is None:
+            self.press("b")
+        scr = self.screen()
+        assert self.focused() is not None, (
+            "the highlight shows on the seat's first choice",
+            getattr(scr, "acting", None),
+            scr.session.state.to_move(),
+            [_name(w) for w in self.choices()],
+            [_name(w) for w in scr.focus_targets(self.seat)],
+        )
+
+    def goto(self, want: Any) -> bool:
+        """b until ``want`` (a widget, or a test on widgets) is highlighted; False when it is not a choice."""
+        self.show()
+        test = want if callable(want) and not hasattr(want, "walk") else (lambda w: w is want)
+        for _ in range(len(self.choices()) + 1):
+            if self.focused() is not None and test(self.focused()):
+                return True
+            self.press("b")
+        return False
+
+    def choose(self, want: Any) -> None:
+        assert self.goto(want), f"{want} is not among the seat's choices: {[_name(w) for w in self.choices()]}"
+        self.press("a")
+
+
+def _up(problem: Any) -> list[Any]:
+    """The widgets from a problem's widget up to the root."""
+    out, w = [], problem.widget
+    while w is not None:
+        out.append(w)
+        w = w.parent if w.parent is not w else None
+    return out
+
+
+def _name(w: Any) -> str:
+    return str(getattr(w, "text", "") or type(w).__name__)
+
+
+def child_main(tmp: Path, out: Path) -> None:
+    app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
+
+    def start(key: str, seats: list[tuple[str, str | None]]) -> Any:
+        if app.mode == "results":
+            app.go_attract()
+            frames(1)
+        if app.launcher.session is not None:
+            app.launcher.end()
+        app.start_game(key, [(app.table.by_position(p).index, lv) for p, lv in seats])
+        assert app.sm.current == f"game:{key}", app.sm.current
+        frames(2)
+        return app.launcher.session
+
+    def initials_by_buttons(btn: SeatButtons) -> None:
+        """The results' initials, if the seat made the boards: b steps the letter, a confirms it."""
+        run_until(lambda: app.mode == "results", 10, "the results screen")
+        frames(2)
+        pad = app.results.pads.get(btn.seat)
+        if pad is None or not pad.entering:
+            return
+        btn.press("b")
+        assert pad.letters[0] == "B", pad.letters
+        for _ in range(3):
+            btn.press("a")
+        assert not pad.entering and pad.saved.startswith("Saved as B"), pad.saved
+
+    # ------------------------------------------------------------------------------------------- picker, join
+    def from_attract_to_a_game_on_buttons() -> None:
+        """Attract mode, the picker and the joining screen on one seat's buttons: any press leaves attract mode,
+        the next shows the highlight on the first game, "b" moves it, "a" picks; on the joining screen the seat
+        has joined, and "a" fills the seats the game needs with bots and starts."""
+        app.go_attract()
+        frames(2)
+        btn = SeatButtons(app, "north-east")
+        btn.press("a")
+        run_until(lambda: app.sm.current == "picker", 5, "the picker", settle=2)
+        picker = app.picker
+        assert picker.chooser == btn.seat and picker.highlighted is None
+        btn.press("b")
+        assert picker.highlighted == 0, "the first press shows the highlight on the first game"
+        keys = list(picker.card_widgets)
+        want = keys.index("makoto")
+        for _ in range(want):
+            btn.press("b")
+        assert picker.highlighted == want
+        frames(2)
+        screenshot("buttons_picker")
+        btn.press("a")
+        run_until(lambda: app.sm.current == "join", 5, "the joining screen", settle=1)
+        join = app.join_screen
+        assert join.pads[btn.seat].mode == "human", "the seat that picked has joined"
+        assert not join.can_start, "Makoto needs two seats"
+        btn.press("a")
+        run_until(lambda: app.mode == "game", 5, "the game")
+        session = app.launcher.session
+        assert session.spec.key == "makoto" and session.game_seat_of(btn.seat) is not None
+        assert len(session.bots) == session.players - 1, "the other seat is a bot"
+        app.launcher.end()
+        frames(1)
+
+    # ------------------------------------------------------------------------------------------- Maki, Wasabi!
+    def board_move(btn: SeatButtons, screen: Any, panel: Any, g: int, action: Any) -> None:
+        """One move the player wants (``action``), chosen by buttons among the seat's tiles, squares and buttons."""
+        from kivy.uix.button import Button
+
+        from kiosk.ui.board import BoardTile, TileChoice, action_squares
+
+        session = screen.session
+        before = len(session.state.journal)
+        n = len(screen.tiles)
+        pick = screen.pick_tile(action)
+        tile = screen.placed_tile(action, session.state.view(None))
+        squares = action_squares(action, n)
+
+        def applied() -> bool:
+            return len(session.state.journal) > before
+
+        def press_button() -> None:
+            assert action in panel.actions, f"{action} is not among the seat's buttons {panel.labels}"
+            i = panel.actions.index(action)
+            btn.show()  # the tray opens with the highlight in it: its page size follows its room then
+            for _ in range(len(panel.actions) + 1):
+                if panel.page == i // max(1, int(panel.page_size)):
+                    break
+                btn.choose(lambda w: isinstance(w, Button) and w.text == "\u25b6")
+            label = panel.labels[i % max(1, int(panel.page_size))]
+            btn.choose(lambda w: isinstance(w, Button) and w.text == label)
+
+        if pick is not None:
+            btn.choose(lambda w: isinstance(w, TileChoice) and w.action == action)
+        elif tile is not None and len(squares) == 1:
+            if screen.chosen != tile:
+                btn.choose(lambda w: isinstance(w, TileChoice) and w.mode == "hand" and w.kind == tile)
+            btn.choose(lambda w: isinstance(w, BoardTile) and w.index == squares[0])
+            if not applied():
+                press_button()
+        elif squares:
+            btn.choose(lambda w: isinstance(w, BoardTile) and w.index == squares[0])
+            if not applied():
+                press_button()
+        else:
+            press_button()
+        tick(2)
+        assert applied(), f"{action} was not applied by buttons ({panel.error})"
+
+    def board_game(key: str) -> None:
+        sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
+        session = start(key, [("south-west", None), ("north-east", "easy")])
+        screen = app.sm.current_screen
+        btn = SeatButtons(app, "south-west")
+        g = session.game_seat_of(sw)
+        panel = screen.panels[sw]
+        wants = app.games[key].bots["easy"](g, 5)  # the player's "brain": what to do, never how
+        moves = 0
+        shot = False
+        end = time.monotonic() + 200
+        while not session.state.is_over() and time.monotonic() < end:
+            st = session.state
+            if g not in st.to_move():
+                if btn.focused() is not None:  # the seat's highlight follows its choices within a tenth of a second
+                    run_until(lambda: btn.focused() is None, 2, "no highlight once the turn passed")
+                tick()
+                continue
+            tick(2)
+            board_move(btn, screen, panel, g, wants.choose(st))
+            moves += 1
+            if not shot and btn.focused() is not None:
+                screenshot(f"buttons_{key}_highlight")
+                shot = True
+        assert session.state.is_over(), f"{key}: the game finished on buttons ({moves} moves)"
+        assert ne in screen.panels and not panel.ids.tray.is_open
+        initials_by_buttons(btn)
+
+    def maki_whole_game_on_buttons() -> None:
+        board_game("maki")
+
+    def wasabi_whole_game_on_buttons() -> None:
+        board_game("wasabi")
+
+    # ------------------------------------------------------------------------------------------- Makoto
+    def makoto_whole_game_on_buttons() -> None:
+        from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY
+        from kiosk.games.makoto.screen import HandCard, StepButton
+
+        screen = app.launcher.game_screens["makoto"]
+        screen.match_games = 1
+        session = start("makoto", [("south-west", None), ("west", "easy"), ("north-east", "easy")])
+        st_of = screen._state
+        btn = SeatButtons(app, "south-west")
+        g = session.game_seat_of(btn.seat)
+        panel = screen.panels[btn.seat]
+        tray = panel.ids.tray
+        steps = 0
+        shot = False
+
+        def button(prefix: str) -> Any:
+            return lambda w: isinstance(w, StepButton) and w.text.startswith(prefix)
+
+        end = time.monotonic() + 90
+        while not session.state.is_over() and time.monotonic() < end:
+            st = st_of()
+            if st.turn != g:
+                if btn.focused() is not None:
+                    run_until(lambda: btn.focused() is None, 2, "no highlight once the turn passed")
+                assert not tray.is_open, "not the seat's turn: the tray is hidden"
+                tick()
+                continue
+            btn.show()
+            assert tray.is_open, "the tray opens while the highlight is in it"
+            if not shot:
+                screenshot("buttons_makoto_highlight")
+                shot = True
+            texts = [_name(w) for w in btn.choices()]
+            phase = st.phase
+            if phase == PLAY:
+                quick = [t for t in texts if t.startswith("Play ") and "choose" not in t]
+                btn.choose(button(quick[0] if quick else "Pass"))
+            elif phase == BLIND:
+                if "End turn" in texts:
+                    btn.choose(button("End turn"))
+                elif any(t.startswith("Take ") for t in texts):
+                    btn.choose(button("Take "))
+                else:
+                    btn.choose(lambda w: isinstance(w, HandCard))
+                    btn.choose(button("Put "))
+            elif phase == ORACLE_STEP:
+                btn.choose(lambda w: isinstance(w, HandCard))
+                btn.choose(button("Discard "))
+            steps += 1
+            tick(2)
+        assert session.state.is_over(), f"the game finished ({steps} steps by buttons)"
+        assert steps >= 3 and btn.presses >= steps * 2, (steps, btn.presses)
+        assert not tray.is_open, "the tray closed when the game ended"
+        initials_by_buttons(btn)
+
+    # ------------------------------------------------------------------------------------------- Takoyaki
+    def cook_by_buttons(btn: SeatButtons, session: Any, screen: Any, g: int) -> None:
+        """One move (or the claim) for the seat: the solver says which, the buttons choose it on the grill."""
+        from kiosk.games.takoyaki.actions import Push
+        from kiosk.games.takoyaki.screen import BallWidget, MoveMark, direction_of
+        from kiosk.games.takoyaki.solver import solve
+
+        state = session.state
+        panel = screen.panels[btn.seat]
+        grill = panel.ids.grill
+        pad = panel.ids.pad
+        moves = solve(state.grill(g), state.current_order).moves
+        if not moves:
+            btn.choose(pad)
+            return
+        move = moves[0]
+        src = move.src if isinstance(move, Push) else move.space
+        if grill.selected != src:
+            btn.choose(lambda w: isinstance(w, BallWidget) and w.space == src)
+            assert grill.selected == src, (grill.selected, src)
+        want = direction_of(move.src, move.dst) if isinstance(move, Push) else "turn"
+        before = state.moves()[g]
+        btn.choose(lambda w: isinstance(w, MoveMark) and w.direction == want)
+        assert state.moves()[g] == before + 1 or g not in state.to_move(), f"{move} by buttons was not applied"
+
+    def takoyaki_whole_game_on_buttons() -> None:
+        screen = app.launcher.game_screens["takoyaki"]
+        screen.COUNTDOWN_S, screen.BETWEEN_S = 1.0, 0.5  # shorter waits between orders: a quicker test
+        session = start("takoyaki", [("south-west", None), ("north-east", "easy")])
+        btn = SeatButtons(app, "south-west")
+        g = session.game_seat_of(btn.seat)
+        panel = screen.panels[btn.seat]
+        panel.hints = False
+        state = session.state
+        shot = False
+        end = time.monotonic() + 100
+        while not state.is_over() and time.monotonic() < end:
+            if screen.counting_down or g not in state.to_move() or state.current_order is None:
+                tick()
+                continue
+            cook_by_buttons(btn, session, screen, g)
+            if not shot and panel.ids.grill.selected >= 0:
+                screenshot("buttons_takoyaki_moves")
+                shot = True
+        assert state.is_over(), f"the race finished (orders {state.scores()})"
+        assert state.scores()[g] == 5, f"the button player won five orders: {state.scores()}"
+        del screen.COUNTDOWN_S, screen.BETWEEN_S
+        initials_by_buttons(btn)
+
+    def takoyaki_hints_from_the_solver() -> None:
+        from kiosk.games.takoyaki.actions import Push, Turn
+        from kiosk.games.takoyaki.screen import hint_text
+        from kiosk.games.takoyaki.solver import solve
+
+        screen = app.launcher.game_screens["takoyaki"]
+        session = start("takoyaki", [("east", None), ("west", None)])
+        state = session.state
+        panel = screen.panels[app.table.by_position("east").index]
+        other = screen.panels[app.table.by_position("west").index]
+        other.hints = False
+        g = session.game_seat_of(panel.seat.index)
+        run_until(lambda: not screen.counting_down and state.current_order is not None, 8, "the first order")
+        frames(1)
+        btn = SeatButtons(app, "east")
+        for _ in range(4):
+            move = solve(state.grill(g), state.current_order).moves[0]
+            grill = panel.ids.grill
+            if isinstance(move, Push):
+                assert list(grill.hint) == [move.src, move.dst], (list(grill.hint), move)
+                assert panel.prompt.startswith("Hint: push the "), panel.prompt
+                assert len(grill.hint_line) == 10, "an arrow from the ball to where it goes"
+            else:
+                assert isinstance(move, Turn) and list(grill.hint) == [move.space, move.space]
+                assert panel.prompt.startswith("Hint: turn the ")
+            assert panel.prompt == hint_text(state.grill(g), state.current_order)[0]
+            if _ == 0:
+                btn.show()
+                screenshot("buttons_takoyaki_hint")
+            cook_by_buttons(btn, session, screen, g)
+            frames(1)
+        assert other.prompt == "" and list(other.ids.grill.hint) == [], "hints off: no mark, no prompt"
+        panel.hints = False
+        frames(1)
+        assert panel.prompt == "" and list(panel.ids.grill.hint) == [] and panel.ids.grill.hint_line == []
+        panel.hints = True
+        frames(1)
+        while solve(state.grill(g), state.current_order).moves:
+            cook_by_buttons(btn, session, screen, g)
+        frames(1)
+        assert panel.prompt == "Your grill matches the order: TAKOYAKI!", panel.prompt
+        assert list(panel.ids.grill.hint) == []
+        app.launcher.end()
+        frames(1)
+
+    # ------------------------------------------------------------------------------------------- keyboard
+    def keyboard_drives_the_same_highlight() -> None:
+        from kivy.core.window import Window
+
+        from kiosk.seats import KEYS
+
+        screen = app.launcher.game_screens["makoto"]
+        screen.match_games = 1
+        session = start("makoto", [("north-east", None), ("west", "easy")])
+        seat = app.table.by_position("north-east").index
+        g = session.game_seat_of(seat)
+        run_until(lambda: screen._state().turn == g, 10, "the human's turn")
+        a, b, _tap = KEYS["north-east"]
+
+        def key(text: str) -> None:
+            Window.dispatch("on_key_down", ord(text), 0, text, [])
+            tick()
+            Window.dispatch("on_key_up", ord(text), 0)
+            tick(2)
+
+        ring = screen.focus
+        assert ring.focused(seat) is None
+        key(b)
+        first = ring.focused(seat)
+        assert first is not None and screen.panels[seat].ids.tray.is_open
+        legend = ring.legends[seat]
+        assert legend.opacity == 1 and legend.text == "b: next   a: choose   hold b: back"
+        frames(2)
+        screenshot("buttons_makoto_keyboard_legend")
+        key(b)
+        assert ring.focused(seat) is not first, "the key for b moves the highlight on"
+        targets = ring.targets(seat)
+        assert targets.index(ring.focused(seat)) == 1
+        # a hold of b lets go of everything: the highlight hides and the tray closes
+        Window.dispatch("on_key_down", ord(b), 0, b, [])
+        run_until(lambda: ring.focused(seat) is None, 3, "the hold of b")
+        Window.dispatch("on_key_up", ord(b), 0)
+        tick(2)
+        assert not screen.panels[seat].ids.tray.is_open and legend.opacity == 0
+        app.launcher.end()
+        frames(1)
+
+    def legend_and_highlight_fit_at_both_sizes() -> None:
+        """The legend at each edge's seat reads whole (fit checker: not cut, not too small, over no text of the
+        seat's zone), at 1920x1080 and 1280x800; the highlight frames its widget."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree, report
+        from kiosk.ui.focus import window_box
+
+        for size in ((1920, 1080), (1280, 800)):
+            Window.size = size
+            frames(3)
+            for key in ("makoto", "takoyaki"):
+                seats = [("south-west", None), ("west", None), ("north-east", None)]
+                session = start(key, seats)
+                screen = app.sm.current_screen
+                if key == "makoto":
+                    run_until(lambda s=screen: s._state().turn is not None, 5, "a turn")
+                    who = session.seats[screen._state().turn].position
+                else:
+                    run_until(lambda s=screen: not s.counting_down, 8, "the first order")
+                    who = "west"
+                btn = SeatButtons(app, who)
+                btn.show()
+                frames(2)
+                legend = screen.focus.legends[btn.seat]
+                problems = [p for p in check_tree(legend, size) if p.kind in ("cut", "small_text")]
+                assert not problems, (key, size, report(problems))
+                zone = screen.panels[btn.seat]
+                text = legend.children[0]
+                over = [
+                    p
+                    for p in check_tree(screen, size)
+                    if p.kind == "overlap" and (p.widget is text or legend.text[:40] in p.detail)
+                ]
+                assert not over, (key, size, zone.seat.position, report(over))
+                frame = screen.focus.frames[btn.seat]
+                box = window_box(btn.focused())
+                assert frame.x <= box.x and frame.right >= box.x + box.w and frame.top >= box.y + box.h, "framed"
+                screenshot(f"buttons_{key}_{who}_{size[0]}x{size[1]}")
+                app.launcher.end()
+                frames(1)
+        Window.size = (1920, 1080)
+        frames(3)
+
+    scenarios = locals()
+    run_scenarios({name: scenarios[name] for name in SCENARIOS if not ONLY or name in ONLY}, out)
+    app.stop()
+
+
+if __name__ == "__main__":
+    child_main(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -1,0 +1,64 @@
+"""Every screen's text fits, at both window sizes: the fit checker (:mod:`kiosk.ui.fit`) over the screenshot
+tour's screens (:func:`kiosk.shots.fit_tour`: attract mode, the picker, a how-to and the joining screen from a long
+and a short edge, every game with a human at a long and at a short edge, a seat's how-to menu, the results with
+the initials entry from both edges, the operator screen facing both edges).
+
+Each size is one child process (``python -m kiosk.shots --child <size> --fit``: Kivy allows one window per
+process) on this display. A finding is text that does not fit its box, text under the minimum size, a touch
+target under the minimum, or two labels overlapping; any finding fails the size's test, listed by screen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+SIZES = ("1920x1080", "1280x800")
+
+
+def expected_failure(shot: str, finding: dict[str, str]) -> bool:
+    """Findings excused for now, and only these: inside the Maki and Wasabi! player panels (their trays are
+    being rebuilt; the list goes when they land). Everything else fails."""
+    # EXPECTED FAILURES: the Maki / Wasabi! player panels (BoardPanel: its tray, badge and turn line)
+    return shot.split("_")[0] in ("maki", "wasabi") and "BoardPanel" in finding["path"]
+
+
+def fit_findings(size: str, tmp: Path) -> dict[str, Any]:
+    assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
+    out = tmp / f"fit_{size}.json"
+    env = dict(os.environ, SDL_AUDIODRIVER="dummy", KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1")
+    cmd = [sys.executable, "-m", "kiosk.shots", "--child", size, "--fit", "--findings", str(out), "--out", str(tmp)]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=420, cwd=tmp)
+    if not out.exists():
+        raise AssertionError(f"the tour failed (rc {proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}")
+    result: dict[str, Any] = json.loads(out.read_text())
+    result["stderr"] = proc.stderr[-6000:]
+    return result
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_screen_fits(size: str, tmp_path: Path) -> None:
+    result = fit_findings(size, tmp_path)
+    findings: dict[str, list[dict[str, str]]] = result["findings"]
+    assert not result["failed"], f"shots that could not be taken: {result['failed']}\n{result['stderr']}"
+    games = ("maki", "wasabi", "makoto", "takoyaki")
+    wanted = [f"{g}_{e}" for g in games for e in ("long", "short")]
+    wanted += [f"{s}_{e}" for s in ("picker", "howto", "join", "results") for e in ("long", "short")]
+    wanted += ["operator_long", "operator_short", "attract_call", "attract_boards"]
+    missing = [name for name in wanted if name not in findings]
+    assert not missing, f"screens not walked: {missing}"
+    problems = [
+        f"{shot}: {f['kind']}: {f['text'][:60]!r} ({f['detail']}) at {f['path']}"
+        for shot, items in findings.items()
+        for f in items
+        if not expected_failure(shot, f)
+    ]
+    assert not problems, f"{len(problems)} findings at {size}:\n" + "\n".join(problems)

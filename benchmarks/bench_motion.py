@@ -7,9 +7,10 @@ first, measured by this module's own child so that it also runs on another check
 like-for-like baseline is the full redraw: a frame with something in flight is drawn whole.
 
 One child per game: the kiosk in attract mode, the director's bots' game of that title started at once with a
-fast bot pace (``move_delay_s`` 0.25: a move, and so a motion, about every frame-budget window), then the mean
-time between two turns of Kivy's event loop (60 fps cap, Kivy's usual drawing) over a few seconds, sampling how
-many ghosts (:func:`kiosk.ui.motion.active`) are in flight each frame, so the figure says whether motion ran.
+fast bot pace (``move_delay_s`` 0.3, the fastest that still shows a bot's motion: a move, and so a motion, about
+every 0.3 s), then the mean time between two turns of Kivy's event loop (60 fps cap, Kivy's usual drawing) over
+a few seconds, sampling how many ghosts (:func:`kiosk.ui.motion.active`) are in flight each frame, so the figure
+says whether motion ran.
 
 ``KIOSK_BENCH_TREE`` (a folder holding another checkout of the kiosk) runs the same children on that tree, for a
 before/after comparison in one run: ``KIOSK_BENCH_TREE=/tmp/before python -m benchmarks --only motion``.
@@ -50,7 +51,7 @@ def child(key: str, out: str, seconds: float, redraw: bool = False) -> None:
     from kiosk.ui import motion
 
     app = KioskApp(
-        Config().replace(attract={"call_s": 1.0, "move_delay_s": 0.25, "game_s": 600.0}, check_ranges=False),
+        Config().replace(attract={"call_s": 1.0, "move_delay_s": 0.3, "game_s": 600.0}, check_ranges=False),
         state_dir=state,
         hardware="none",
         handle_signals=False,

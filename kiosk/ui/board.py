@@ -652,7 +652,7 @@ class BoardScreen(GenericGameScreen):
             zone = self.panels.get(session.seats[g].index) if g is not None and 0 <= g < len(session.seats) else None
             if g is not None and g != mover:
                 touched, mover = [], g
-            if zone is None:
+            if zone is None or not motion.wanted(session, g):
                 continue
             size = tuple(self.tiles[0].size)
 

@@ -38,6 +38,8 @@ __all__ = [
     "BANNER_S",
     "active",
     "clear",
+    "wanted",
+    "BOT_PACE_S",
 ]
 
 MIN_S = 0.15
@@ -50,6 +52,19 @@ MAX_GHOSTS = 24
 _active: list[Widget] = []
 
 Box = tuple[float, float, float, float]
+
+
+#: A bot's move is shown with motion only when bots move at least this far apart (seconds): at a faster pace (a
+#: test's, a sped-up attract mode) the next move would cut every motion short, and the frames go to the moves.
+BOT_PACE_S = 0.3
+
+
+def wanted(session: Any, seat: int | None) -> bool:
+    """Whether the move of game seat ``seat`` gets its motion: always for a human, for a bot only at a watchable
+    pace (``session.move_delay`` at least :data:`BOT_PACE_S`)."""
+    if session is None or seat is None or not session.is_bot(seat):
+        return True
+    return float(getattr(session, "move_delay", 1.0)) >= BOT_PACE_S
 
 
 def clamp_duration(seconds: float) -> float:

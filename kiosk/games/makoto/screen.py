@@ -528,7 +528,7 @@ class MakotoScreen(BaseGameScreen):
             return
         for ev in events:
             g = ev.seat
-            if g is None or not 0 <= g < len(session.seats):
+            if g is None or not 0 <= g < len(session.seats) or not motion.wanted(session, g):
                 continue
             panel = self.panels.get(session.seats[g].index)
             sl = self._slice_for(g)

@@ -126,8 +126,11 @@ def _open_tray(finger: Toucher, tray: Any) -> None:
     if not tray.is_open:
         finger.tap(tray, 0.5, 0.97)  # the tray's top line (its prompt), never a button
         finger.frames(2)  # the zone lays itself out again around the open tray (its column makes room)
+        if not tray.is_open:  # a guest taps again (counted): seen on a loaded machine, cause not found yet
+            finger.tap(tray, 0.5, 0.97)
+            finger.frames(2)
         if not tray.is_open:
-            raise Unreachable("the tray did not open on a tap")
+            raise Unreachable("the tray did not open on two taps")
 
 
 def _buttons(root: Any) -> list[Any]:

@@ -55,6 +55,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.engine import Action
@@ -387,6 +388,13 @@ class GrillWidget(Widget):
         for b in self.balls:
             b.dragging = False
         self._layout()
+
+
+class GrillVeil(Label):
+    """The veil over a seat's grill with a word on it ("OUT: ..." while the seat is out, the countdown before an
+    order): it covers the balls' letters (``covers`` for the fit checker) while it shows a text."""
+
+    covers = BooleanProperty(False)
 
 
 class TakoPanel(SeatZone):

@@ -63,7 +63,7 @@ from kiosk.games.takoyaki.actions import FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried, parse_grill, parse_order
 from kiosk.games.takoyaki.solver import solve
 from kiosk.inputs import SeatEvent
-from kiosk.ui import load_kv
+from kiosk.ui import load_kv, pictures
 from kiosk.ui.focus import reading_order
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.pieces import TakoBall, TakoOrderCard
@@ -168,9 +168,13 @@ class GrillWidget(Widget):
     hint = ListProperty([])
     hint_line = ListProperty([])
     hint_ring = ListProperty([0, 0, 0])
+    #: The fire picture marking the heated half's spaces ("" without pictures: the half's colour and the order
+    #: card's header say it).
+    hot_source = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
+        self.hot_source = pictures.picture("hot")
         self.balls: list[BallWidget] = [BallWidget() for _ in range(6)]
         for b in self.balls:
             b.grill = self

@@ -409,7 +409,7 @@ class TakoPanel(SeatZone):
     no geometry of the table). The far row holds the order card and the grill side by side, each as tall as the
     row: the grill's spaces are square and at the default zone depth (a quarter of the short side) at least a
     touch target (about 60 x 60 px at 1920x1080, 45 x 45 at 1280x800), and the order card's spaces (about 52 and
-    39 px) hold balls big enough for their letters at the type scale's minimum. The near row, by the player's
+    38 px) hold balls big enough for their letters at the type scale's minimum. The near row, by the player's
     edge, holds the badge (a touch target: it opens the seat's menu), the words and the claim pad (at least a
     touch target, its "TAKOYAKI!" never broken). The words are "Orders n/5" with a star per order won, then the
     status (hint mode's next move while racing, and the time trial's clock); a message (an order won, nobody

@@ -57,6 +57,7 @@ from kivy.uix.button import Button
 
 from kiosk.engine import Action, Outcome
 from kiosk.games.makoto.centre import MakotoCentre  # noqa: F401  (its kv rule, used in screen.kv)
+from kiosk.games.makoto.hand import MakotoHand  # noqa: F401  (the tray's paged hand, used in screen.kv)
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
 from kiosk.games.makoto.rules import (
     BLIND,

@@ -41,6 +41,7 @@ SCENARIOS = [
     "match_resumes_after_a_crash",
     "hand_shows_whole_numbers_at_1280x800",
     "long_hand_pages_at_a_short_edge",
+    "seat_status_fits_at_1280x800",
 ]
 
 
@@ -506,6 +507,41 @@ def child_main(tmp: Path, out: Path) -> None:
                 Window.size = (1920, 1080)
                 frames(3)
 
+    def seat_status_fits_at_1280x800() -> None:
+        """A seat's status column with the most it ever shows (a two-line place, the points won, a match's total,
+        the box lid, a refused move, "Next game") fits at 1280x800 at a long and a short edge: nothing cut or
+        overlapping (a match's total beside the card backs used to spill over the seat's badge), "Next game" a
+        whole touch target."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+
+        Window.size = (1280, 800)
+        frames(3)
+        try:
+            session = tb.start([("south-west", None), ("west", None)])
+            session.pause()
+            frames(3)
+            # in a game: a place on two lines, the points, the match's total, the lid, a refused move; on the score
+            # sheet between games: its status, the points, the total, the lid and "Next game"
+            for sheet in (False, True):
+                for position in ("south-west", "west"):
+                    panel = tb.panel(position)
+                    panel.status = "Score sheet" if sheet else "Out: 1. place (+50)"
+                    panel.info = "Won 125 pts"
+                    panel.match_line = "Match total 135"
+                    panel.lid = "\u25a3 Holds the box lid"
+                    panel.sheet = sheet
+                    panel.error = "" if sheet else "It is not your turn"
+                frames(3)
+                for position in ("south-west", "west"):
+                    problems = check_tree(tb.panel(position), (1280, 800))
+                    assert not problems, f"{position}, sheet {sheet}:\n" + "\n".join(str(p) for p in problems)
+            screenshot("makoto_seat_status_1280x800")
+        finally:
+            Window.size = (1920, 1080)
+            frames(3)
+
     run_scenarios(
         {
             "screen_four_seats": screen_four_seats,
@@ -516,6 +552,7 @@ def child_main(tmp: Path, out: Path) -> None:
             "match_resumes_after_a_crash": match_resumes_after_a_crash,
             "hand_shows_whole_numbers_at_1280x800": hand_shows_whole_numbers_at_1280x800,
             "long_hand_pages_at_a_short_edge": long_hand_pages_at_a_short_edge,
+            "seat_status_fits_at_1280x800": seat_status_fits_at_1280x800,
         },
         out,
     )

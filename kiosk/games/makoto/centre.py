@@ -30,59 +30,12 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.widget import Widget
 
-from kiosk.ui.cards import DIGIT_EM, card_width
+from kiosk.games.makoto.layout import PILE_STEP, blind_steps, legible_strip
+from kiosk.ui.cards import card_width
 from kiosk.ui.pieces import CardFan, CardRow, MakotoCard
 from kiosk.ui.typescale import min_text_px
 
 __all__ = ["MakotoCentre", "PlayFan", "BlindRow", "card_pairs", "legible_strip", "blind_steps"]
-
-#: The distance between two cards of one number lying as a pile in the Blind (their edges show, no number).
-PILE_STEP = 7.0
-
-
-def legible_strip(min_px: float) -> float:
-    """The least width of a covered card's strip that carries a two-digit corner number at ``min_px``
-    (:func:`~kiosk.ui.cards.card_number_size` gives the corner ``width * 0.8 / (DIGIT_EM * digits)``), with a
-    pixel to spare.
-
-    >>> round(legible_strip(14), 1), round(legible_strip(18), 1)
-    (24.1, 30.7)
-    """
-    return min_px * DIGIT_EM * 2 / 0.8 + 1.0
-
-
-def blind_steps(numbers: list[int], width: float, card_w: float, strip: float, gap: float = 4.0) -> list[float]:
-    """Where each card of a sorted Blind row starts, as the distance to the next card (the last one's is its own
-    width): whole cards side by side when they fit; else an even overlap that leaves each covered card at least
-    ``strip`` (its corner number readable); else cards of one number as piles (:data:`PILE_STEP`) and the
-    readable strips shared out; else as many of the lowest cards as fit that way (the list is shorter).
-
-    >>> blind_steps([2, 4, 5], 300, 40, 25)
-    [44.0, 44.0, 40]
-    >>> [round(s) for s in blind_steps([2, 4, 5, 7], 130, 40, 25)]
-    [30, 30, 30, 40]
-    >>> blind_steps([3, 3, 3, 9], 100, 40, 25)
-    [7.0, 7.0, 44.0, 40]
-    """
-    n = len(numbers)
-    if n == 0:
-        return []
-    if n * (card_w + gap) - gap <= width:
-        return [card_w + gap] * (n - 1) + [card_w]
-    even = (width - card_w) / max(1, n - 1)
-    if even >= strip:
-        return [even] * (n - 1) + [card_w]
-    for k in range(n, 0, -1):
-        shown = numbers[:k]
-        piled = [a == b for a, b in zip(shown, shown[1:])]
-        readable = piled.count(False)
-        room = width - card_w - PILE_STEP * piled.count(True)
-        if readable == 0 and room >= 0:
-            return [PILE_STEP] * (k - 1) + [card_w]
-        if readable and room / readable >= strip:
-            wide = min(card_w + gap, room / readable)
-            return [PILE_STEP if p else wide for p in piled] + [card_w]
-    return [card_w]
 
 
 class PlayFan(CardFan):

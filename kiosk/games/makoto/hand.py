@@ -23,32 +23,10 @@ from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
+from kiosk.games.makoto.layout import hand_pages
 from kiosk.ui.pieces import HandLayout, MakotoCard, hand_layout
 
 __all__ = ["MakotoHand", "HandPage", "hand_pages"]
-
-
-def hand_pages(n: int, capacity: int) -> list[tuple[int, int]]:
-    """The pages of a hand of ``n`` cards in a box that holds ``capacity`` targets: ``(start, end)`` card indexes
-    per page. One page when everything fits; else the first and last pages give a place to one page button,
-    the middle ones to two.
-
-    >>> hand_pages(14, 20)
-    [(0, 14)]
-    >>> hand_pages(14, 8)
-    [(0, 7), (7, 14)]
-    >>> hand_pages(18, 6)
-    [(0, 5), (5, 9), (9, 13), (13, 18)]
-    """
-    if n <= capacity or capacity < 3:
-        return [(0, n)]
-    pages = []
-    start, end = 0, capacity - 1
-    while n - start > capacity - 1:
-        pages.append((start, end))
-        start, end = end, end + capacity - 2
-    pages.append((start, n))
-    return pages
 
 
 class HandPage(ButtonBehavior, Widget):

@@ -5,12 +5,12 @@
 least ``min_step`` (a touch target) wide and high in view with its whole number.
 
 Decision: **a hand never shrinks below a touch target; when the tray cannot hold all of it, it pages.** A short
-side's tray (about 500 x 66 px for the hand at 1920x1080 when the actions take two rows, 376 x 46 at 1280x800)
-cannot show 14 cards as targets. Then the hand shows as many as fit, sorted as always, with a page button at the
-end ("6 \u25b6": six higher cards) and, on a later page, one at the start ("\u25c0 7": seven lower cards). The
-page buttons are touch targets like the cards (and seat-button choices, in reading order); cards selected on one
-page stay selected on another; the page stays while the hand changes and steps back when the hand gets shorter.
-A hand that fits is never paged (no page buttons at all).
+side's tray in the Blind step (a two-line prompt and two rows of actions) leaves the hand about 500 x 64 px at
+1920x1080 and 370 x 47 at 1280x800: one row, too short for 14 cards as targets. Then the hand shows as many as
+fit, sorted as always, with a page button at the end ("6 \u25b6": six higher cards) and, on a later page, one at
+the start ("\u25c0 7": seven lower cards). The page buttons are touch targets like the cards (and seat-button
+choices, in reading order); cards selected on one page stay selected on another; the page stays while the hand
+changes and steps back when the hand gets shorter. A hand that fits is never paged (no page buttons at all).
 """
 
 from __future__ import annotations

@@ -55,10 +55,13 @@ public-information column. Decisions, written down:
   kept within a class): first the step's own choices, which are mostly few and out of reach of a board tap
   (Maki: take a tile, place it, move the teacup, serve, draw, end the turn, discard, Second Helping; Wasabi!:
   the setup and refill draws, the reward, End Step, Stack!, Spicy!, then placing the tile, the turn's main
-  move), then the choices that prep or give up the turn's play (Maki: Gain a card, Take Pool, Return, so
+  move), then the choices that prep or give up the turn's play (Maki: Take Pool, Gain a card, Return, so
   serving comes before prepping; Wasabi!: every Pass variant after every placement), and action cards aimed at
   squares last of all (Switch, Chop, Substitute; Switch!, Chop!, Wasabi!: many buttons, all reachable by
   tapping a square); of these, only the ones no tile or square reaches are buttons.
+* **The tray at the start of a turn:** when a human seat becomes the acting seat its private tray opens by itself
+  (:meth:`~kiosk.ui.seatzone.PrivateTray.turn_started`: its tiles and buttons are there without a tap); it closes
+  when the turn passes, as before. A bot's tray never opens, and in attract mode no seat acts.
 * **Prompt:** the acting seat's tray says in words what to do (:meth:`BoardScreen.prompt_text`, per game, from
   the legal actions' kinds and the public view only: never which tiles or recipes the seat holds, as the prompt
   shows even while the tray is closed).
@@ -617,6 +620,14 @@ class BoardScreen(GenericGameScreen):
             self._history.append(self._event_line(ev))
         self.selected = -1
         self.chosen = ""
+        session = self.session
+        if session is not None and self.acting is not None and self.acting < len(session.seats):
+            state = session.state
+            if state.is_over() or self.acting not in state.to_move():
+                # the turn passed: the hand hides now (the redraw may come after other seats moved, and the tray
+                # opens again when this seat's next turn starts)
+                self.panels[session.seats[self.acting].index].ids.tray.close()
+                self.acting = None
         self._redraw()
         self.animate_events(list(events or ()))
 
@@ -941,6 +952,8 @@ class BoardScreen(GenericGameScreen):
                     self._placements.append((placed, squares[0], a))
         if was is not None and was != self.acting and was < len(session.seats):
             self.panels[session.seats[was].index].ids.tray.close()  # the turn passed: the hand hides
+        if self.acting is not None and self.acting != was:
+            self.panels[session.seats[self.acting].index].ids.tray.turn_started()  # the hand opens by itself
         self._fill_tiles()
         if self.has_pantry:  # the Pantry's tiles need the centre's room: the public lines say whose turn it is
             self.info_text = "\n".join(self.public_lines(public)[:1])

@@ -339,9 +339,12 @@ class BoardPanel(ActionPanel):
     has_tiles = BooleanProperty(False)
     #: Columns of action buttons: two where two fit side by side, else one.
     button_cols = NumericProperty(2)
-    #: A button's least height and width (times ``app.u``): a touch target at every size.
+    #: A button's least height and width (times ``app.u``): a touch target at every size. A button is wider than
+    #: ``BUTTON_W`` only when its label needs it (``Draw 3`` does not; a recipe's name may wrap onto two lines).
     BUTTON_H = 66
-    BUTTON_W = 190
+    BUTTON_W = 120
+    #: The buttons' font size (times ``app.u``), as ``on_labels`` makes them.
+    BUTTON_FONT = 19
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -359,15 +362,32 @@ class BoardPanel(ActionPanel):
 
         return float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
 
+    def _columns(self, width: float, u: float) -> int:
+        """How many columns of buttons fit ``width``: up to four, each at least ``BUTTON_W`` wide and wide enough
+        for every label of the step (wrapped at words onto at most two lines). More columns, fewer pages: a
+        page arrow is a touch that decides nothing."""
+        from kiosk.ui.seatzone import _fits
+
+        gap = 4 * u
+        font = self._buttons[0].font_name if self._buttons else "Roboto"
+        labels = [self.describe(a) for a in self.actions]
+        for cols in (4, 3, 2):
+            w = (width - gap * (cols - 1)) / cols
+            if w >= self.BUTTON_W * u and all(
+                _fits(t, w - 12 * u, self.BUTTON_H * u - 6 * u, self.BUTTON_FONT * u, font) for t in labels
+            ):
+                return cols
+        return 1
+
     def _fit_page(self, *_a: Any) -> None:
         """As many buttons per page as fit the room at a touch target's size (a row for the page arrows when
-        they are needed): never a squeezed button."""
+        they are needed): never a squeezed button, and as many columns as the step's labels allow."""
         box = self.ids.get("button_box")
         if box is None or box.width <= 1 or box.height <= 1:
             return
         u = self._unit()
         gap = 4 * u
-        cols = 2 if box.width >= 2 * self.BUTTON_W * u else 1
+        cols = self._columns(box.width, u)
         rows = max(1, int((box.height + gap) // (self.BUTTON_H * u + gap)))
         size = rows * cols if len(self.actions) <= rows * cols else max(1, (rows - 1) * cols)
         self.button_cols = cols
@@ -389,7 +409,7 @@ class BoardPanel(ActionPanel):
         u = self._unit()
         while len(self._buttons) < len(self.labels):
             slot = len(self._buttons)
-            button = Factory.KioskButton(font_size=u * 19)
+            button = Factory.KioskButton(font_size=u * self.BUTTON_FONT)
             button.bind(on_release=lambda _b, i=slot: self.press(i))
             self._buttons.append(button)
             grid.add_widget(button)

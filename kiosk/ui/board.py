@@ -62,6 +62,10 @@ public-information column. Decisions, written down:
 * **The tray at the start of a turn:** when a human seat becomes the acting seat its private tray opens by itself
   (:meth:`~kiosk.ui.seatzone.PrivateTray.turn_started`: its tiles and buttons are there without a tap); it closes
   when the turn passes, as before. A bot's tray never opens, and in attract mode no seat acts.
+* **No step is played for the player** (decision, written down): a step with a single legal action still takes
+  its touch. Such steps are rare here (over twenty easy-bot games a title, Maki's human seat met 8 in 1138 steps: a
+  lone reward card or discard; Wasabi! none), so carrying them out by themselves would save almost nothing, and a
+  move the table makes unasked surprises the newcomer the saving is for.
 * **Prompt:** the acting seat's tray says in words what to do (:meth:`BoardScreen.prompt_text`, per game, from
   the legal actions' kinds and the public view only: never which tiles or recipes the seat holds, as the prompt
   shows even while the tray is closed).
@@ -343,7 +347,7 @@ class BoardPanel(ActionPanel):
     #: ``BUTTON_W`` only when its label needs it (``Draw 3`` does not; a recipe's name may wrap onto two lines).
     BUTTON_H = 66
     BUTTON_W = 120
-    #: The buttons' font size (times ``app.u``), as ``on_labels`` makes them.
+    #: The font size (times ``app.u``) ``on_labels`` asks for its buttons (their kv rule may set its own).
     BUTTON_FONT = 19
 
     def __init__(self, **kw: Any) -> None:
@@ -369,12 +373,14 @@ class BoardPanel(ActionPanel):
         from kiosk.ui.seatzone import _fits
 
         gap = 4 * u
-        font = self._buttons[0].font_name if self._buttons else "Roboto"
+        sample = self._buttons[0] if self._buttons else None  # the buttons' own font (their kv rule's)
+        font = sample.font_name if sample is not None else "Roboto"
+        size = float(sample.font_size) if sample is not None else 26 * u
         labels = [self.describe(a) for a in self.actions]
         for cols in (4, 3, 2):
             w = (width - gap * (cols - 1)) / cols
             if w >= self.BUTTON_W * u and all(
-                _fits(t, w - 12 * u, self.BUTTON_H * u - 6 * u, self.BUTTON_FONT * u, font) for t in labels
+                _fits(t, w - 16 * u, self.BUTTON_H * u - 8 * u, size, font) for t in labels
             ):
                 return cols
         return 1

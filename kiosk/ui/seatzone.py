@@ -324,7 +324,8 @@ class PrivateTray(BoxLayout):
 
     It opens with a tap on it (and stays open) or while held (a finger down on it, or the seat's button held);
     it closes with a tap on it while open (off its buttons), on the release of a hold (a finger kept down for
-    :attr:`HOLD_S` or longer, or one that held it while another finger used a button inside), by itself after
+    :attr:`HOLD_S` or longer, or one that held it while another finger used a button inside, or the seat's button
+    letting go of it: ``held_by_button`` back to False), by itself after
     :attr:`AUTO_CLOSE_S` seconds without a touch at the seat (:meth:`poke` says there was one: the seat's zone,
     and the board screens for the acting seat's board taps), and with :meth:`close` (the table went idle, the turn
     passed, the game ended). ``always_open`` is for seats with nothing to hide; ``locked`` for a bot's tray.
@@ -362,12 +363,19 @@ class PrivateTray(BoxLayout):
         self._used = False  # a button inside was used while that touch was down
         self._auto_close: Any = None
         self.bind(
-            held_by_button=self._update,
+            held_by_button=self._button_hold,
             always_open=self._update,
             locked=self._update,
             n_touches=self._update,
             latched=self._update,
         )
+
+    def _button_hold(self, _w: Any, held: bool) -> None:
+        """The seat's button let go of the tray: it closes, whoever opened it (the release of a hold, as for a
+        finger; a tray the turn opened by itself closes too when the seat's highlight leaves it)."""
+        if not held and self.latched:
+            self.close()
+        self._update()
 
     def _update(self, *_a: Any) -> None:
         self.is_open = not self.locked and (

@@ -4,8 +4,9 @@ shares). One human seat (south-west) against a bot (Takoyaki: the one-player tim
 are what the game's easy bot would play, carried out by touching the screen's tiles, squares, cards and buttons.
 
 The figures themselves are the benchmark's (``python -m benchmarks --only touches``); here: the game finishes,
-every intended move was reachable by touch, a Maki or Wasabi! tile placement never takes more than two touches,
-and no turn needs an absurd number of touches.
+every intended move was reachable by touch, the median of touches per turn meets the goal (at most 2; Maki held to
+3, see ``MEDIAN_AT_MOST``), a Maki or Wasabi! tile placement never takes more than two touches (the tray opens
+by itself at the turn's start), and no turn needs an absurd number of touches.
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ pytestmark = pytest.mark.ui
 
 HERE = Path(__file__).resolve()
 GAMES = ["maki", "wasabi", "makoto", "takoyaki"]
+#: The goal: a median of at most 2 touches per turn in every game, asserted where the figures hold it with margin.
+#: Wasabi! (a drag from the open tray, a Pantry tile), Makoto (a quick play and End turn, or a pass) and Takoyaki
+#: (one gesture a move) are 2 or less by the shape of their turns. Maki's turn is a drag and a Prep button (2) or a
+#: drag, Serve and a recipe drawn (3): its median is 2 when the game has at least as many Prep turns as serving
+#: ones, which the measured games did (docs/screens.md) but no game has to, so it is held to 3 here.
+MEDIAN_AT_MOST = {"maki": 3, "wasabi": 2, "makoto": 2, "takoyaki": 2}
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +66,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert log.finished, f"{key}: the game did not finish by touch ({figures})"
         assert log.turns and min(log.turns) >= 1, f"{key}: a turn without a touch ({log.turns})"
         assert max(log.turns) <= 40, f"{key}: a turn took {max(log.turns)} touches"
+        assert figures["touches_median"] <= MEDIAN_AT_MOST[key], f"{key}: the median is over the goal ({figures})"
         frames(2)
 
     def placement() -> None:

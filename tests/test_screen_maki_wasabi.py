@@ -1,14 +1,15 @@
 """The Maki and Wasabi! board screens end to end, in a real Kivy window (Xvfb), in one child process.
 
 Per game: an attract-mode all-bot game through the shell's own attract entry point, then a human + bot game where
-the human plays through the real widgets (a tap opens the private tray, a tile, a square or a button plays, a tap
-closes the tray). After every step the board widgets must match ``view(None)['board']``, and a seat's hand must
-be on screen only while its tray is open. Then per game, placing by touch: every legal action is reachable (a
-button, a tile or a square); with several tiles in hand a tap on a square selects it and the buttons are exactly
-the legal actions on that square; tapping it again, or the centre off the board, clears it; a tap in another
-seat's zone or during a bot's turn changes nothing; a chosen tile marks its squares and a tap on one places it at
-once (Maki: the taken tile is chosen already). Last, the human's zone with its tray open passes the fit checker
-at both sizes from both kinds of edge. Headless: every event kind the engines emit reads as words.
+the human plays through the real widgets (the private tray opens by itself when the seat's turn starts, a tap closes
+it and a tap opens it again, a tile, a square or a button plays). After every step the board widgets must match
+``view(None)['board']``, and a seat's hand must be on screen only while its tray is open. Then per game, placing by
+touch: every legal action is reachable (a button, a tile or a square); with several tiles in hand a tap on a square
+selects it and the buttons are exactly the legal actions on that square; tapping it again, or the centre off the
+board, clears it; a tap in another seat's zone or during a bot's turn changes nothing; a chosen tile marks its
+squares and a tap on one places it at once (Maki: the taken tile is chosen already). Last, the human's zone with its
+tray open passes the fit checker at both sizes from both kinds of edge. Headless: every event kind the engines emit
+reads as words.
 """
 
 from __future__ import annotations
@@ -94,8 +95,8 @@ def test_action_squares_and_button_order() -> None:
         Take("Rice"),
         Serve(4),
         SecondHelping(),
-        Gain("Chop"),
         TakePool(),
+        Gain("Chop"),
         Return((1,)),
         Switch(0, 1),
         Chop(3),
@@ -297,6 +298,7 @@ def child_main(tmp: Path, out: Path) -> None:
         panel = screen.panels[sw]
         steps = 0
         shot = False
+        new_turn = True
         for _ in range(80):
             st = session.state
             tiles = sum(1 for kind, _n, _c in screen.board_summary() if kind)
@@ -305,13 +307,22 @@ def child_main(tmp: Path, out: Path) -> None:
             if st.to_move() != [g]:
                 run_until(lambda: session.state.to_move() == [g] or session.state.is_over(), 10, "the bot")
                 check_board(screen, key)
+                new_turn = True
                 continue
             check_board(screen, key)
             tray = panel.ids.tray
-            assert not tray.is_open
             secret = panel.private_text
-            assert secret and secret not in texts(panel), "the hand is hidden while the tray is closed"
             top = panel.ids.tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96)
+            if new_turn:
+                tick(2)
+                assert tray.is_open, "the tray opens by itself when the seat's turn starts"
+                assert secret in texts(panel), "the hand shows while open"
+            if tray.is_open:
+                Finger(*top).up()  # a tap on the open tray (off its buttons) closes it
+                tick(2)
+            new_turn = False
+            assert not tray.is_open
+            assert secret and secret not in texts(panel), "the hand is hidden while the tray is closed"
             Finger(*top).up()  # a tap opens the tray, and it stays open
             tick(2)
             assert tray.is_open, "a tap opens the tray"
@@ -376,6 +387,9 @@ def child_main(tmp: Path, out: Path) -> None:
         else:
             raise AssertionError("the human never got a tile to place")
         session.pause()  # nothing moves while the board is being tapped
+        tick(2)
+        assert panel.ids.tray.is_open, "the tray opened by itself when the seat's turn started"
+        panel.ids.tray.close()  # the prompt with the tray closed
         tick(2)
         st = session.state
         legal = st.legal_actions(g)

@@ -224,6 +224,14 @@ def child_main(tmp: Path, out: Path) -> None:
     def hand_never_visible_to_another_seat() -> None:
         tb.start(four)
         positions = ["south-west", "west", "north-east", "east"]
+        # only the human seat whose turn it is has its tray open, by itself; closed here, to be opened by touch
+        turn = app.launcher.session.state.turn
+        for pos in positions:
+            tray = tb.panel(pos).ids.tray
+            mine = not tb.panel(pos).is_bot and tb.panel(pos).game_seat == turn
+            assert tray.is_open == mine, f"{pos}: open {tray.is_open}, its turn with a human {mine}"
+            tray.close()
+        tick()
         for holder in ("south-west", "north-east"):
             f = tb.hold(holder)
             for pos in positions:

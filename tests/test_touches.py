@@ -4,13 +4,15 @@ shares). One human seat (south-west) against a bot (Takoyaki: the one-player tim
 are what the game's easy bot would play, carried out by touching the screen's tiles, squares, cards and buttons.
 
 The figures themselves are the benchmark's (``python -m benchmarks --only touches``); here: the game finishes,
-every intended move was reachable by touch, a Maki or Wasabi! tile placement never takes more than two touches,
-and no turn needs an absurd number of touches.
+every intended move was reachable by touch, the median of touches per turn meets the goal (at most 2; Maki held to
+3, see ``MEDIAN_AT_MOST``), a Maki or Wasabi! tile placement never takes more than two touches (the tray opens
+by itself at the turn's start), and no turn needs an absurd number of touches.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,12 @@ pytestmark = pytest.mark.ui
 
 HERE = Path(__file__).resolve()
 GAMES = ["maki", "wasabi", "makoto", "takoyaki"]
+#: The goal: a median of at most 2 touches per turn in every game, asserted where the figures hold it with margin.
+#: Wasabi! (a drag from the open tray, a Pantry tile), Makoto (a quick play and End turn, or a pass) and Takoyaki
+#: (one gesture a move) are 2 or less by the shape of their turns. Maki's turn is a drag and a Prep button (2) or a
+#: drag, Serve and a recipe drawn (3): its median is 2 when the game has at least as many Prep turns as serving
+#: ones, which the measured games did (docs/screens.md) but no game has to, so it is held to 3 here.
+MEDIAN_AT_MOST = {"maki": 3, "wasabi": 2, "makoto": 2, "takoyaki": 2}
 
 
 @pytest.fixture(scope="module")
@@ -30,12 +38,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "key",
-    [
-        *GAMES[:3],
-        # Known open (docs/screens.md): in some runs of the whole suite the Takoyaki time trial records no turn at
-        # all (it passes alone); not strict, so the runs where it plays still show it.
-        pytest.param("takoyaki", marks=pytest.mark.xfail(reason="Takoyaki by touch sometimes records no turn")),
-    ],
+    GAMES,
 )
 def test_whole_game_by_touch(results: dict[str, Any], key: str) -> None:
     assert key in results, f"{key} did not run; results: {sorted(results)}"
@@ -63,6 +66,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert log.finished, f"{key}: the game did not finish by touch ({figures})"
         assert log.turns and min(log.turns) >= 1, f"{key}: a turn without a touch ({log.turns})"
         assert max(log.turns) <= 40, f"{key}: a turn took {max(log.turns)} touches"
+        assert figures["touches_median"] <= MEDIAN_AT_MOST[key], f"{key}: the median is over the goal ({figures})"
         frames(2)
 
     def placement() -> None:
@@ -99,8 +103,7 @@ def child_main(tmp: Path, out: Path) -> None:
                     break
                 if key == "wasabi" and "Place" in kinds and len(panel.ids.hand.children) > 1:
                     tray = panel.ids.tray
-                    finger.tap(tray, 0.5, 0.97)
-                    assert tray.is_open, "a tap opens the tray"
+                    assert tray.is_open, "the tray opened by itself when the seat's turn started"
                     tile = panel.ids.hand.children[-1]
                     finger.tap(tile)
                     assert screen.chosen == tile.kind and tile.selected
@@ -111,7 +114,7 @@ def child_main(tmp: Path, out: Path) -> None:
                     finger.tap(screen.tiles[min(want)])
                     assert len(session.state.journal) == before + 1, "the square tap placed it"
                     assert session.state.view(None)["board"][min(want)][-1] == tile.kind
-                    assert finger.count == 3, "open the tray, the tile, the square"
+                    assert finger.count == 2, "the tile, the square"
                     break
                 session.apply(g, bot.choose(st))
                 frames(1)
@@ -119,9 +122,11 @@ def child_main(tmp: Path, out: Path) -> None:
             frames(2)
 
     def tray() -> None:
-        """The private tray: a tap opens it and it stays open; a tap on it closes it; a hold closes on release;
-        it closes by itself after a while without a touch at the seat (a touch in the seat's zone waits longer);
-        the passing turn closes it; open(), close() and toggle() do the same."""
+        """The private tray: it opens by itself when the human seat's turn starts; a tap on it closes it; a tap
+        opens it and it stays open; a hold closes on release; it closes by itself after a while without a touch at
+        the seat (a touch in the seat's zone waits longer); the idle table hides it (and it stays closed for the
+        rest of that turn); the passing turn closes it and the seat's next turn opens it again; a bot's tray never
+        opens; open(), close() and toggle() do the same."""
         from kiosk.ui.touchplay import Toucher, start
 
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
@@ -134,6 +139,11 @@ def child_main(tmp: Path, out: Path) -> None:
         tick(2)
         finger = Toucher()
         secret = panel.private_text
+        assert tray.is_open and tray.latched, "the tray opens by itself when the seat's turn starts"
+        finger.tap(tray, 0.5, 0.97)
+        assert not tray.is_open, "a tap on the open tray closes it"
+        run_for(0.3)
+        assert not tray.is_open, "closed by the player, it stays closed for the rest of the turn"
         finger.tap(tray, 0.5, 0.97)
         assert tray.is_open and tray.latched, "a tap opens the tray"
         run_for(0.6)
@@ -152,20 +162,39 @@ def child_main(tmp: Path, out: Path) -> None:
         tick(2)
         assert not tray.is_open, "the release of a hold closes the tray"
         # by itself after a while with no touch at the seat; a touch in the zone makes it wait longer
-        tray.AUTO_CLOSE_S = 1.0
-        try:
-            finger.tap(tray, 0.5, 0.97)
-            assert tray.is_open
-            run_for(0.6)
-            if panel.ids.hand.children:  # a touch at the seat (its column steps aside while the tray is open)
-                finger.tap(panel.ids.hand.children[-1])
-            else:
-                finger.tap(next(b for b in panel.ids.tray.walk(restrict=True) if getattr(b, "text", "") == "\u25b6"))
-            run_for(0.6)
-            assert tray.is_open, "a touch at the seat restarts the wait"
-            run_until(lambda: not tray.is_open, 3, "the tray closing by itself")
-        finally:
-            del tray.AUTO_CLOSE_S
+        # The wait is measured on the clock, and made longer when this machine ran the loop past it before the
+        # touch (a loaded machine turns a short loop into a long one): the check is the order of things.
+        for wait in (3.0, 6.0, 12.0):
+            tray.AUTO_CLOSE_S = wait
+            try:
+                finger.tap(tray, 0.5, 0.97)
+                assert tray.is_open
+                opened = time.monotonic()
+                run_for(wait * 0.6)
+                if not tray.is_open or time.monotonic() - opened > wait * 0.8:
+                    tray.close()
+                    continue  # the loop overran the wait: again, with a longer one
+                if panel.ids.hand.children:  # a touch at the seat (its column steps aside while the tray is open)
+                    finger.tap(panel.ids.hand.children[-1])
+                else:
+                    finger.tap(
+                        next(b for b in panel.ids.tray.walk(restrict=True) if getattr(b, "text", "") == "\u25b6")
+                    )
+                touched = time.monotonic()
+                run_until(lambda: not tray.is_open, wait * 3, "the tray closing by itself")
+                closed = time.monotonic()
+            finally:
+                del tray.AUTO_CLOSE_S
+            assert closed - opened > wait, "a touch at the seat restarts the wait (it did not close on the first)"
+            assert closed - touched >= wait * 0.9, "it closes a full wait after the last touch"
+            break
+        else:
+            raise AssertionError("the loop overran every wait: the machine is too loaded for this check")
+        # the table goes idle: the hand hides, and stays hidden for the rest of this turn
+        tray.open()
+        screen.hide_private()
+        tick(2)
+        assert not tray.is_open, "the idle table hides the tray"
         # the other seat's tray is not touched by any of it; a bot's tray never opens
         assert not screen.panels[ne].ids.tray.is_open
         finger.tap(screen.panels[ne].ids.tray, 0.5, 0.5)
@@ -190,6 +219,10 @@ def child_main(tmp: Path, out: Path) -> None:
         assert session.state.to_move() != [g]
         tick(2)
         assert not tray.is_open, "the passing turn closes the tray"
+        run_until(lambda: session.state.to_move() == [g], 10, "the human's next turn")
+        tick(2)
+        assert tray.is_open, "the seat's next turn opens its tray again"
+        assert not screen.panels[ne].ids.tray.is_open, "a bot's tray never opens"
         app.go_attract()
         frames(2)
 

@@ -10,6 +10,7 @@ process. A game screen that fails to build is logged and its game is played on t
 from __future__ import annotations
 
 import datetime
+import functools
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -81,6 +82,7 @@ class GameLauncher:
         #: Table seats whose human finished a game, per day ("2026-12-01" -> indices): hint mode starts off there.
         self.finished_today: dict[str, set[int]] = {}
         self._broken: set[str] = set()
+        self._results_ev: Any = None  # the finished game's results, shown in a moment (see _over)
 
     # ---------------------------------------------------------------------------------------------- screens
     def screen_for(self, key: str) -> BaseGameScreen:
@@ -228,13 +230,18 @@ class GameLauncher:
         self.app.sounds.play("error")
 
     def _over(self, *_a: Any) -> None:
+        """The game is over: its results in a moment (the last move is seen first). The moment belongs to this
+        game: ended (or replaced by a new game) before then, no results are shown for another game."""
         self.app.sounds.play("win")
-        Clock.schedule_once(self._results, 1.5)
+        if self._results_ev is not None:
+            self._results_ev.cancel()
+        self._results_ev = Clock.schedule_once(functools.partial(self._results, self.session), 1.5)
 
-    def _results(self, _dt: float) -> None:
+    def _results(self, ended: GameSession | None, _dt: float) -> None:
+        self._results_ev = None
         app = self.app
         session = self.session
-        if session is None or app.mode != "game":
+        if session is None or session is not ended or app.mode != "game":
             return
         if session.state.is_over():
             today = self.finished_today.setdefault(datetime.date.today().isoformat(), set())
@@ -271,6 +278,9 @@ class GameLauncher:
         """Stop the game in progress and release its screen (the journal stays as it is)."""
         if self.app.builder.built("seat_menus"):
             self.app.seat_menus.close_all()
+        if self._results_ev is not None:  # a finished game's results are not shown over what comes next
+            self._results_ev.cancel()
+            self._results_ev = None
         session = self.session
         if session is None:
             return

@@ -55,10 +55,17 @@ public-information column. Decisions, written down:
   kept within a class): first the step's own choices, which are mostly few and out of reach of a board tap
   (Maki: take a tile, place it, move the teacup, serve, draw, end the turn, discard, Second Helping; Wasabi!:
   the setup and refill draws, the reward, End Step, Stack!, Spicy!, then placing the tile, the turn's main
-  move), then the choices that prep or give up the turn's play (Maki: Gain a card, Take Pool, Return, so
+  move), then the choices that prep or give up the turn's play (Maki: Take Pool, Gain a card, Return, so
   serving comes before prepping; Wasabi!: every Pass variant after every placement), and action cards aimed at
   squares last of all (Switch, Chop, Substitute; Switch!, Chop!, Wasabi!: many buttons, all reachable by
   tapping a square); of these, only the ones no tile or square reaches are buttons.
+* **The tray at the start of a turn:** when a human seat becomes the acting seat its private tray opens by itself
+  (:meth:`~kiosk.ui.seatzone.PrivateTray.turn_started`: its tiles and buttons are there without a tap); it closes
+  when the turn passes, as before. A bot's tray never opens, and in attract mode no seat acts.
+* **No step is played for the player** (decision, written down): a step with a single legal action still takes
+  its touch. Such steps are rare here (over twenty easy-bot games a title, Maki's human seat met 8 in 1138 steps: a
+  lone reward card or discard; Wasabi! none), so carrying them out by themselves would save almost nothing, and a
+  move the table makes unasked surprises the newcomer the saving is for.
 * **Prompt:** the acting seat's tray says in words what to do (:meth:`BoardScreen.prompt_text`, per game, from
   the legal actions' kinds and the public view only: never which tiles or recipes the seat holds, as the prompt
   shows even while the tray is closed).
@@ -336,9 +343,12 @@ class BoardPanel(ActionPanel):
     has_tiles = BooleanProperty(False)
     #: Columns of action buttons: two where two fit side by side, else one.
     button_cols = NumericProperty(2)
-    #: A button's least height and width (times ``app.u``): a touch target at every size.
+    #: A button's least height and width (times ``app.u``): a touch target at every size. A button is wider than
+    #: ``BUTTON_W`` only when its label needs it (``Draw 3`` does not; a recipe's name may wrap onto two lines).
     BUTTON_H = 66
-    BUTTON_W = 190
+    BUTTON_W = 120
+    #: The font size (times ``app.u``) ``on_labels`` asks for its buttons (their kv rule may set its own).
+    BUTTON_FONT = 19
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -356,15 +366,34 @@ class BoardPanel(ActionPanel):
 
         return float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
 
+    def _columns(self, width: float, u: float) -> int:
+        """How many columns of buttons fit ``width``: up to four, each at least ``BUTTON_W`` wide and wide enough
+        for every label of the step (wrapped at words onto at most two lines). More columns, fewer pages: a
+        page arrow is a touch that decides nothing."""
+        from kiosk.ui.seatzone import _fits
+
+        gap = 4 * u
+        sample = self._buttons[0] if self._buttons else None  # the buttons' own font (their kv rule's)
+        font = sample.font_name if sample is not None else "Roboto"
+        size = float(sample.font_size) if sample is not None else 26 * u
+        labels = [self.describe(a) for a in self.actions]
+        for cols in (4, 3, 2):
+            w = (width - gap * (cols - 1)) / cols
+            if w >= self.BUTTON_W * u and all(
+                _fits(t, w - 16 * u, self.BUTTON_H * u - 8 * u, size, font) for t in labels
+            ):
+                return cols
+        return 1
+
     def _fit_page(self, *_a: Any) -> None:
         """As many buttons per page as fit the room at a touch target's size (a row for the page arrows when
-        they are needed): never a squeezed button."""
+        they are needed): never a squeezed button, and as many columns as the step's labels allow."""
         box = self.ids.get("button_box")
         if box is None or box.width <= 1 or box.height <= 1:
             return
         u = self._unit()
         gap = 4 * u
-        cols = 2 if box.width >= 2 * self.BUTTON_W * u else 1
+        cols = self._columns(box.width, u)
         rows = max(1, int((box.height + gap) // (self.BUTTON_H * u + gap)))
         size = rows * cols if len(self.actions) <= rows * cols else max(1, (rows - 1) * cols)
         self.button_cols = cols
@@ -386,7 +415,7 @@ class BoardPanel(ActionPanel):
         u = self._unit()
         while len(self._buttons) < len(self.labels):
             slot = len(self._buttons)
-            button = Factory.KioskButton(font_size=u * 19)
+            button = Factory.KioskButton(font_size=u * self.BUTTON_FONT)
             button.bind(on_release=lambda _b, i=slot: self.press(i))
             self._buttons.append(button)
             grid.add_widget(button)
@@ -617,6 +646,14 @@ class BoardScreen(GenericGameScreen):
             self._history.append(self._event_line(ev))
         self.selected = -1
         self.chosen = ""
+        session = self.session
+        if session is not None and self.acting is not None and self.acting < len(session.seats):
+            state = session.state
+            if state.is_over() or self.acting not in state.to_move():
+                # the turn passed: the hand hides now (the redraw may come after other seats moved, and the tray
+                # opens again when this seat's next turn starts)
+                self.panels[session.seats[self.acting].index].ids.tray.close()
+                self.acting = None
         self._redraw()
         self.animate_events(list(events or ()))
 
@@ -941,6 +978,8 @@ class BoardScreen(GenericGameScreen):
                     self._placements.append((placed, squares[0], a))
         if was is not None and was != self.acting and was < len(session.seats):
             self.panels[session.seats[was].index].ids.tray.close()  # the turn passed: the hand hides
+        if self.acting is not None and self.acting != was:
+            self.panels[session.seats[self.acting].index].ids.tray.turn_started()  # the hand opens by itself
         self._fill_tiles()
         if self.has_pantry:  # the Pantry's tiles need the centre's room: the public lines say whose turn it is
             self.info_text = "\n".join(self.public_lines(public)[:1])

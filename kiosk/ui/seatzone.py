@@ -7,8 +7,9 @@ turn it is, or the player who opened the game picker).
 
 :class:`PrivateTray` is the one widget for hidden things (a hand of cards): a tap opens it and a tap closes it; it
 also opens while held (a finger, or one of the seat's buttons) and closes on the release of the hold, and closes
-by itself after a few seconds without a touch at the seat. The idle handler, a passing turn and the end of a game
-close it with :meth:`PrivateTray.close`.
+by itself after a few seconds without a touch at the seat. It opens by itself when its seat's turn starts
+(:meth:`PrivateTray.turn_started`, which the game screens call for a human seat). The idle handler, a passing turn
+and the end of a game close it with :meth:`PrivateTray.close`.
 """
 
 from __future__ import annotations
@@ -323,10 +324,18 @@ class PrivateTray(BoxLayout):
 
     It opens with a tap on it (and stays open) or while held (a finger down on it, or the seat's button held);
     it closes with a tap on it while open (off its buttons), on the release of a hold (a finger kept down for
-    :attr:`HOLD_S` or longer, or one that held it while another finger used a button inside), by itself after
+    :attr:`HOLD_S` or longer, or one that held it while another finger used a button inside, or the seat's button
+    letting go of it: ``held_by_button`` back to False), by itself after
     :attr:`AUTO_CLOSE_S` seconds without a touch at the seat (:meth:`poke` says there was one: the seat's zone,
     and the board screens for the acting seat's board taps), and with :meth:`close` (the table went idle, the turn
     passed, the game ended). ``always_open`` is for seats with nothing to hide; ``locked`` for a bot's tray.
+
+    **It opens by itself when the seat's turn starts** (:meth:`turn_started`; decision, written down): the hand is
+    what a player plays from, and a tap to see it at the start of every turn was the one touch every turn paid.
+    Hidden things stay as private as before: only a human seat's tray opens (a bot's is locked, and attract mode's
+    seats are all bots), only when its own turn starts, facing that seat; it still closes when the turn passes,
+    when the table goes idle, at the game's end, with a tap, and after :attr:`AUTO_CLOSE_S` without a touch at the
+    seat (a player who walked away). A tray the player closed during the turn stays closed until the next turn.
     Children are shown only while ``is_open`` (kv rules check it); a touch that opens the tray does not also press
     a button under it (the player sees what they press).
 
@@ -354,12 +363,19 @@ class PrivateTray(BoxLayout):
         self._used = False  # a button inside was used while that touch was down
         self._auto_close: Any = None
         self.bind(
-            held_by_button=self._update,
+            held_by_button=self._button_hold,
             always_open=self._update,
             locked=self._update,
             n_touches=self._update,
             latched=self._update,
         )
+
+    def _button_hold(self, _w: Any, held: bool) -> None:
+        """The seat's button let go of the tray: it closes, whoever opened it (the release of a hold, as for a
+        finger; a tray the turn opened by itself closes too when the seat's highlight leaves it)."""
+        if not held and self.latched:
+            self.close()
+        self._update()
 
     def _update(self, *_a: Any) -> None:
         self.is_open = not self.locked and (
@@ -386,6 +402,12 @@ class PrivateTray(BoxLayout):
             self._auto_close.cancel()
             self._auto_close = None
         self._update()
+
+    def turn_started(self) -> None:
+        """The seat's turn started: the tray opens by itself (see the class docstring); a locked tray (a bot's, an
+        idle table) stays closed, a tray with nothing to hide is open anyway."""
+        if not self.always_open:
+            self.open()
 
     def toggle(self) -> None:
         """Open a closed tray, close an open one (what a tap on the tray does)."""

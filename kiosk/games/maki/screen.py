@@ -71,7 +71,8 @@ class MakiScreen(BoardScreen):
     """Maki: teacups on the board, recipes in the private tray, the Wasabi pool and display in the centre."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "pantry")
-    #: Take a tile, serve, draw, Second Helping; the board moves; Prep (after serving); cards aimed at squares.
+    #: Take a tile, serve, draw, Second Helping; the board moves; Prep (after serving: the Wasabi pool, one button,
+    #: before the action cards of the display, and returning recipes, many buttons, last); cards aimed at squares.
     ACTION_ORDER = (
         "Take",
         "Place",
@@ -81,8 +82,8 @@ class MakiScreen(BoardScreen):
         "EndTurn",
         "Discard",
         "SecondHelping",
-        "Gain",
         "TakePool",
+        "Gain",
         "Return",
         "Switch",
         "Chop",

@@ -9,9 +9,10 @@ Per seat (a :class:`~kiosk.ui.seatzone.SeatZone`, placed and turned by the seat 
 
 * a badge (symbol + shape name: colour is never the only cue), whose turn it is, points won, cards in hand, the
   box lid, and the last refused move's message;
-* the hand inside the shell's :class:`~kiosk.ui.seatzone.PrivateTray`: shown only while that seat's player holds
-  the tray or the seat button. While the tray is closed the card widgets hold no text at all, so nothing of the
-  hand is on screen (or in a screenshot). Cards are sorted by number; Swords carry ``\u2694`` and Oracle cards
+* the hand inside the shell's :class:`~kiosk.ui.seatzone.PrivateTray`: shown only while that seat's tray is open.
+  A human seat's tray opens by itself when its turn starts and closes when the turn passes (a tap, a hold or the
+  seat's button open it at other times). While the tray is closed the card widgets hold no text at all, so nothing
+  of the hand is on screen (or in a screenshot). Cards are sorted by number; Swords carry ``\u2694`` and Oracle cards
   ``\u2600`` (and their own colours).
 * **Playing**: tap cards to select them; a card that cannot be part of any legal play with the cards already
   selected is disabled. The Play button names the combination ("Play a pair of 7s") only when the selection is
@@ -350,6 +351,8 @@ class MakotoScreen(BaseGameScreen):
         self.final_state: MakotoState | None = None
         self._undo: dict[int, MakotoState] = {}
         self._history: deque[str] = deque(maxlen=self.HISTORY)
+        #: the game seat whose turn the screen last saw start (its tray opened by itself then), else None
+        self._turn_seen: int | None = None
         self._redraw = Clock.create_trigger(self._draw, -1)
         Clock.schedule_once(self._build_panels, -1)
 
@@ -386,6 +389,7 @@ class MakotoScreen(BaseGameScreen):
                 self.match = MakotoMatch(players, session.seed, games=1)
         self.final_state = None
         self.sheet = False
+        self._turn_seen = None
         self._undo.clear()
         self._history.clear()
         self._log(session.last_events)  # a resumed game: its last move, in words
@@ -485,6 +489,8 @@ class MakotoScreen(BaseGameScreen):
             elif self.match.games > 1:
                 session.state = MatchResult(state, self.match)  # the results screen scores the match
         movers = set() if session.state.is_over() else set(session.state.to_move())
+        if self._turn_seen not in movers:
+            self._turn_seen = None  # the turn passed: the seat's next turn opens its tray again
         for g, seat in enumerate(session.seats):  # the turn passed: a hand opened by a tap hides again
             zone = self.panels.get(seat.index)
             if zone is not None and g not in movers and zone.ids.tray.latched:
@@ -764,6 +770,17 @@ class MakotoScreen(BaseGameScreen):
         if not panel.hints:  # hint mode off at this seat: no prompt
             panel.prompt = ""
 
+    def _open_on_turn(self, turn: int | None) -> None:
+        """A human seat's turn started: its tray opens by itself (see
+        :meth:`~kiosk.ui.seatzone.PrivateTray.turn_started`); it closes when the turn passes (:meth:`_on_change`)."""
+        if turn == self._turn_seen:
+            return
+        self._turn_seen = turn
+        session = self.session
+        if turn is None or session is None or not 0 <= turn < len(session.seats) or session.is_bot(turn):
+            return
+        self.panels[session.seats[turn].index].ids.tray.turn_started()
+
     def _draw(self, *_a: Any) -> None:
         session = self.session
         st = self._state()
@@ -772,6 +789,7 @@ class MakotoScreen(BaseGameScreen):
         v = st.view(None)
         labels = [s.label for s in session.seats]
         turn = v["turn"]
+        self._open_on_turn(turn if not (self.sheet or self.attract or st.is_over()) else None)
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
             panel.my_turn = turn == g and not self.sheet

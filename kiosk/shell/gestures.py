@@ -1,7 +1,9 @@
 """Table gestures: every touch on the window becomes a seat event (``SeatEvent(seat, "touch", ...)``, the seat
 whose zone holds it) for the input hub; a finger held ``operator.hold_s`` in any corner opens the operator menu
 (facing the long side of that corner); in attract mode any touch or seat button leaves for the picker, facing the
-seat nearest the touch. Seat buttons and tap sticks go to the screen of the current mode.
+seat nearest the touch. Seat buttons and tap sticks go to the screen of the current mode, except a seat's "hold
+a" (its seat menu opens or closes, where the menu is offered) and the buttons of a seat whose menu is open (they
+move the menu's highlight): the seat menus lie over every screen (:mod:`kiosk.ui.focus`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from kivy.core.window import Window
 
 from kiosk.inputs import InputHub, SeatEvent
 from kiosk.seats import Rect
+from kiosk.ui.focus import FocusRing
 
 if TYPE_CHECKING:
     from kiosk.app import KioskApp
@@ -83,6 +86,12 @@ class TableGestures:
         """A seat button, tap stick or key (touches are routed by the widgets themselves)."""
         app = self.app
         if event.source == "touch":
+            return
+        menus = getattr(app, "seat_menus", None)
+        if menus is not None and menus.seat_button(event):
+            ring = getattr(app.sm.current_screen, "focus", None)
+            if event.seat is not None and menus.is_open(event.seat) and isinstance(ring, FocusRing):
+                ring.let_go(event.seat)  # the menu covers the seat's zone: the seat's buttons are the menu's now
             return
         if app.mode == "attract":
             if event.kind in ("press", "tap") and event.seat is not None:

@@ -92,13 +92,19 @@ class SeatButtons:
         assert hw is not None and hw.available, "the kiosk runs gpiozero's MockFactory buttons"
         self.pins = {b: hw.pin(self.seat, b) for b in ("a", "b")}
         self.presses = 0
+        #: presses that stayed down past the hold time (a loaded machine's slow frame): gpiozero made them holds
+        self.slow: list[str] = []
 
     def press(self, button: str) -> None:
         pin = self.pins[button]
+        t0 = time.monotonic()
         pin.drive_low()
         tick()
+        down = time.monotonic() - t0
         pin.drive_high()
         tick(2)
+        if down >= self.app.hardware.buttons.hold_time:
+            self.slow.append(f"{button} {down:.2f} s")
         self.presses += 1
 
     def hold(self, button: str) -> None:
@@ -144,14 +150,19 @@ class SeatButtons:
         """b until ``want`` (a widget, or a test on widgets) is highlighted; False when it is not a choice."""
         self.show()
         test = want if callable(want) and not hasattr(want, "walk") else (lambda w: w is want)
+        self.trail = []
         for _ in range(len(self.choices()) + 1):
+            self.trail.append(_name(self.focused()) if self.focused() is not None else "(none)")
             if self.focused() is not None and test(self.focused()):
                 return True
             self.press("b")
         return False
 
     def choose(self, want: Any) -> None:
-        assert self.goto(want), f"{want} is not among the seat's choices: {[_name(w) for w in self.choices()]}"
+        assert self.goto(want), (
+            f"not among the seat's choices: {[_name(w) for w in self.choices()]}; the highlight went "
+            f"{self.trail}; presses held past the hold time: {self.slow}"
+        )
         self.press("a")
 
 

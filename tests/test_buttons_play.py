@@ -147,11 +147,13 @@ class SeatButtons:
         )
 
     def goto(self, want: Any) -> bool:
-        """b until ``want`` (a widget, or a test on widgets) is highlighted; False when it is not a choice."""
+        """b until ``want`` (a widget, or a test on widgets) is highlighted; False when it is not a choice (once
+        round all the seat's choices, counted as they are now: a tray that just opened adds its page arrows a
+        frame or two later, when its room has settled)."""
         self.show()
         test = want if callable(want) and not hasattr(want, "walk") else (lambda w: w is want)
         self.trail = []
-        for _ in range(len(self.choices()) + 1):
+        while len(self.trail) <= len(self.choices()):
             self.trail.append(_name(self.focused()) if self.focused() is not None else "(none)")
             if self.focused() is not None and test(self.focused()):
                 return True

@@ -24,6 +24,7 @@ SCENARIOS = [
     "join_on_buttons_bots_levels_and_match",
     "seat_menu_on_buttons",
     "takoyaki_hold_a_opens_the_menu_not_a_claim",
+    "keyboard_hold_a_opens_the_menu",
 ]
 
 
@@ -231,6 +232,43 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not btn.menu_open()
         btn.press("a")
         assert state.out[g] == "wrong_claim", "a let go: TAKOYAKI! (wrong here: the grill is not cooked)"
+        app.launcher.end()
+        frames(1)
+
+    def keyboard_hold_a_opens_the_menu() -> None:
+        """The keyboard fallback drives the same path: the seat's "a" key held a second opens its menu, the
+        highlight on its first choice; its "b" key moves it; "a" held again closes the menu."""
+        from kivy.core.window import Window
+
+        from kiosk.seats import KEYS
+
+        session = start("wasabi", [("east", None), ("west", "easy")])
+        seat = app.table.by_position("east").index
+        a, b, _tap = KEYS["east"]
+        menus = app.seat_menus
+
+        def hold_key(text: str) -> None:
+            """The key down past the keyboard's hold time (one second), the clock running meanwhile."""
+            Window.dispatch("on_key_down", ord(text), 0, text, [])
+            end = time.monotonic() + 1.3
+            while time.monotonic() < end:
+                tick()
+                time.sleep(0.02)
+            Window.dispatch("on_key_up", ord(text), 0)
+            tick(2)
+
+        hold_key(a)
+        assert menus.is_open(seat), "the held key opened the seat's menu"
+        run_until(lambda: menus.focus.focused(seat) is not None, 2, "the menu's highlight")
+        first = menus.focus.focused(seat)
+        assert _name(first) == "? How to play", _name(first)
+        Window.dispatch("on_key_down", ord(b), 0, b, [])
+        tick()
+        Window.dispatch("on_key_up", ord(b), 0)
+        tick(2)
+        assert _name(menus.focus.focused(seat)).startswith("Back to the game")
+        hold_key(a)
+        assert not menus.is_open(seat) and session is app.launcher.session
         app.launcher.end()
         frames(1)
 

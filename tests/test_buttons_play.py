@@ -280,21 +280,29 @@ def child_main(tmp: Path, out: Path) -> None:
                 btn.choose(lambda w: isinstance(w, Button) and w.text == "\u25b6")
             raise AssertionError(f"{label!r} was on no page of the seat's tray ({named})")
 
-        if pick is not None:
-            btn.choose(lambda w: isinstance(w, TileChoice) and w.action == action)
-        elif tile is not None and len(squares) == 1:
-            if screen.chosen != tile:
-                btn.choose(lambda w: isinstance(w, TileChoice) and w.mode == "hand" and w.kind == tile)
-            btn.choose(lambda w: isinstance(w, BoardTile) and w.index == squares[0])
-            if not applied():
-                press_button()
-        elif squares:
-            btn.choose(lambda w: isinstance(w, BoardTile) and w.index == squares[0])
-            if not applied():
-                press_button()
-        else:
-            press_button()
-        tick(2)
+        def next_step() -> None:
+            """What a player does next for ``action``, from what the screen shows now."""
+            if pick is not None:
+                btn.choose(lambda w: isinstance(w, TileChoice) and w.action == action)
+            elif action in panel.actions and (not squares or screen.selected == squares[0]):
+                press_button()  # among the tray's buttons now (its square selected, or a square's own buttons)
+            elif squares and screen.selected != squares[0]:
+                if tile is not None and len(squares) == 1 and screen.chosen != tile:
+                    btn.choose(lambda w: isinstance(w, TileChoice) and w.mode == "hand" and w.kind == tile)
+                else:
+                    btn.choose(lambda w: isinstance(w, BoardTile) and w.index == squares[0])
+            elif screen.selected >= 0:
+                btn.hold("b")  # another square is selected: back clears it
+            else:
+                raise AssertionError(f"no way to {action} on the screen: buttons {panel.labels}")
+
+        # a step that did not take (the screen changed under the highlight, a loaded machine's late frame) is
+        # done again from what the screen shows then, as a player would
+        for _ in range(6):
+            next_step()
+            tick(2)
+            if applied():
+                break
         assert applied(), f"{action} was not applied by buttons ({panel.error})"
 
     def board_game(key: str) -> None:

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.util import measured_app
+from benchmarks.util import child_env, measured_app
 
 MEMORY_BUDGET = 2.0
 
@@ -73,18 +73,11 @@ def _run_child(kind: str, env: dict[str, str], settle: float, font: str | None =
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         code = f"import benchmarks.bench_look as b; b.child({kind!r}, {str(out)!r}, {settle!r})"
-        child_env = dict(
-            env,
-            KIVY_NO_ARGS="1",
-            KIVY_NO_FILELOG="1",
-            KIVY_NO_CONSOLELOG="1",
-            SDL_AUDIODRIVER="dummy",
-            KIVY_HOME=str(Path(tmp) / "kivy"),
-        )
+        kivy_env = child_env(env, Path(tmp) / "kivy")
         if font is not None:
-            child_env["KIOSK_EMOJI_FONT"] = font
+            kivy_env["KIOSK_EMOJI_FONT"] = font
         root = Path(__file__).resolve().parents[1]
-        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=root, capture_output=True, timeout=240)
+        proc = subprocess.run([sys.executable, "-c", code], env=kivy_env, cwd=root, capture_output=True, timeout=240)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"{kind} child failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
         result: dict[str, Any] = json.loads(out.read_text())

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import bench_ui
-from benchmarks.util import display_env
+from benchmarks.util import child_env, display_env
 
 FRAME_BUDGET = bench_ui.FRAME_BUDGET
 GAMES = ("maki", "wasabi", "makoto", "takoyaki")
@@ -126,15 +126,8 @@ def _run_game(key: str, env: dict[str, str], seconds: float, tree: Path, redraw:
             f"import sys; sys.path[:0] = [{str(tree)!r}, {str(here)!r}]; "
             f"import benchmarks.bench_motion as b; b.child({key!r}, {str(out)!r}, {seconds!r}, {redraw!r})"
         )
-        child_env = dict(
-            env,
-            KIVY_NO_ARGS="1",
-            KIVY_NO_FILELOG="1",
-            KIVY_NO_CONSOLELOG="1",
-            SDL_AUDIODRIVER="dummy",
-            KIVY_HOME=str(Path(tmp) / "kivy"),
-        )
-        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=tmp, capture_output=True, timeout=180)
+        kivy_env = child_env(env, Path(tmp) / "kivy")
+        proc = subprocess.run([sys.executable, "-c", code], env=kivy_env, cwd=tmp, capture_output=True, timeout=180)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"{key} child failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
         res: dict[str, Any] = json.loads(out.read_text())

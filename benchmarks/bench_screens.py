@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import bench_ui
-from benchmarks.util import display_env, percentiles
+from benchmarks.util import child_env, display_env, percentiles
 
 FRAME_BUDGET = bench_ui.FRAME_BUDGET
 
@@ -134,16 +134,9 @@ def _run_takoyaki(env: dict[str, str], seconds: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         code = f"import benchmarks.bench_screens as b; b.child({str(out)!r}, {seconds!r})"
-        child_env = dict(
-            env,
-            KIVY_NO_ARGS="1",
-            KIVY_NO_FILELOG="1",
-            KIVY_NO_CONSOLELOG="1",
-            SDL_AUDIODRIVER="dummy",
-            KIVY_HOME=str(Path(tmp) / "kivy"),
-        )
+        kivy_env = child_env(env, Path(tmp) / "kivy")
         root = Path(__file__).resolve().parents[1]
-        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=root, capture_output=True, timeout=180)
+        proc = subprocess.run([sys.executable, "-c", code], env=kivy_env, cwd=root, capture_output=True, timeout=180)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"takoyaki child failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
         return json.loads(out.read_text())

@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.util import display_env, measured_app
+from benchmarks.util import child_env, display_env, measured_app
 
 STARTUP_BUDGET = 2.0
 FRAME_BUDGET = 1.5
@@ -150,17 +150,10 @@ def _run_child(kind: str, env: dict[str, str], seconds: float) -> dict[str, Any]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         code = f"import benchmarks.bench_ui as b; b.child({kind!r}, {str(out)!r}, {seconds!r})"
-        child_env = dict(
-            env,
-            KIVY_NO_ARGS="1",
-            KIVY_NO_FILELOG="1",
-            KIVY_NO_CONSOLELOG="1",
-            SDL_AUDIODRIVER="dummy",
-            KIVY_HOME=str(Path(tmp) / "kivy"),
-        )
+        kivy_env = child_env(env, Path(tmp) / "kivy")
         root = Path(__file__).resolve().parents[1]
         t0 = time.monotonic()
-        proc = subprocess.run([sys.executable, "-c", code], env=child_env, cwd=root, capture_output=True, timeout=180)
+        proc = subprocess.run([sys.executable, "-c", code], env=kivy_env, cwd=root, capture_output=True, timeout=180)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"{kind} child failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
         res: dict[str, Any] = json.loads(out.read_text())

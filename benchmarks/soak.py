@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.util import display_env
+from benchmarks.util import child_env, display_env
 
 MEMORY_BUDGET = 0.10
 FLAT_SLACK = 2
@@ -163,15 +163,8 @@ def run(minutes: float, interval: float = 30.0, progress: bool = True) -> dict[s
     tmp = Path(tempfile.mkdtemp(prefix="kiosk-soak-"))
     state, events, log_path = tmp / "state", tmp / "events.jsonl", tmp / "kiosk.log"
     state.mkdir()
-    child_env = dict(
-        env,
-        KIVY_NO_ARGS="1",
-        KIVY_NO_FILELOG="1",
-        KIVY_NO_CONSOLELOG="1",
-        SDL_AUDIODRIVER="dummy",
-        KIVY_HOME=str(state / "kivy"),
-    )
-    child_env.pop("NOTIFY_SOCKET", None)
+    kivy_env = child_env(env, state / "kivy")
+    kivy_env.pop("NOTIFY_SOCKET", None)
     root = Path(__file__).resolve().parents[1]
     code = f"import benchmarks.soak as s; s.child({str(state)!r}, {str(events)!r})"
     samples: list[dict[str, Any]] = []
@@ -181,7 +174,7 @@ def run(minutes: float, interval: float = 30.0, progress: bool = True) -> dict[s
     try:
         with open(log_path, "wb") as log_fh:
             proc = subprocess.Popen(
-                [sys.executable, "-c", code], env=child_env, cwd=root, stdout=log_fh, stderr=subprocess.STDOUT
+                [sys.executable, "-c", code], env=kivy_env, cwd=root, stdout=log_fh, stderr=subprocess.STDOUT
             )
             t0 = time.monotonic()
             next_at = t0

@@ -59,6 +59,19 @@ def display_env() -> tuple[dict[str, str], subprocess.Popen[bytes] | None]:
     return env, proc
 
 
+def child_env(env: dict[str, str], home: Path) -> dict[str, str]:
+    """``env`` for a Kivy child of a benchmark: no argument parsing, no log files or console log, silent audio, and
+    its own Kivy home (``home``) so that a user's Kivy configuration never changes a measurement."""
+    return dict(
+        env,
+        KIVY_NO_ARGS="1",
+        KIVY_NO_FILELOG="1",
+        KIVY_NO_CONSOLELOG="1",
+        SDL_AUDIODRIVER="dummy",
+        KIVY_HOME=str(home),
+    )
+
+
 def measured_app(kind: str, state: Path) -> Any:
     """The app a UI benchmark child measures: ``"label"`` (a bare Kivy app showing one label, the baseline) or
     the kiosk in attract mode (its call lasting 1 s instead of 5, so that a measurement catches the bots

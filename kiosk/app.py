@@ -25,7 +25,7 @@ from kiosk.pin import FILE_NAME as PIN_FILE
 from kiosk.pin import PinGuard
 from kiosk.seats import SeatMap
 from kiosk.shell.attract import AttractDirector
-from kiosk.shell.build import LazyBuild
+from kiosk.shell.build import LazyBuild, on_demand
 from kiosk.shell.desk import OperatorRoom
 from kiosk.shell.gestures import TableGestures
 from kiosk.shell.idle import IdleWatch
@@ -56,15 +56,15 @@ class KioskApp(KioskHardening, App):
     mode = StringProperty("attract")
     title = "Sushi Table"
 
-    # screens, built by the lazy build (the attract screen at once, the others one per frame after it)
+    # screens, built by the lazy build (the attract screen at once, the others one per frame after it or on demand)
     attract_screen: AttractScreen
     picker: PickerScreen
     join_screen: JoinScreen
-    results: ResultsScreen
-    operator: OperatorScreen
+    results: ResultsScreen = on_demand("_results")
+    operator: OperatorScreen = on_demand("_operator")
     overlay: Overlay
-    seat_menus: SeatMenus
-    diagnostics: DiagnosticsScreen
+    seat_menus: SeatMenus = on_demand("_seat_menus")
+    diagnostics: DiagnosticsScreen = on_demand("_diagnostics")
     corner_mark: CornerMark
 
     def __init__(
@@ -183,7 +183,8 @@ class KioskApp(KioskHardening, App):
 
     def open_join(self, key: str, chooser: int | None) -> None:
         self.mode = "menu"
-        self.seat_menus.close_all()
+        if self.builder.built("seat_menus"):
+            self.seat_menus.close_all()
         self.join_screen.setup(self.games[key], chooser, self.cfg.bots.default_level)
         self.sm.current = "join"
         self.sounds.play("join")

@@ -40,6 +40,8 @@ SCENARIOS = [
     "match_with_score_sheet_to_high_score",
     "match_resumes_after_a_crash",
     "hand_shows_whole_numbers_at_1280x800",
+    "long_hand_pages_at_a_short_edge",
+    "seat_status_fits_at_1280x800",
 ]
 
 
@@ -75,6 +77,19 @@ def tap_card(card: Any) -> None:
     tick()
 
 
+def page_to(panel: Any, code: int) -> None:
+    """Turn a paged hand's pages (as a player does, with the page buttons) until an unselected ``code`` shows."""
+    hand = panel.ids.hand
+
+    def shown() -> bool:
+        return any(b.code == code and not b.selected and b.opacity > 0 for b in panel.cards)
+
+    while not shown() and hand.page > 0:
+        tap_card(hand.back)
+    while not shown() and hand.fore.opacity > 0:
+        tap_card(hand.fore)
+
+
 def point_in(widget: Any, fx: float, fy: float) -> tuple[float, float]:
     x, y = widget.to_window(widget.x + widget.width * fx, widget.y + widget.height * fy)
     return float(x), float(y)
@@ -108,7 +123,7 @@ class Table:
         """A finger on the seat's tray (its prompt line, not a button): the tray opens."""
         tray = self.panel(position).ids.tray
         f = Finger(*point_in(tray, 0.5, 0.96))
-        tick(2)
+        tick(4)  # the tray opens, the seat's status makes room, the hand is laid out (and paged) in its new box
         assert tray.is_open, f"{position}'s tray did not open"
         return f
 
@@ -135,6 +150,7 @@ class Table:
                 play = min(legal, key=lambda a: (len(a.cards), max(c % 20 for c in a.cards)))
                 want = sorted(play.cards)
                 for c in want:
+                    page_to(panel, c)
                     slot = next(
                         i for i, b in enumerate(panel.cards) if b.code == c and not b.selected and b.opacity > 0
                     )
@@ -436,6 +452,96 @@ def child_main(tmp: Path, out: Path) -> None:
             Window.size = (1920, 1080)
             frames(3)
 
+    def long_hand_pages_at_a_short_edge() -> None:
+        """A short side's tray cannot hold an 18-card hand as touch targets: the hand pages instead of shrinking
+        its cards. At both sizes nothing in the open tray is cut, too small to read or under a touch target; the
+        page buttons reach every card, each showing its whole number; a card selected on one page is still
+        selected after turning the page there and back."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+
+        for size in ((1280, 800), (1920, 1080)):
+            Window.size = size
+            frames(3)
+            try:
+                session = tb.start([("west", None), ("north-east", None)])
+                st = session.state
+                g, other = tb.g("west"), tb.g("north-east")
+                while len(st.hands[g]) < 18:  # the tray's longest hand (the other hand gives the cards)
+                    st.hands[g].append(st.hands[other].pop())
+                panel = tb.panel("west")
+                hold = tb.hold("west")
+                panel.refresh()
+                tick(3)
+                hand = panel.ids.hand
+                assert hand.pages > 1, f"{size}: 18 cards fit a short side's tray as targets: no paging to test"
+                seen: list[int] = []
+                for page in range(int(hand.pages)):
+                    tick(2)
+                    shown = [b for b in panel.cards if b.opacity > 0]
+                    problems = [
+                        p for p in check_tree(panel.ids.tray, size) if p.kind in ("cut", "small_target", "small_text")
+                    ]
+                    assert not problems, f"{size} page {page + 1}:\n" + "\n".join(str(p) for p in problems)
+                    for b in shown:
+                        labels = [w.text for w in b.walk(restrict=True) if w is not b and getattr(w, "text", "")]
+                        assert str(b.code % 20) in labels, (size, b.code, labels)
+                    seen += [b.code for b in shown]
+                    if page == 0:
+                        first = shown[0]
+                        tap_card(first)
+                        assert first.selected, "a tap selects a card"
+                    if page < hand.pages - 1:
+                        assert hand.fore.opacity > 0 and not hand.fore.disabled
+                        tap_card(hand.fore)
+                        assert hand.page == page + 1, (size, hand.page, page)
+                assert sorted(seen) == sorted(st.hands[g]), (size, sorted(seen), sorted(st.hands[g]))
+                while hand.page > 0:  # back to the first page: the selection is still there
+                    tap_card(hand.back)
+                assert first.opacity > 0 and first.selected, "the selection stays across pages"
+                screenshot(f"makoto_long_hand_short_edge_{size[0]}x{size[1]}")
+                hold.up()
+                tick()
+            finally:
+                Window.size = (1920, 1080)
+                frames(3)
+
+    def seat_status_fits_at_1280x800() -> None:
+        """A seat's status column with the most it ever shows (a two-line place, the points won, a match's total,
+        the box lid, a refused move, "Next game") fits at 1280x800 at a long and a short edge: nothing cut or
+        overlapping (a match's total beside the card backs used to spill over the seat's badge), "Next game" a
+        whole touch target."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+
+        Window.size = (1280, 800)
+        frames(3)
+        try:
+            session = tb.start([("south-west", None), ("west", None)])
+            session.pause()
+            frames(3)
+            # in a game: a place on two lines, the points, the match's total, the lid, a refused move; on the score
+            # sheet between games: its status, the points, the total, the lid and "Next game"
+            for sheet in (False, True):
+                for position in ("south-west", "west"):
+                    panel = tb.panel(position)
+                    panel.status = "Score sheet" if sheet else "Out: 1. place (+50)"
+                    panel.info = "Won 125 pts"
+                    panel.match_line = "Match total 135"
+                    panel.lid = "\u25a3 Holds the box lid"
+                    panel.sheet = sheet
+                    panel.error = "" if sheet else "It is not your turn"
+                frames(3)
+                for position in ("south-west", "west"):
+                    problems = check_tree(tb.panel(position), (1280, 800))
+                    assert not problems, f"{position}, sheet {sheet}:\n" + "\n".join(str(p) for p in problems)
+            screenshot("makoto_seat_status_1280x800")
+        finally:
+            Window.size = (1920, 1080)
+            frames(3)
+
     run_scenarios(
         {
             "screen_four_seats": screen_four_seats,
@@ -445,6 +551,8 @@ def child_main(tmp: Path, out: Path) -> None:
             "match_with_score_sheet_to_high_score": match_with_score_sheet_to_high_score,
             "match_resumes_after_a_crash": match_resumes_after_a_crash,
             "hand_shows_whole_numbers_at_1280x800": hand_shows_whole_numbers_at_1280x800,
+            "long_hand_pages_at_a_short_edge": long_hand_pages_at_a_short_edge,
+            "seat_status_fits_at_1280x800": seat_status_fits_at_1280x800,
         },
         out,
     )

@@ -291,6 +291,7 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     assert app.mode == "game"
     _finish_game(app)
     run_until(lambda: app.mode == "results", 5, "the results screen")
+    frames(2)  # shown and laid out (a guest's first tap comes frames later)
     pad = app.results.pads[se]
     assert pad.in_game and pad.rank_text
     # only the seats that played have a results pad on screen

@@ -3,10 +3,13 @@ per frame right after it, or at once by :meth:`LazyBuild.ensure_ready` when a pl
 start-up within twice a bare Kivy app's (``benchmarks/bench_ui.py``).
 
 The steps, in order: storage (high scores, saved games, resume offers; opened in a thread, see
-:meth:`LazyBuild._games`), the sound effects, the picker, the
-joining screen, the results screen, the operator menu, the "Still playing?" overlay and the hardware diagnostics.
-A game's screen is built when it is first shown (:class:`kiosk.shell.launcher.GameScreens`: building all four at
-start cost about 100 MB of resident memory for screens nobody was looking at).
+:meth:`LazyBuild._games`), the sound effects, the picker, the joining screen and the "Still playing?" overlay: what
+a guest's first touch needs at once. Built the first time they are used (:func:`on_demand`: the app's attribute is
+built by its step when first read): the results screen (at the end of a game), the operator menu and the hardware
+diagnostics (staff only) and the seats' menus (a seat's "?"); about 20 MB of resident memory in attract mode
+for rooms most passers-by never open. A game's screen is built when it is first shown
+(:class:`kiosk.shell.launcher.GameScreens`: building all four at start cost about 100 MB of resident memory for
+screens nobody was looking at).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 
@@ -27,12 +30,36 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kiosk.shell.build")
 
-__all__ = ["LazyBuild"]
+__all__ = ["LazyBuild", "on_demand"]
+
+
+class _OnDemand:
+    """A descriptor on the app: reading the attribute runs its build step once (the step stores the built room in
+    the app's own ``__dict__``, which later reads find first)."""
+
+    def __init__(self, step: str) -> None:
+        self.step = step
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, app: Any, owner: type | None = None) -> Any:
+        if app is None:
+            return self
+        getattr(app.builder, self.step)()
+        return app.__dict__[self.name]
+
+
+def on_demand(step: str) -> Any:
+    """An app attribute built by :class:`LazyBuild`'s method ``step`` the first time it is read."""
+    return _OnDemand(step)
 
 
 class LazyBuild:
-    """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``results``, ``operator``,
-    ``overlay``, ``diagnostics``), one step per frame after :meth:`start`."""
+    """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``overlay``), one step per frame after
+    :meth:`start`; ``results``, ``operator``, ``seat_menus`` and ``diagnostics`` when first used (:func:`on_demand`).
+    """
 
     def __init__(self, app: KioskApp) -> None:
         self.app = app
@@ -43,11 +70,8 @@ class LazyBuild:
             self._sounds,
             self._picker,
             self._join,
-            self._results,
-            self._operator,
             self._overlay,
-            self._seat_menus,
-            self._diagnostics,
+            self._badges,
         ]
 
     @property
@@ -57,6 +81,15 @@ class LazyBuild:
     def start(self) -> None:
         """Build the rest one step per frame, from the next frame on."""
         Clock.schedule_once(self._step, 0)
+
+    def built(self, name: str) -> bool:
+        """Whether the app's on-demand room ``name`` (``seat_menus``, ``results``...) has been built."""
+        return name in vars(self.app)
+
+    def prepare(self, *names: str) -> None:
+        """Build the on-demand rooms ``names`` now, ahead of their first use."""
+        for name in names:
+            getattr(self.app, name)
 
     def ensure_ready(self) -> None:
         """Build whatever is not built yet, now (a player touched before the table finished starting)."""
@@ -148,6 +181,17 @@ class LazyBuild:
         from kiosk.ui.overlay import Overlay
 
         self.app.overlay = Overlay(table=self.app.table, on_answer=self.app.idle.answer)
+
+    def _badges(self) -> None:
+        """A tap on a seat's badge opens that seat's menu where one is offered (the menus are built then)."""
+        from kiosk.ui.seatzone import SeatBadge
+
+        app = self.app
+
+        def opener(index: int) -> bool:
+            return app.seat_help.menu_offered(index) is not None and app.seat_menus.open_from_badge(index)
+
+        SeatBadge.opener = opener
 
     def _seat_menus(self) -> None:
         from kiosk.ui.seatmenu import SeatMenus

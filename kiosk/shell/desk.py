@@ -96,6 +96,7 @@ class OperatorRoom:
         )
 
     def open_diagnostics(self) -> None:
+        self.app.diagnostics.status = self.app.hardware.status  # reading it builds the screen the first time
         self.app.sm.current = "diagnostics"
 
     def hardware_summary(self) -> str:

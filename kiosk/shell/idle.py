@@ -61,7 +61,8 @@ class IdleWatch:
         if hasattr(screen, "hide_private"):  # game screens have private trays
             screen.hide_private()
         app.hub.release_all()
-        app.seat_menus.close_all()  # the question is asked over the whole table
+        if app.builder.built("seat_menus"):
+            app.seat_menus.close_all()  # the question is asked over the whole table
         app.launcher.pause()
         session = app.launcher.session
         humans = {session.seats[g].index for g in session.humans()} if session is not None else set()

@@ -196,6 +196,8 @@ class GameLauncher:
         # and again once it is drawn: a screen's first frame (built when first shown) may take a moment
         Clock.schedule_once(lambda _dt: setattr(app.hub, "last_input", time.monotonic()), 0)
         app.sm.current = screen.name
+        # the results screen (built on demand) is built during the game, not in the frame its last move ends it
+        Clock.schedule_once(lambda _dt: app.builder.prepare("results"), 1.0)
         session.start()
         if state.is_over():
             self._over()
@@ -267,7 +269,7 @@ class GameLauncher:
 
     def end(self) -> None:
         """Stop the game in progress and release its screen (the journal stays as it is)."""
-        if self.app.builder.ready:
+        if self.app.builder.built("seat_menus"):
             self.app.seat_menus.close_all()
         session = self.session
         if session is None:

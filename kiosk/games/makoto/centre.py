@@ -4,10 +4,22 @@
 its side by the seat model); it holds no rules: :meth:`MakotoCentre.show` takes ``state.view(None)`` (public
 information only) and the seats' labels. Looks in the kv rule below (loaded once).
 
-What it shows: whose turn it is (or the winner); the current combination as a :class:`~kiosk.ui.pieces.CardFan`
-with its name and who played it; the Blind as a :class:`~kiosk.ui.pieces.CardRow` (every number visible, sorted);
-the Oracle as a :class:`~kiosk.ui.pieces.CardDeck` with its count; the rewards still to win as tokens. ``compact``
-(the narrow slices facing the short sides) leaves out the rewards.
+What it shows: whose turn it is (or the winner); the current combination as a :class:`PlayFan` with its name and
+who played it; the Blind as a :class:`BlindRow` (sorted); the Oracle as a :class:`~kiosk.ui.pieces.CardDeck` with
+its count; the rewards still to win. ``compact`` (the narrow slices facing the short sides) leaves out the rewards.
+
+Decision: **every number drawn in the centre is readable from its side, at the type scale's minimum or larger**,
+however small the slice (a short side's slice at 1280x800 is about 400 x 176 px). Cards never shrink below that:
+
+* a covered card keeps a strip wide enough for a two-digit corner number at the minimum size
+  (:func:`legible_strip`);
+* the play fans its cards at least that far apart; a play longer than the fan can hold (a run of 11 in a short
+  side's slice) shows its highest cards, the ones the next play must beat, and the words under it name the whole
+  combination;
+* the Blind shows every card whole when there is room, then overlapping with a readable strip each; when even
+  that does not fit, cards of one number lie as a pile (a few pixels of each covered card's edge show, in its
+  kind's colour; the top card carries the number), and as a last resort the highest cards give way and the label
+  says how many ("Blind +2").
 """
 
 from __future__ import annotations
@@ -18,9 +30,94 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.widget import Widget
 
-from kiosk.ui import pieces  # noqa: F401  (the piece widgets' kv rules)
+from kiosk.games.makoto.layout import PILE_STEP, blind_steps, legible_strip
+from kiosk.ui.cards import card_width
+from kiosk.ui.pieces import CardFan, CardRow, MakotoCard
+from kiosk.ui.typescale import min_text_px
 
-__all__ = ["MakotoCentre", "card_pairs"]
+__all__ = ["MakotoCentre", "PlayFan", "BlindRow", "card_pairs", "legible_strip", "blind_steps"]
+
+
+class PlayFan(CardFan):
+    """The play on the table, fanned (a :class:`~kiosk.ui.pieces.CardFan`) with every corner number readable: the
+    cards lie at least :func:`legible_strip` apart, and a play longer than the fan holds shows its highest cards
+    (``hidden``: how many lower ones give way)."""
+
+    hidden = NumericProperty(0)
+
+    def _relayout(self, *_a: Any) -> None:
+        from kivy.core.window import Window
+
+        label_h = self.label_height()
+        ch = max(1.0, (self.height - label_h) * 0.86)
+        cw = card_width(ch)
+        strip = legible_strip(min_text_px(Window.size))
+        room = 1 + int(max(0.0, self.width - cw) // strip)
+        cards = list(self.cards)
+        self.hidden = max(0, len(cards) - room)
+        cards = cards[self.hidden :]
+        n = len(cards)
+        while len(self.widgets) < n:
+            self.widgets.append(MakotoCard(size_hint=(None, None)))
+        for w in self.widgets[n:]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        lift = cw * 0.2 if n > 1 else 0.0  # a turned card's lower corner dips: keep it off the label
+        step = max(strip, min(cw * 0.55, (self.width - cw) / max(1, n - 1))) if n > 1 else 0.0
+        left = self.center_x - (cw + step * (n - 1)) / 2
+        spread = min(self.spread, 40.0 / max(1, n - 1))  # a long play fans no wider than a short one
+        for i, (w, (number, kind)) in enumerate(zip(self.widgets, cards)):
+            w.number, w.kind, w.face_up = int(number), int(kind), True
+            w.size = (cw, ch)
+            w.corner = 0 if i == n - 1 or step >= cw else step
+            w.x = left + i * step
+            w.y = self.y + label_h + lift - abs(i - (n - 1) / 2) * ch * 0.02
+            w.angle = (((n - 1) / 2) - i) * spread
+            if w.parent is None:
+                self.add_widget(w)
+
+
+class BlindRow(CardRow):
+    """The Blind as one row of cards (a :class:`~kiosk.ui.pieces.CardRow` on display only), laid out by
+    :func:`blind_steps`: every number readable; ``hidden`` counts the highest cards that gave way."""
+
+    hidden = NumericProperty(0)
+
+    def _relayout(self, *_a: Any) -> None:
+        from kivy.core.window import Window
+
+        cards = list(self.cards)
+        while len(self.widgets) < len(cards):
+            self.widgets.append(MakotoCard(owner=self, size_hint=(None, None)))
+        ch = max(1.0, self.height)
+        cw = card_width(ch)
+        if cw > self.width:
+            cw = max(1.0, self.width)
+            ch = cw / 0.68
+        numbers = [int(c[0]) for c in cards]
+        steps = blind_steps(numbers, self.width, cw, legible_strip(min_text_px(Window.size)))
+        n = len(steps) if cards else 0
+        self.hidden = len(cards) - n
+        for w in self.widgets[n:]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        x = self.x
+        for i, (w, (number, kind)) in enumerate(zip(self.widgets, cards[:n])):
+            w.slot = i
+            w.number, w.kind, w.face_up = int(number), int(kind), self.face_up
+            w._look()  # (a piled card's number was blanked: its text comes back from its number)
+            w.selected = w.fresh = w.must_touch = False
+            w.size = (cw, ch)
+            step = steps[i]
+            piled = i < n - 1 and step < cw and numbers[i] == numbers[i + 1] and step <= PILE_STEP
+            w.corner = 0 if (i == n - 1 or step >= cw or piled) else step
+            if piled:
+                w.text = ""  # under the pile's top card: its edge shows, the top card carries the number
+            w.x = x
+            w.center_y = self.center_y
+            x += step
+            if w.parent is None:
+                self.add_widget(w)
 
 
 def card_pairs(cards: Any) -> list[tuple[int, int]]:
@@ -85,7 +182,7 @@ KV = r"""
         halign: 'center'
         size: root.width - 24, self.texture_size[1]
         pos: root.x + 12, root.top - self.height - 8
-    CardFan:
+    PlayFan:
         id: fan
         cards: root.play
         label: root.play_label
@@ -97,16 +194,15 @@ KV = r"""
         size: self.height * 0.7, (root.height * 0.62 - root.band()) * 0.62
         pos: fan.right + (root.width - fan.right + root.x) * (0.35 if root.compact else 0.12), fan.y + fan.height * 0.36
     Label:
-        text: 'Blind' if root.blind else 'Blind: empty'
+        text: ('Blind' + (' +%d' % blind.hidden if blind.hidden else '')) if root.blind else 'Blind: empty'
         font_name: face(self.text)
         font_size: max(min_text_px(Window.size), root.height * 0.06)
         color: 1, 1, 1, 0.85
         size: self.texture_size
         pos: root.x + 14, root.y + root.height * 0.17 - self.height / 2
-    CardRow:
+    BlindRow:
+        id: blind
         cards: root.blind
-        min_step: min_text_px(Window.size) * 2.2
-        max_rows: 1
         size: root.width - 42 - root.height * 0.2 - min_text_px(Window.size) * 3, root.height * 0.3
         pos: root.right - 14 - self.width, root.y + root.height * 0.03
     Label:

@@ -57,6 +57,7 @@ from kivy.uix.button import Button
 
 from kiosk.engine import Action, Outcome
 from kiosk.games.makoto.centre import MakotoCentre  # noqa: F401  (its kv rule, used in screen.kv)
+from kiosk.games.makoto.hand import MakotoHand  # noqa: F401  (the tray's paged hand, used in screen.kv)
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
 from kiosk.games.makoto.rules import (
     BLIND,
@@ -228,6 +229,7 @@ class MakotoPanel(SeatZone):
     status = StringProperty("")
     my_turn = BooleanProperty(False)
     info = StringProperty("")
+    match_line = StringProperty("")  # a match's running total ("Match total 135"); empty in a single game
     hand_count = NumericProperty(0)  # drawn as card backs with the count
     action_rows = NumericProperty(1)  # rows of action buttons in the tray (4 a row)
     lid = StringProperty("")
@@ -785,7 +787,8 @@ class MakotoScreen(BaseGameScreen):
                 panel.status = ""
             total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None
             panel.hand_count = v["hand_sizes"][g]
-            panel.info = f"Won {plural(v['won_points'][g], 'pt')}" + (f"\nMatch {total}" if total is not None else "")
+            panel.info = f"Won {plural(v['won_points'][g], 'pt')}"
+            panel.match_line = f"Match total {total}" if total is not None else ""
             panel.lid = "\u25a3 Holds the box lid" if v["lid_holder"] == g else ""
             self.fill_panel(panel)
             panel._fill()

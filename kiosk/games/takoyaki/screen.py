@@ -64,7 +64,7 @@ from kiosk.games.takoyaki.actions import FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried, parse_grill, parse_order
 from kiosk.games.takoyaki.solver import solve
 from kiosk.inputs import SeatEvent
-from kiosk.ui import load_kv
+from kiosk.ui import load_kv, pictures
 from kiosk.ui.focus import reading_order
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.pieces import TakoBall, TakoOrderCard
@@ -169,9 +169,13 @@ class GrillWidget(Widget):
     hint = ListProperty([])
     hint_line = ListProperty([])
     hint_ring = ListProperty([0, 0, 0])
+    #: The fire picture marking the heated half's spaces ("" without pictures: the half's colour and the order
+    #: card's header say it).
+    hot_source = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
+        self.hot_source = pictures.picture("hot")
         self.balls: list[BallWidget] = [BallWidget() for _ in range(6)]
         for b in self.balls:
             b.grill = self
@@ -266,7 +270,8 @@ class GrillWidget(Widget):
             tip = (dx - ux * self.cell * 0.25, dy - uy * self.cell * 0.25)
             left = (tip[0] - ux * head - uy * head, tip[1] - uy * head + ux * head)
             right = (tip[0] - ux * head + uy * head, tip[1] - uy * head - ux * head)
-            self.hint_line = [sx, sy, *tip, *left, *tip, *right]
+            start = (sx + ux * self.cell * 0.47, sy + uy * self.cell * 0.47)  # from the ring: the letter stays in view
+            self.hint_line = [*start, *tip, *left, *tip, *right]
             self.hint_ring = [sx, sy, self.cell * 0.47]
         else:
             self.hint_line, self.hint_ring = [], [0, 0, 0]
@@ -399,7 +404,17 @@ class GrillVeil(Label):
 
 
 class TakoPanel(SeatZone):
-    """One seat's side: badge, orders won, its copy of the order card, its grill and its claim pad."""
+    """One seat's side: badge, orders won, its copy of the order card, its grill and its claim pad.
+
+    Layout (``screen.kv``; decisions): two rows, sized from the zone the seat model gives it (the panel computes
+    no geometry of the table). The far row holds the order card and the grill side by side, each as tall as the
+    row: the grill's spaces are square and at the default zone depth (a quarter of the short side) at least a
+    touch target (about 60 x 60 px at 1920x1080, 45 x 45 at 1280x800), and the order card's spaces (about 52 and
+    38 px) hold balls big enough for their letters at the type scale's minimum. The near row, by the player's
+    edge, holds the badge (a touch target: it opens the seat's menu), the words and the claim pad (at least a
+    touch target, its "TAKOYAKI!" never broken). The words are "Orders n/5" with a star per order won, then the
+    status (hint mode's next move while racing, and the time trial's clock); a message (an order won, nobody
+    made it, a refused move) takes the whole column, up to three lines, for its few seconds."""
 
     orders_text = StringProperty("")
     status = StringProperty("")

@@ -82,16 +82,30 @@ class TableGestures:
         self._corner_touches.clear()
         self.app.desk.open("bottom" if corner.y == 0 else "top")
 
+    def _seat_menu_button(self, event: SeatEvent) -> bool:
+        """A seat button for the seat menus (True when used there): "hold a" where a menu is offered (the menus
+        are built then, on first use), or any button of a seat whose menu is open."""
+        app = self.app
+        seat = event.seat
+        if seat is None or event.source not in ("button", "key"):
+            return False
+        wanted = event.kind == "hold" and event.button == "a" and app.seat_help.menu_offered(seat) is not None
+        if not wanted and not app.builder.built("seat_menus"):
+            return False
+        menus = app.seat_menus
+        if not menus.seat_button(event):
+            return False
+        ring = getattr(app.sm.current_screen, "focus", None)
+        if menus.is_open(seat) and isinstance(ring, FocusRing):
+            ring.let_go(seat)  # the menu covers the seat's zone: the seat's buttons are the menu's now
+        return True
+
     def seat_event(self, _hub: InputHub, event: SeatEvent) -> None:
         """A seat button, tap stick or key (touches are routed by the widgets themselves)."""
         app = self.app
         if event.source == "touch":
             return
-        menus = getattr(app, "seat_menus", None)
-        if menus is not None and menus.seat_button(event):
-            ring = getattr(app.sm.current_screen, "focus", None)
-            if event.seat is not None and menus.is_open(event.seat) and isinstance(ring, FocusRing):
-                ring.let_go(event.seat)  # the menu covers the seat's zone: the seat's buttons are the menu's now
+        if self._seat_menu_button(event):
             return
         if app.mode == "attract":
             if event.kind in ("press", "tap") and event.seat is not None:

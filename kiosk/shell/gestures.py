@@ -1,7 +1,9 @@
 """Table gestures: every touch on the window becomes a seat event (``SeatEvent(seat, "touch", ...)``, the seat
 whose zone holds it) for the input hub; a finger held ``operator.hold_s`` in any corner opens the operator menu
 (facing the long side of that corner); in attract mode any touch or seat button leaves for the picker, facing the
-seat nearest the touch. Seat buttons and tap sticks go to the screen of the current mode.
+seat nearest the touch. Seat buttons and tap sticks go to the screen of the current mode, except a seat's "hold
+a" (its seat menu opens or closes, where the menu is offered) and the buttons of a seat whose menu is open (they
+move the menu's highlight): the seat menus lie over every screen (:mod:`kiosk.ui.focus`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from kivy.core.window import Window
 
 from kiosk.inputs import InputHub, SeatEvent
 from kiosk.seats import Rect
+from kiosk.ui.focus import FocusRing
 
 if TYPE_CHECKING:
     from kiosk.app import KioskApp
@@ -79,10 +82,30 @@ class TableGestures:
         self._corner_touches.clear()
         self.app.desk.open("bottom" if corner.y == 0 else "top")
 
+    def _seat_menu_button(self, event: SeatEvent) -> bool:
+        """A seat button for the seat menus (True when used there): "hold a" where a menu is offered (the menus
+        are built then, on first use), or any button of a seat whose menu is open."""
+        app = self.app
+        seat = event.seat
+        if seat is None or event.source not in ("button", "key"):
+            return False
+        wanted = event.kind == "hold" and event.button == "a" and app.seat_help.menu_offered(seat) is not None
+        if not wanted and not app.builder.built("seat_menus"):
+            return False
+        menus = app.seat_menus
+        if not menus.seat_button(event):
+            return False
+        ring = getattr(app.sm.current_screen, "focus", None)
+        if menus.is_open(seat) and isinstance(ring, FocusRing):
+            ring.let_go(seat)  # the menu covers the seat's zone: the seat's buttons are the menu's now
+        return True
+
     def seat_event(self, _hub: InputHub, event: SeatEvent) -> None:
         """A seat button, tap stick or key (touches are routed by the widgets themselves)."""
         app = self.app
         if event.source == "touch":
+            return
+        if self._seat_menu_button(event):
             return
         if app.mode == "attract":
             if event.kind in ("press", "tap") and event.seat is not None:

@@ -1,31 +1,46 @@
 """Playing from a seat's two buttons alone: a focus ring per seat over that seat's choices.
 
-Every game screen (:class:`~kiosk.ui.game.BaseGameScreen`) has a :class:`FocusRing`. A seat's choices are the
-widgets :meth:`~kiosk.ui.game.BaseGameScreen.focus_targets` lists for it: by default every visible, enabled widget
-in the seat's zone that a finger could choose (a Kivy ``ButtonBehavior``, or a widget with a ``choose()`` method
-doing what a tap does), in reading order as the seat sees them (top row first, left to right, in the zone's own
-turned frame). Screens add what lies outside the zone (board squares) or what only buttons need (Takoyaki's move
-marks).
+Every game screen (:class:`~kiosk.ui.game.BaseGameScreen`) has a :class:`FocusRing`, and so do the joining
+screen (:class:`~kiosk.ui.join.JoinScreen`) and the seat menus (:class:`~kiosk.ui.seatmenu.SeatMenus`). A seat's
+choices are the widgets the ring's room (:class:`FocusRoom`: the screen) lists with ``focus_targets(seat)``: by
+default every visible, enabled widget in the seat's zone that a finger could choose (a Kivy ``ButtonBehavior``,
+or a widget with a ``choose()`` method doing what a tap does), in reading order as the seat sees them (top row
+first, left to right, in the zone's own turned frame). Screens add what lies outside the zone (board squares, the
+joining screen's centre and bot seats) or what only buttons need (Takoyaki's move marks).
 
 The mapping (decisions, written down; the same on every game, shown at the seat while it is in use, and in
 docs/kiosk.md):
 
 * **b: next.** The highlight moves to the seat's next choice (round to the first after the last). It acts when
   the button is let go, so that a hold is not also a step.
-* **a: choose.** Does exactly what a tap on the highlighted choice does. The first press of either button only
-  shows the highlight (on the first choice): nothing is chosen by a player who has not seen what is highlighted.
+* **a: choose.** Does exactly what a tap on the highlighted choice does, when the button is let go (so that a
+  hold is not also a choice). The first press of either button only shows the highlight (on the first choice):
+  nothing is chosen by a player who has not seen what is highlighted. A screen may give "a" with no highlight
+  shown a quick meaning of its own (``focus_quick(seat) -> bool``: Takoyaki's TAKOYAKI!, the joining screen's
+  Start).
 * **hold b: back.** Undoes the current step of the screen's own (a selected card set, a chosen Takoyaki ball, a
   selected square); with nothing to undo it hides the highlight and closes the seat's tray.
+* **hold a: menu.** Opens the seat's menu (how to play, hints, leaving) over its zone, as a tap on the seat's
+  badge does, with the highlight on its first choice; the same buttons then move through the menu ("hold b"
+  goes back a page, then closes it; "hold a" closes it). The shell routes this
+  (:class:`~kiosk.shell.gestures.TableGestures`), since the menus lie over every screen.
 * **Nothing to choose now** (another seat's turn): the seat's private tray is open while either button is held
-  down, and hides on release (so a player on buttons can look at their hand at any time).
+  down, and hides on release (so a player on buttons can look at their hand at any time; "b" held down is the
+  long look, since a held "a" opens the menu).
+
+A release whose press the ring did not see (it went to another screen, or opened the menu) does nothing.
 
 The highlight is a thick frame in the seat's colour (with a dark edge, for light widgets) drawn over everything
 on the screen around the focused widget, so an overlapped card still shows it whole. While its highlight is
 shown, a seat's private tray is open when some of the seat's choices lie in it (its cards are choices only while
 it is open: a button event looks inside a closed tray, the periodic check does not), and closes when none do or
-the highlight hides: when the turn passes, the tray hides, as it does for a finger. A one-line legend in the
-seat's colour ("b: next   a: choose   hold b: back") faces the seat at the inner edge of its zone while its
+the highlight hides: when the turn passes, the tray hides, as it does for a finger. A tray that opened by itself
+(at the seat's turn) stays open when the highlight hides. A one-line legend in the seat's colour
+("b: next   a: choose   hold b: back   hold a: menu") faces the seat at the inner edge of its zone while its
 highlight is shown.
+
+Paged choices (a tray's action buttons at the page size its room allows): the page arrows are choices like any
+other, so the ring reaches every action on every page.
 
 The keyboard fallback (:class:`kiosk.inputs.KeyboardInputs`) feeds the same :class:`~kiosk.inputs.SeatEvent`
 values as the GPIO buttons, so it drives exactly this path.
@@ -35,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Line
@@ -48,23 +63,22 @@ from kiosk.inputs import SeatEvent
 from kiosk.seats import Rect, Seat, SeatMap
 from kiosk.ui.seatzone import Oriented
 
-if TYPE_CHECKING:
-    from kiosk.ui.game import BaseGameScreen
-
 __all__ = [
     "FocusRing",
+    "FocusRoom",
     "FocusFrame",
     "FocusLegend",
     "LEGEND",
     "MAPPING",
     "choosable",
+    "top_layer",
     "choose",
     "reading_order",
     "walk_choices",
 ]
 
 #: The buttons' meanings, in the words the legend and the docs use.
-MAPPING: tuple[tuple[str, str], ...] = (("b", "next"), ("a", "choose"), ("hold b", "back"))
+MAPPING: tuple[tuple[str, str], ...] = (("b", "next"), ("a", "choose"), ("hold b", "back"), ("hold a", "menu"))
 LEGEND = "   ".join(f"{k}: {v}" for k, v in MAPPING)
 #: How often a seat's highlight is checked against its choices while shown (the widgets move and change).
 CHECK_S = 0.1
@@ -196,22 +210,57 @@ class FocusLegend(Oriented):
 
 @dataclass
 class SeatFocus:
-    """One seat's focus: the highlighted widget, whether shown, and the buttons whose hold already fired."""
+    """One seat's focus: the highlighted widget, whether shown, the buttons down whose press the ring saw, and
+    those whose hold already fired."""
 
     widget: Any = None
     shown: bool = False
     peeking: bool = False
+    down: set[str] = field(default_factory=set)
     held: set[str] = field(default_factory=set)
 
 
-class FocusRing:
-    """Every seat's highlight on one game screen (see the module docstring).
+class FocusRoom(Protocol):
+    """What a ring asks of its screen (a game screen, the joining screen, the seat menus).
 
-    The screen calls :meth:`handle` with each seat-button event; everything else it asks the screen:
-    ``focus_targets(seat)``, ``focus_zone(seat)``, ``focus_back(seat) -> bool``, ``focus_tray(seat)``.
+    Optional: ``focus_quick(seat) -> bool``, the screen's own meaning of "a" with no highlight shown (True when it
+    acted)."""
+
+    table: Any
+    width: float
+    height: float
+
+    def focus_playing(self, seat: int) -> bool: ...
+    def focus_zone(self, seat: int) -> Any: ...
+    def focus_tray(self, seat: int) -> Any: ...
+    def focus_targets(self, seat: int) -> list[Any]: ...
+    def focus_back(self, seat: int) -> bool: ...
+    def focus_next(self, seat: int, gone: Any, targets: list[Any]) -> Any: ...
+    def focus_layer(self) -> Widget: ...
+
+
+def top_layer(host: Any, layer: Widget | None) -> Widget:
+    """``layer`` (made when None) as ``host``'s topmost child: an empty widget at the origin whose children, the
+    highlights and legends, are placed by the ring in window coordinates."""
+    if layer is None:
+        layer = Widget(size_hint=(None, None), size=(0, 0))
+    if layer.parent is None:
+        host.add_widget(layer)
+    elif host.children[0] is not layer:  # something was added since: stay on top
+        host.remove_widget(layer)
+        host.add_widget(layer)
+    return layer
+
+
+class FocusRing:
+    """Every seat's highlight on one screen (see the module docstring).
+
+    The screen calls :meth:`handle` with each seat-button event; everything else it asks the screen (its
+    :class:`FocusRoom`): ``focus_targets(seat)``, ``focus_zone(seat)``, ``focus_back(seat) -> bool``,
+    ``focus_tray(seat)``, ``focus_next``, ``focus_layer()``, ``focus_playing(seat)``.
     """
 
-    def __init__(self, screen: BaseGameScreen) -> None:
+    def __init__(self, screen: FocusRoom) -> None:
         self.screen = screen
         self.seats: dict[int, SeatFocus] = {}
         self.frames: dict[int, FocusFrame] = {}
@@ -234,7 +283,8 @@ class FocusRing:
 
     # ------------------------------------------------------------------------------------------- input
     def handle(self, event: SeatEvent) -> bool:
-        """Act on a seat button (or its key); True when the event was used."""
+        """Act on a seat button (or its key); True when the event was used. ("hold a", the menu, is the shell's:
+        see :meth:`let_go`.)"""
         if event.seat is None or event.source not in ("button", "key") or event.button not in ("a", "b"):
             return False
         seat, button, kind = event.seat, event.button, event.kind
@@ -243,35 +293,63 @@ class FocusRing:
         st = self.state(seat)
         if kind == "press":
             st.held.discard(button)
-            targets = self._open_targets(seat)
-            if st.shown and st.widget in targets:
-                if button == "a":
-                    self._choose(seat, st.widget)
-            elif not targets:
+            st.down.add(button)
+            if not self._open_targets(seat):
                 self._peek(seat, True)  # nothing to choose now: a look at the hand while held
-            elif button == "a":
-                self._show(seat, targets)
             return True
         if kind == "hold":
+            if button not in st.down:
+                return False
             st.held.add(button)
             if button == "b" and not st.peeking:
                 self.back(seat)
             return True
         if kind == "release":
-            fired = button in st.held
+            fired, seen = button in st.held, button in st.down
             st.held.discard(button)
+            st.down.discard(button)
             if st.peeking:
-                if not st.held:
+                if not st.down:
                     self._peek(seat, False)
                 return True
-            if button == "b" and not fired:
-                targets = self._open_targets(seat)
-                if st.shown and st.widget in targets:
+            if fired or not seen:
+                return True
+            targets = self._open_targets(seat)
+            on = st.shown and st.widget in targets
+            if button == "b":
+                if on:
                     self._step(seat, 1, targets)
                 elif not st.shown:
                     self._show(seat, targets)
+            elif on:
+                self._choose(seat, st.widget)
+            elif not st.shown and self._quick(seat):
+                pass
+            else:
+                self._show(seat, targets)
             return True
         return False
+
+    def show(self, seat: int, tries: int = 10) -> None:
+        """Show the seat's highlight on its first choice (a menu opened by buttons). A zone that has just joined
+        the window is laid out first; while it still has no choice (its place comes with its parent's size on the
+        next frame), this is tried again a few frames later."""
+        _layout_now(self.screen.focus_zone(seat))
+        targets = self._open_targets(seat)
+        if targets:
+            self._show(seat, targets)
+        elif tries > 0 and self.screen.focus_playing(seat):
+            Clock.schedule_once(lambda _dt: self.show(seat, tries - 1), CHECK_S / 2)
+
+    def let_go(self, seat: int) -> None:
+        """Forget the seat's buttons down and hide its highlight (its menu opened over it: the release of the
+        hold that opened it belongs to the menu)."""
+        st = self.state(seat)
+        st.down.clear()
+        st.held.clear()
+        if st.peeking:
+            self._peek(seat, False)
+        self.hide(seat)
 
     def step(self, seat: int, delta: int) -> None:
         """Move the seat's highlight ``delta`` choices on (round the ends)."""
@@ -289,6 +367,7 @@ class FocusRing:
     def back(self, seat: int) -> None:
         """hold b: the screen's own step back, or hide the highlight and close the tray."""
         if self.screen.focus_back(seat):
+            _layout_now(self.screen)
             self.refresh(seat, look_in_tray=True)
             return
         self.hide(seat)
@@ -312,7 +391,8 @@ class FocusRing:
         """Forget every seat's focus (a new game, the game ended, the table went idle)."""
         for seat in list(self.seats):
             self.hide(seat)
-            self.seats[seat].peeking = False
+            self._peek(seat, False)
+            self.seats[seat].down.clear()
             self.seats[seat].held.clear()
 
     def refresh(self, seat: int | None = None, look_in_tray: bool = False) -> None:
@@ -353,15 +433,20 @@ class FocusRing:
             return
         st.shown = True
         if st.widget not in targets:
-            st.widget = targets[0]
+            st.widget = self.screen.focus_next(seat, None, targets)
         self._place(seat)
         if self._check_ev is None:
             self._check_ev = Clock.schedule_interval(self._check, CHECK_S)
+
+    def _quick(self, seat: int) -> bool:
+        quick = getattr(self.screen, "focus_quick", None)
+        return bool(quick(seat)) if callable(quick) else False
 
     def _choose(self, seat: int, w: Any) -> None:
         choose(w)
         if self.on_choose is not None:
             self.on_choose(seat, w)
+        _layout_now(self.screen)  # a new page, a bot's new buttons: choices have their room before the next frame
         self.refresh(seat, look_in_tray=True)
 
     def _peek(self, seat: int, on: bool) -> None:

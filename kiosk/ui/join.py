@@ -2,7 +2,13 @@
 
 Rules (decisions, written down):
 
-* A seat joins by touching its pad's "Join" or pressing its seat button "a"; "b" (or "Leave") leaves.
+* A seat joins by touching its pad's "Join" or pressing its seat button "a" (at once, on the press).
+* A joined seat's buttons choose everything a finger can (the mapping of :mod:`kiosk.ui.focus`): "b" shows a
+  highlight and moves it through the seat's own pad (Start, Leave), the centre's buttons (Back, Fill with bots,
+  Match, Start) and the other seats' bot buttons (Add a bot, its Level, Remove bot: clockwise from the seat; a
+  human joins only at their own seat); "a" chooses the highlighted one. "a" with no highlight shown starts,
+  first filling the seats the game still needs with bots, so a player on buttons alone starts in two presses.
+  "hold a" opens the how-to at the seat, as the badge does.
 * Any empty seat can take a bot ("Add bot"); tapping the bot's level cycles easy -> normal -> hard -> random.
   "Fill with bots" in the centre fills empty seats up to the game's minimum (at the default level).
 * At least one human must have joined; the game starts when humans + bots reach the game's minimum, by
@@ -35,6 +41,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.config import BOT_LEVELS
 from kiosk.engine import GameSpec
 from kiosk.inputs import SeatEvent
+from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.howto import players_text
 from kiosk.ui.seatzone import SeatZone
 
@@ -75,6 +82,9 @@ class JoinScreen(Screen):
         self.on_back = on_back
         self.spec: GameSpec | None = None
         self.pads: dict[int, JoinPad] = {}
+        #: every joined seat's button highlight (see :mod:`kiosk.ui.focus`)
+        self.focus = FocusRing(self)
+        self._focus_layer: Any = None
         for seat in self.table.seats if self.table is not None else []:
             pad = JoinPad(table=self.table, seat=seat, screen=self)
             self.pads[seat.index] = pad
@@ -82,6 +92,7 @@ class JoinScreen(Screen):
 
     # ------------------------------------------------------------------------------------------- setup
     def setup(self, spec: GameSpec, chooser: int | None, default_level: str) -> None:
+        self.focus.reset()
         self.spec = spec
         self.title = spec.title
         self.default_level = default_level
@@ -169,22 +180,69 @@ class JoinScreen(Screen):
             self.on_back()
 
     def seat_event(self, event: SeatEvent) -> None:
-        """Seat button "a": join, or start when already joined (filling the seats the game still needs with bots
-        first, so a player on buttons alone can start); "b": leave."""
-        if event.seat is None or event.seat not in self.pads or not event.is_press:
+        """Seat button "a" at a seat not joined: join (a bot there gives way); at a joined seat the buttons drive
+        its highlight (see the module docstring)."""
+        if event.seat is None or event.seat not in self.pads:
+            return
+        if self.focus.handle(event):
             return
         pad = self.pads[event.seat]
-        if event.button == "a":
-            if pad.mode == "human" and not self.can_start:
-                self.fill_bots()
-            if pad.mode == "human" and self.can_start:
-                self.start()
-            elif pad.mode != "human":
-                if pad.mode == "bot":
-                    pad.mode = "empty"
-                self.join(event.seat)
-        elif event.button == "b" and pad.mode == "human":
-            self.leave(event.seat)
+        if event.is_press and event.button == "a" and pad.mode != "human":
+            if pad.mode == "bot":
+                pad.mode = "empty"
+            self.join(event.seat)
+
+    def on_leave(self, *_a: Any) -> None:
+        self.focus.reset()
+
+    # ------------------------------------------------------------------------------------------- buttons
+    def focus_playing(self, seat: int) -> bool:
+        pad = self.pads.get(seat)
+        return pad is not None and pad.mode == "human"
+
+    def focus_zone(self, seat: int) -> Any:
+        return self.pads.get(seat)
+
+    def focus_tray(self, seat: int) -> Any:
+        return None
+
+    def focus_targets(self, seat: int) -> list[Any]:
+        """The seat's own pad, the centre's buttons (both in reading order as the seat sees them), then the other
+        seats' bot buttons, clockwise from the seat, each pad's in its own reading order (Level, then Remove)."""
+        pad = self.pads.get(seat)
+        if pad is None:
+            return []
+        out = reading_order(pad, walk_choices(pad))
+        out += reading_order(pad, walk_choices(self.ids.buttons))
+        order = sorted(self.pads)
+        k = order.index(seat)
+        for i in order[k + 1 :] + order[:k]:
+            other = self.pads[i]
+            mine = [other.ids[n] for n in ("add_bot", "level", "remove_bot")]  # (weak proxies: == , not "is")
+            out += [w for w in reading_order(other, walk_choices(other)) if any(w == m for m in mine)]
+        return out
+
+    def focus_back(self, seat: int) -> bool:
+        return False
+
+    def focus_next(self, seat: int, gone: Any, targets: list[Any]) -> Any:
+        """A bot added by buttons: the highlight goes on to that seat's Level button (the next thing to set)."""
+        for other in self.pads.values():
+            inside = list(other.walk(restrict=True))
+            if gone is not None and any(gone is w for w in inside):
+                return next((w for w in targets if any(w is x for x in inside)), targets[0])
+        return targets[0]
+
+    def focus_layer(self) -> Any:
+        self._focus_layer = top_layer(self, self._focus_layer)
+        return self._focus_layer
+
+    def focus_quick(self, seat: int) -> bool:
+        """ "a" with no highlight shown at a joined seat: start, filling the seats the game needs with bots first."""
+        if not self.can_start:
+            self.fill_bots()
+        self.start()
+        return True
 
     # ------------------------------------------------------------------------------------------- state
     def _full(self) -> bool:

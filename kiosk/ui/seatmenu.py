@@ -16,6 +16,11 @@ keep their pace.
 
 The menu layer (:class:`SeatMenus`) sits above the game screen and joins the window only while some seat's menu
 is open (a hidden widget costs a draw). Touches elsewhere pass through to the game.
+
+Seat buttons (the mapping of :mod:`kiosk.ui.focus`): "hold a" opens the seat's menu where a tap on its badge
+would, with the highlight on its first choice, and closes it again. While it is open the seat's buttons move
+the menu's own highlight: "b" next, "a" choose, "hold b" back (the how-to's previous step, the Leave question's
+"No, stay", and from the menu itself back to the game).
 """
 
 from __future__ import annotations
@@ -37,7 +42,9 @@ from kivy.properties import (
 from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.engine import GameSpec
+from kiosk.inputs import SeatEvent
 from kiosk.ui.demo import DemoFrame, demo_frames
+from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.howto import HowToStep, howto_steps
 from kiosk.ui.pieces import Picture
 from kiosk.ui.seatzone import SeatBadge, SeatZone
@@ -229,6 +236,9 @@ class SeatMenus(FloatLayout):
         self.hints_at = hints_at or (lambda _i: None)
         self.on_switch_hints = on_switch_hints
         self.menus: dict[int, SeatMenu] = {}
+        #: every seat's button highlight over its open menu (see :mod:`kiosk.ui.focus`)
+        self.focus = FocusRing(self)
+        self._focus_layer: Any = None
         for seat in self.table.seats if self.table is not None else []:
             menu = SeatMenu(table=self.table, seat=seat, layer=self, shown=False)
             self.menus[seat.index] = menu
@@ -265,6 +275,7 @@ class SeatMenus(FloatLayout):
         return bool(self.menus[index].shown)
 
     def close(self, index: int) -> None:
+        self.focus.let_go(index)
         self.menus[index].shown = False
         if not any(m.shown for m in self.menus.values()) and self.parent is not None:
             self.parent.remove_widget(self)
@@ -272,6 +283,59 @@ class SeatMenus(FloatLayout):
     def close_all(self) -> None:
         for index in self.menus:
             self.close(index)
+
+    # ---------------------------------------------------------------------------------------------- buttons
+    def seat_button(self, event: SeatEvent) -> bool:
+        """A seat button or its key (True when used here): "hold a" opens the seat's menu where its badge would
+        (the highlight on its first choice) or closes it; while the menu is open, the seat's buttons are its."""
+        seat = event.seat
+        if seat is None or seat not in self.menus or event.source not in ("button", "key"):
+            return False
+        if event.kind == "hold" and event.button == "a":
+            if self.is_open(seat):
+                self.menus[seat].close()
+                return True
+            if not self.open_from_badge(seat):
+                return False
+            self.focus.show(seat)
+            return True
+        if not self.is_open(seat):
+            return False
+        self.focus.handle(event)
+        return True
+
+    def focus_playing(self, seat: int) -> bool:
+        return seat in self.menus and self.is_open(seat)
+
+    def focus_zone(self, seat: int) -> Any:
+        return self.menus.get(seat)
+
+    def focus_tray(self, seat: int) -> Any:
+        return None
+
+    def focus_targets(self, seat: int) -> list[Any]:
+        menu = self.menus.get(seat)
+        return reading_order(menu, walk_choices(menu)) if menu is not None and menu.shown else []
+
+    def focus_back(self, seat: int) -> bool:
+        """ "hold b": the how-to's previous step (from the first, the menu), the Leave question's "No, stay", and
+        from the menu, back to the game."""
+        menu = self.menus[seat]
+        if menu.page == "howto":
+            menu.back_step()
+        elif menu.page == "leave":
+            menu.page = "menu"
+        else:
+            menu.close()
+        return True
+
+    def focus_next(self, seat: int, gone: Any, targets: list[Any]) -> Any:
+        """A new page: the highlight goes to its big button ("? How to play", "Next", "No, stay")."""
+        return next((w for w in targets if type(w).__name__ == "BigButton"), targets[0])
+
+    def focus_layer(self) -> Any:
+        self._focus_layer = top_layer(self, self._focus_layer)
+        return self._focus_layer
 
     # ---------------------------------------------------------------------------------------------- leaving
     def switch_hints(self, index: int) -> bool:

@@ -20,8 +20,9 @@ Gestures (decisions, written down; the thresholds are class attributes of :class
 * **Claim** ("TAKOYAKI!"): the seat's claim pad, its seat button "a", or a tap-stick tap. A wrong claim locks the
   seat out until the next order (the engine decides; the screen shows the sign).
 
-**Seat buttons** (the mapping of :mod:`kiosk.ui.focus`: b next, a choose, hold b back): with no highlight shown,
-"a" is TAKOYAKI! at once (a race); "b" shows the highlight. It visits the seat's balls and the claim pad; choosing
+**Seat buttons** (the mapping of :mod:`kiosk.ui.focus`: b next, a choose, hold b back, hold a menu): with no
+highlight shown, "a" is TAKOYAKI! as it is let go (a race; a hold of "a" opens the seat's menu and never claims);
+"b" shows the highlight. It visits the seat's balls and the claim pad; choosing
 a ball shows its moves as marks on the grill (an arrow on each empty space it can be pushed to, a ring on the ball
 to turn it over), and the highlight then visits only those moves, the claim pad and the other balls, so a ball is
 pushed twice in one direction by pressing "a" twice. A pushed ball stays chosen; "hold b" lets go of it.
@@ -647,19 +648,22 @@ class TakoyakiScreen(BaseGameScreen):
         return ok
 
     def seat_event(self, event: SeatEvent) -> None:
-        """A tap-stick tap, or seat button "a" with no highlight shown: TAKOYAKI! for that seat. Otherwise the
-        seat buttons move and use the highlight (:mod:`kiosk.ui.focus`)."""
+        """A tap-stick tap: TAKOYAKI! for that seat. The seat buttons move and use the highlight
+        (:mod:`kiosk.ui.focus`), where "a" with no highlight shown is TAKOYAKI! too (:meth:`focus_quick`)."""
         if self.session is None or event.seat is None:
             return
-        claim = event.kind == "tap" and event.source in ("tap", "key")
-        if event.is_press and event.button == "a" and self.focus.focused(event.seat) is None:
-            claim = True
-        if not claim:
-            super().seat_event(event)
+        if event.kind == "tap" and event.source in ("tap", "key"):
+            self.focus_quick(event.seat)
             return
-        g = self.session.game_seat_of(event.seat)
+        super().seat_event(event)
+
+    def focus_quick(self, seat: int) -> bool:
+        """Seat button "a" with no highlight shown (on its release, so that a hold opens the seat's menu and is
+        never a wrong claim): TAKOYAKI! for that seat."""
+        g = self.session.game_seat_of(seat) if self.session is not None else None
         if g is not None:
             self.human_action(g, Claim())
+        return True
 
     def focus_targets(self, seat: int) -> list[Any]:
         """The seat's balls and claim pad; with a ball chosen, its moves first, then the pad and the other balls."""

@@ -203,6 +203,11 @@ def test_private_tray_hides_hand_until_held_and_human_plays_by_touch(app: Any) -
     panel = screen.panels[session.seats[g].index]
     tray = panel.ids.tray
     other = next(p for i, p in screen.panels.items() if p.in_game and p is not panel and not p.is_bot)
+    # the seat to move sees its hand at once (the tray opens by itself at its turn); nobody else's opens
+    run_until(lambda: tray.is_open, 3, "the hand opening by itself at the seat's turn")
+    assert not other.ids.tray.is_open
+    tray.toggle()  # what a tap on the open tray does: closed for the rest of the turn, until held or tapped
+    frames(1)
     assert not tray.is_open and not other.ids.tray.is_open
     screenshot("game_hidden")
     # hold the tray with one finger ...

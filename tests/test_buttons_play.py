@@ -364,7 +364,18 @@ def child_main(tmp: Path, out: Path) -> None:
             if st.turn != g:
                 if btn.focused() is not None:
                     run_until(lambda: btn.focused() is None, 2, "no highlight once the turn passed")
-                run_until(lambda: not tray.is_open, 1, "not the seat's turn: the tray hidden (by the next frame)")
+                if tray.is_open:
+                    tick(3)
+                assert not tray.is_open, (
+                    "not the seat's turn: the tray hidden",
+                    tray.latched,
+                    tray.held_by_button,
+                    tray.n_touches,
+                    st.turn,
+                    g,
+                    session.state.to_move(),
+                    btn.focused(),
+                )
                 tick()
                 continue
             btn.show()

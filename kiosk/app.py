@@ -63,7 +63,7 @@ class KioskApp(KioskHardening, App):
     results: ResultsScreen = on_demand("_results")
     operator: OperatorScreen = on_demand("_operator")
     overlay: Overlay
-    seat_menus: SeatMenus = on_demand("_seat_menus")
+    seat_menus: SeatMenus
     diagnostics: DiagnosticsScreen = on_demand("_diagnostics")
     corner_mark: CornerMark
 

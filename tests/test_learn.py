@@ -123,8 +123,14 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 
 
 def _badge(screen: Any, index: int) -> Any:
+    """Seat ``index``'s badge on screen. During the seat's turn its open hand takes the badge's column: the guest
+    hides the hand first (what a tap on the open hand does)."""
     from kiosk.ui.seatzone import SeatBadge
 
+    panel = getattr(screen, "panels", {}).get(index)
+    if panel is not None and panel.ids.tray.is_open and not panel.ids.tray.always_open:
+        panel.ids.tray.toggle()
+        frames(2)
     found = [
         w
         for w in screen.walk(restrict=True)

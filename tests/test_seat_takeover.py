@@ -106,8 +106,14 @@ def test_a_seat_left_to_a_bot_stays_a_bot_after_a_crash_and_a_resume(tmp_path: P
 
 
 def _badge(screen: Any, index: int) -> Any:
+    """Seat ``index``'s badge on screen. During the seat's turn its open hand takes the badge's column: the guest
+    hides the hand first (what a tap on the open hand does)."""
     from kiosk.ui.seatzone import SeatBadge
 
+    panel = getattr(screen, "panels", {}).get(index)
+    if panel is not None and panel.ids.tray.is_open and not panel.ids.tray.always_open:
+        panel.ids.tray.toggle()
+        frames(2)
     found = [
         w
         for w in screen.walk(restrict=True)

@@ -3,11 +3,12 @@ per frame right after it, or at once by :meth:`LazyBuild.ensure_ready` when a pl
 start-up within twice a bare Kivy app's (``benchmarks/bench_ui.py``).
 
 The steps, in order: storage (high scores, saved games, resume offers; opened in a thread, see
-:meth:`LazyBuild._games`), the sound effects, the picker, the joining screen and the "Still playing?" overlay: what
-a guest's first touch needs at once. Built the first time they are used (:func:`on_demand`: the app's attribute is
-built by its step when first read): the results screen (at the end of a game), the operator menu and the hardware
-diagnostics (staff only) and the seats' menus (a seat's "?"); about 20 MB of resident memory in attract mode
-for rooms most passers-by never open. A game's screen is built when it is first shown
+:meth:`LazyBuild._games`), the sound effects, the picker, the joining screen, the "Still playing?" overlay and the
+seats' menus: what a guest's first touch needs at once. Built the first time they are used (:func:`on_demand`: the
+app's attribute is built by its step when first read): the results screen (prepared during a game), the operator
+menu and the hardware diagnostics (staff only); about 15 MB of resident memory in attract mode for rooms most
+passers-by never open. (The seats' menus were built on first use too, but a menu built at a badge's tap needs a
+frame or two to lay out before its buttons answer where they are drawn.) A game's screen is built when it is first shown
 (:class:`kiosk.shell.launcher.GameScreens`: building all four at start cost about 100 MB of resident memory for
 screens nobody was looking at).
 """
@@ -57,8 +58,8 @@ def on_demand(step: str) -> Any:
 
 
 class LazyBuild:
-    """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``overlay``), one step per frame after
-    :meth:`start`; ``results``, ``operator``, ``seat_menus`` and ``diagnostics`` when first used (:func:`on_demand`).
+    """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``overlay``, ``seat_menus``), one step
+    per frame after :meth:`start`; ``results``, ``operator`` and ``diagnostics`` when first used (:func:`on_demand`).
     """
 
     def __init__(self, app: KioskApp) -> None:
@@ -71,7 +72,7 @@ class LazyBuild:
             self._picker,
             self._join,
             self._overlay,
-            self._badges,
+            self._seat_menus,
         ]
 
     @property
@@ -83,7 +84,7 @@ class LazyBuild:
         Clock.schedule_once(self._step, 0)
 
     def built(self, name: str) -> bool:
-        """Whether the app's on-demand room ``name`` (``seat_menus``, ``results``...) has been built."""
+        """Whether the app's room ``name`` (``seat_menus``, ``results``...) has been built yet."""
         return name in vars(self.app)
 
     def prepare(self, *names: str) -> None:
@@ -181,17 +182,6 @@ class LazyBuild:
         from kiosk.ui.overlay import Overlay
 
         self.app.overlay = Overlay(table=self.app.table, on_answer=self.app.idle.answer)
-
-    def _badges(self) -> None:
-        """A tap on a seat's badge opens that seat's menu where one is offered (the menus are built then)."""
-        from kiosk.ui.seatzone import SeatBadge
-
-        app = self.app
-
-        def opener(index: int) -> bool:
-            return app.seat_help.menu_offered(index) is not None and app.seat_menus.open_from_badge(index)
-
-        SeatBadge.opener = opener
 
     def _seat_menus(self) -> None:
         from kiosk.ui.seatmenu import SeatMenus

@@ -83,14 +83,13 @@ class TableGestures:
         self.app.desk.open("bottom" if corner.y == 0 else "top")
 
     def _seat_menu_button(self, event: SeatEvent) -> bool:
-        """A seat button for the seat menus (True when used there): "hold a" where a menu is offered (the menus
-        are built then, on first use), or any button of a seat whose menu is open."""
+        """A seat button for the seat menus (True when used there): "hold a" where a menu is offered, or any button
+        of a seat whose menu is open (nothing before the menus are built, in the first frames after start-up)."""
         app = self.app
         seat = event.seat
         if seat is None or event.source not in ("button", "key"):
             return False
-        wanted = event.kind == "hold" and event.button == "a" and app.seat_help.menu_offered(seat) is not None
-        if not wanted and not app.builder.built("seat_menus"):
+        if not app.builder.built("seat_menus"):
             return False
         menus = app.seat_menus
         if not menus.seat_button(event):

@@ -366,6 +366,10 @@ class HandLayout(Widget):
                 w.size_hint = (None, None)
                 w.size = (0, 0)
                 w.pos = self.pos
+        self.place(cards)
+
+    def place(self, cards: list[Any]) -> None:
+        """Lay ``cards`` out in overlapping rows (:func:`hand_layout`), each covered card keeping its corner."""
         n = len(cards)
         if not n:
             return

@@ -15,7 +15,6 @@ changes and steps back when the hand gets shorter. A hand that fits is never pag
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from kivy.lang import Builder
@@ -108,21 +107,7 @@ class MakotoHand(HandLayout):
         if self.fore.opacity and self.children[0] is not self.fore:
             self.remove_widget(self.fore)  # the last in the row lies on top of the card before it
             self.add_widget(self.fore)
-        n = len(shown)
-        if not n:
-            return
-        cw, ch, step, per_row, rise = hand_layout(n, self.width, self.height, self.min_step, int(self.max_rows))
-        rows = math.ceil(n / per_row)
-        top = self.y + (self.height + ch + (rows - 1) * rise) / 2
-        for i, w in enumerate(shown):
-            r, c = divmod(i, per_row)
-            last_in_row = c == per_row - 1 or i == n - 1
-            covered_below = r < rows - 1 and rise < ch  # the next row lies over this card's lower part
-            w.size_hint = (None, None)
-            w.size = (cw, ch)
-            w.corner = step if (step < cw and not last_in_row) else (cw if covered_below else 0)
-            w.x = self.x + c * step
-            w.top = top - r * rise
+        self.place(shown)
 
 
 KV = r"""

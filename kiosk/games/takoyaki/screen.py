@@ -484,7 +484,7 @@ class TakoPanel(SeatZone):
       type scale's minimum. The near row, by the player's edge, holds the badge (a touch target: it opens the
       seat's menu), the words and the claim pad (at least a touch target, its "TAKOYAKI!" never broken).
     * **Wide** (a long edge wide enough, e.g. 690 x 270 px at 1920x1080): the grill takes the zone's whole depth
-      at the right, so its spaces grow by the room that was a gap between card and grill (74 px at 1920x1080
+      at the right, so its spaces grow by the room that was a gap between card and grill (75 px at 1920x1080
       instead of 60); the order card keeps its place and size at the far left, the words take a column beside it
       (at least ``WIDE_WORDS_U``), and the badge and the claim pad stay at the player's edge under them, the pad
       beside the grill. Taken only when it makes the spaces ``WIDE_GAIN`` times larger: at 1280x800 a long edge

@@ -53,6 +53,11 @@ def test_tray_opens_and_closes_by_tap_hold_time_and_turn(results: dict[str, Any]
     assert results.get("tray") == "ok", results.get("tray")
 
 
+@pytest.mark.parametrize("case", ["long", "two"])
+def test_maki_serve_and_draw_in_one_touch(results: dict[str, Any], case: str) -> None:
+    assert results.get(f"serve_and_draw_{case}") == "ok", results.get(f"serve_and_draw_{case}")
+
+
 # =============================================================================================== child
 def child_main(tmp: Path, out: Path) -> None:
     from kiosk.ui.touchplay import play, summary
@@ -226,7 +231,105 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(2)
 
-    scenarios = {**{key: (lambda k=key: game(k)) for key in GAMES}, "placement": placement, "tray": tray}
+    def serve_and_draw(case: str) -> None:
+        """Maki: a recipe served and the next one drawn with one touch. The position (the human's turn, a recipe
+        ready to serve: ``long`` one of 3 or more ingredients, ``two`` a 2-ingredient one with action cards on
+        display) is reached by easy bots playing both seats, then launched at the table. Per recipe the tray offers
+        one "Serve <name>, then Draw <n>" button per non-empty deck and the plain Serve. ``long``: one tap serves,
+        draws from the deck chosen (the last one offered, not the first) and the hand is three again; ``two``: the
+        tap serves, the reward card is chosen next (the prompt says the draw follows), and that tap draws from the
+        chosen deck by itself: two touches for three decisions."""
+        from kiosk.games.maki.rules import RECIPES, Draw, Gain, Serve
+        from kiosk.ui.board import Then
+        from kiosk.ui.touchplay import Toucher, _buttons
+
+        spec = app.games["maki"]
+        sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
+        st = spec.new_game(2, 1)
+        bots = [spec.bots["easy"](g, 7 + g) for g in range(2)]
+        serve = None
+        for _ in range(400):
+            assert not st.is_over(), "no such position in this game"
+            g = st.to_move()[0]
+            if g == 0:
+                serve = next(
+                    (
+                        a
+                        for a in st.legal_actions(0)
+                        if isinstance(a, Serve)
+                        and (RECIPES[a.recipe].length == 2) == (case == "two")
+                        and (case == "long" or st.view(None)["display"])
+                    ),
+                    None,
+                )
+                if serve is not None:
+                    break
+            st.apply(g, bots[g].choose(st))
+        assert serve is not None
+        app.go_attract()
+        frames(2)
+        app.launcher.launch(spec, st, [(sw, None), (ne, "easy")], 1, None, {})
+        session = app.launcher.session
+        run_until(lambda: app.sm.current_screen.session is session and not app.sm.transition.is_active, 10, "maki")
+        session.pause()  # the bot's turn after the human's does not come while the human's is checked
+        screen = app.sm.current_screen
+        panel = screen.panels[sw]
+        run_until(lambda: panel.ids.tray.is_open and panel.actions, 10, "the human's tray with its buttons")
+        frames(2)
+        decks = {int(k): d["count"] for k, d in session.state.view(None)["decks"].items()}
+        hand = len(session.state.view(0)["hands"][0])
+        combos = [a for a in panel.actions if isinstance(a, Then) and a.first == serve]
+        assert [c.then for c in combos] == [Draw(n) for n in sorted(decks) if decks[n]], panel.labels
+        assert serve in panel.actions, "the plain Serve stays, for serving another recipe before drawing"
+        assert panel.actions.index(combos[0]) < panel.actions.index(serve)
+        choice = combos[-1]
+        n = choice.then.length  # type: ignore[attr-defined]
+        assert panel.describe(choice).endswith(f", then Draw {n}"), panel.describe(choice)
+        if case == "long":
+            screenshot_tray("maki_serve_and_draw")
+        button = next((b for b in _buttons(panel.ids.tray) if getattr(b, "action", None) == choice), None)
+        assert button is not None, f"{choice} is on the tray's first page ({panel.labels})"
+        assert button.text == f"Draw {n}", button.text
+        header = f"{panel.describe(serve)}, then:"
+        assert header in panel.labels and header in [getattr(w, "text", "") for w in panel.walk(restrict=True)]
+        finger = Toucher()
+        before = len(session.state.journal)
+        finger.tap(button)
+        tick(2)
+        if case == "two":
+            assert session.state.to_move() == [0], "the reward card comes first"
+            gains = [a for a in session.state.legal_actions(0) if isinstance(a, Gain)]
+            assert gains and panel.actions == gains, (panel.labels, gains)
+            assert f"Draw {n} follows by itself" in panel.prompt, panel.prompt
+            assert decks == {int(k): d["count"] for k, d in session.state.view(None)["decks"].items()}, "not yet"
+            gain = next(b for b in _buttons(panel.ids.tray) if getattr(b, "action", None) == gains[-1])
+            finger.tap(gain)
+            tick(2)
+        records = session.state.journal[before:]
+        mine = [r["action"]["type"] for r in records if r.get("seat") == 0]
+        want = ["Serve", "Draw"] if case == "long" else ["Serve", "Gain", "Draw"]
+        assert mine == want, records
+        assert finger.count == (1 if case == "long" else 2), finger.count
+        after = {int(k): d["count"] for k, d in session.state.view(None)["decks"].items()}
+        assert after == {k: v - (k == n) for k, v in decks.items()}, (decks, after, n)
+        assert len(session.state.view(0)["hands"][0]) == hand == 3, "the hand is back to three"
+        assert session.state.to_move() == [1], "the turn passed"
+        assert not panel.ids.tray.is_open and screen._then is None
+        app.launcher.end()
+        frames(2)
+
+    def screenshot_tray(name: str) -> None:
+        from conftest import screenshot
+
+        screenshot(name)
+
+    scenarios = {
+        **{key: (lambda k=key: game(k)) for key in GAMES},
+        "placement": placement,
+        "tray": tray,
+        "serve_and_draw_long": lambda: serve_and_draw("long"),
+        "serve_and_draw_two": lambda: serve_and_draw("two"),
+    }
     run_scenarios(scenarios, out)
 
 

@@ -59,13 +59,22 @@ public-information column. Decisions, written down:
   serving comes before prepping; Wasabi!: every Pass variant after every placement), and action cards aimed at
   squares last of all (Switch, Chop, Substitute; Switch!, Chop!, Wasabi!: many buttons, all reachable by
   tapping a square); of these, only the ones no tile or square reaches are buttons.
+* **Two choices on one button** (:class:`Then`, :attr:`BoardScreen.FOLLOW_UPS`): where a choice is mostly followed
+  by another of the seat's own (Maki: serving, then the deck to draw the next recipe from), the buttons offer both
+  in one touch, the player still choosing each: per such action a group (:class:`ThenGroup`), a line naming it
+  ("Serve Maguro N., then:") over one button per choice the engine then offers ("Draw 2", "Draw 3"...; found on
+  a copy of the state, :meth:`BoardScreen.follow_ups`), and the plain button after it (serving a second recipe
+  before drawing). The screen applies the first half, then the second as soon as the engine offers it in the same
+  turn: at once, or after the steps the first brought (a 2-ingredient recipe's reward card: the prompt says the
+  draw follows by itself); it is dropped when the turn passes or the engine offers other choices of its kind.
 * **The tray at the start of a turn:** when a human seat becomes the acting seat its private tray opens by itself
   (:meth:`~kiosk.ui.seatzone.PrivateTray.turn_started`: its tiles and buttons are there without a tap); it closes
   when the turn passes, as before. A bot's tray never opens, and in attract mode no seat acts.
 * **No step is played for the player** (decision, written down): a step with a single legal action still takes
-  its touch. Such steps are rare here (over twenty easy-bot games a title, Maki's human seat met 8 in 1138 steps: a
-  lone reward card or discard; Wasabi! none), so carrying them out by themselves would save almost nothing, and a
-  move the table makes unasked surprises the newcomer the saving is for.
+  its touch (Maki's End Turn after serving with every recipe deck empty is on the serving button instead:
+  "Serve Maguro N., then: End Turn"). Such steps are rare here (over twenty easy-bot games a title, Maki's human
+  seat met 8 in 1138 steps: a lone reward card or discard; Wasabi! none), so carrying them out by themselves would
+  save almost nothing, and a move the table makes unasked surprises the newcomer the saving is for.
 * **Prompt:** the acting seat's tray says in words what to do (:meth:`BoardScreen.prompt_text`, per game, from
   the legal actions' kinds and the public view only: never which tiles or recipes the seat holds, as the prompt
   shows even while the tray is closed).

@@ -6,7 +6,10 @@ child): :func:`play` starts a game with one human seat (south-west) against bots
 what the human wants to do next (the *intent*), and carries each intent out the way a player would, through the
 seat's own controls only, with the fewest touches the screen allows: real Kivy ``MotionEvent`` touches
 (``kivy.tests.common.UnitTestTouch``) dispatched through the window at the widgets' centres. One touch is one
-finger down and up again (a drag from a tile to a square is one touch; a tap to open the tray is one).
+finger down and up again (a drag from a tile to a square is one touch; a tap to open the tray is one). Where the
+seat's buttons offer a choice together with the next one (Maki's "Serve Maguro N., then: Draw 3"), the driver
+asks the bot what it would choose next, on a copy of the state, and presses that button when it is offered
+(:func:`both_button`).
 
 What counts as a turn (decisions, written down):
 
@@ -33,7 +36,7 @@ from typing import Any
 
 from kiosk.engine import Action
 
-__all__ = ["Unreachable", "TouchLog", "Toucher", "play", "start", "summary"]
+__all__ = ["Unreachable", "TouchLog", "Toucher", "both_button", "play", "start", "summary"]
 
 
 class Unreachable(AssertionError):
@@ -214,28 +217,6 @@ class BoardDriver:
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         self.finger.drag([a, mid, b])
 
-    def _both(self, action: Action, next_intent: Callable[..., Action | None]) -> Action | None:
-        """The seat's button doing ``action`` and the player's next choice in one touch (a
-        :class:`~kiosk.ui.board.Then`: Maki's "Serve Maguro N., then Draw 3"), when the tray offers one for what the
-        player wants next: the intents after ``action`` on a copy of the state, through the steps between (a
-        2-ingredient recipe's reward card, chosen on its own afterwards) up to the choice a button offers. None:
-        no such button (the plain one is pressed)."""
-        from kiosk.ui.board import Then
-
-        offered = [a for a in self.panel.actions if isinstance(a, Then) and a.first == action]
-        kinds = {type(a.then) for a in offered}
-        steps = [action]
-        for _ in range(3):
-            after = next_intent(*steps)
-            if after is None:
-                return None
-            if Then(action, after) in offered:
-                return Then(action, after)
-            if type(after) in kinds:
-                return None  # a choice of that kind the buttons do not offer with it: step by step
-            steps.append(after)
-        return None
-
     def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
         """Carry out ``action``; returns how many engine actions were applied (a drag may apply two, a button two
         choices)."""
@@ -249,7 +230,7 @@ class BoardDriver:
         pick = screen.pick_tile(action)
         tile = screen.placed_tile(action, public)
         squares = action_squares(action, n)
-        both = self._both(action, next_intent) if pick is None and not squares else None
+        both = both_button(self.panel, action, next_intent) if pick is None and not squares else None
         if both is not None:
             self._press_button(both)
         elif pick is not None:
@@ -281,6 +262,31 @@ class BoardDriver:
         if done <= 0:
             raise Unreachable(f"{action} was not applied ({self.panel.error})")
         return done
+
+
+def both_button(panel: Any, action: Action, next_intent: Callable[..., Action | None]) -> Action | None:
+    """The seat's button doing ``action`` and the player's next choice in one touch (a
+    :class:`~kiosk.ui.board.Then`: Maki's "Serve Maguro N., then Draw 3"), when the seat's buttons (``panel``, a
+    board screen's seat) offer one for what the player wants next: the intents after ``action`` on a copy of the
+    state (``next_intent(*actions)``), through the steps between (a 2-ingredient recipe's reward card, chosen on
+    its own afterwards) up to a choice such a button offers. None: no such button (the plain one is for it)."""
+    from kiosk.ui.board import Then
+
+    offered = [a for a in panel.actions if isinstance(a, Then) and a.first == action]
+    kinds = {type(a.then) for a in offered}
+    steps = [action]
+    for _ in range(3):
+        if not offered:
+            return None
+        after = next_intent(*steps)
+        if after is None:
+            return None
+        if Then(action, after) in offered:
+            return Then(action, after)
+        if type(after) in kinds:
+            return None  # a choice of that kind the buttons do not offer with it: step by step
+        steps.append(after)
+    return None
 
 
 def _view_after(session: Any, g: int, action: Action) -> dict[str, Any]:

@@ -307,8 +307,8 @@ def child_main(tmp: Path, out: Path) -> None:
             assert not problems, "\n".join(str(p) for p in problems)
         button = next((b for b in _buttons(panel.ids.tray) if getattr(b, "action", None) == choice), None)
         assert button is not None, f"{choice} is on the tray's first page ({panel.labels})"
-        assert button.text == f"Draw {n}", button.text
-        header = f"{panel.describe(serve)}, then:"
+        assert button.text == str(n), button.text
+        header = f"{panel.describe(serve)}, then Draw:"
         assert header in panel.labels and header in [getattr(w, "text", "") for w in panel.walk(restrict=True)]
         finger = Toucher()
         before = len(session.state.journal)

@@ -361,27 +361,32 @@ class ThenGroup(BoxLayout):
     ("Serve Maguro N., then:") over one button per second half ("Draw 2", "Draw 3"...). Its buttons carry their
     choice in ``action``, like the panel's other buttons."""
 
-    def __init__(self, u: float, font_size: float, **kw: Any) -> None:
-        super().__init__(orientation="vertical", spacing=2 * u, **kw)
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(orientation="vertical", **kw)
         from kivy.uix.label import Label
 
-        self.u, self.font_size = u, font_size
-        self.header = Label(font_size=font_size, size_hint_y=None, halign="left", valign="middle", bold=True)
+        self.header = Label(size_hint_y=None, halign="left", valign="middle", bold=True)
         self.header.bind(
             width=lambda w, width: setattr(w, "text_size", (width, None)),
-            texture_size=lambda w, ts: setattr(w, "height", max(26 * u, ts[1])),
+            texture_size=lambda w, ts: setattr(w, "height", max(w.font_size * 1.35, ts[1])),
         )
-        self.row = BoxLayout(orientation="horizontal", spacing=4 * u)
+        self.row = BoxLayout(orientation="horizontal")
         self.add_widget(self.header)
         self.add_widget(self.row)
         self.buttons: list[Any] = []
 
-    def show(self, header: str, items: Sequence[tuple[str, Action]], press: Callable[[Action], None]) -> None:
+    def show(
+        self, header: str, items: Sequence[tuple[str, Action]], press: Callable[[Action], None], u: float, font: float
+    ) -> None:
+        """``header`` over one button per (label, choice) of ``items``; ``u`` the window's unit, ``font`` the
+        header's size (the buttons' own comes from their kv rule)."""
         from kivy.factory import Factory
 
+        self.spacing, self.row.spacing = 2 * u, 4 * u
+        self.header.font_size = font
         self.header.text = header
         while len(self.buttons) < len(items):
-            button = Factory.KioskButton(font_size=self.font_size)
+            button = Factory.KioskButton()
             button.bind(on_release=lambda b: press(b.action))
             self.buttons.append(button)
             self.row.add_widget(button)
@@ -389,6 +394,16 @@ class ThenGroup(BoxLayout):
             self.row.remove_widget(self.buttons.pop())
         for button, (label, action) in zip(self.buttons, items):
             button.text, button.action = label, action
+
+
+def shared_words(labels: Sequence[str]) -> tuple[str, list[str]]:
+    """The leading words every label shares (when each has more after them), and what is left of each:
+    ``["Draw 2", "Draw 3"]`` -> ``("Draw", ["2", "3"])``; ``["End Turn"]`` -> ``("", ["End Turn"])``."""
+    split = [label.split() for label in labels]
+    n = 0
+    while split and all(len(w) > n + 1 and w[n] == split[0][n] for w in split):
+        n += 1
+    return " ".join(split[0][:n]) if n else "", [" ".join(w[n:]) for w in split]
 
 
 class BoardPanel(ActionPanel):
@@ -528,8 +543,9 @@ class BoardPanel(ActionPanel):
 
     def _label(self, entry: list[Action]) -> str:
         first = entry[0]
-        if isinstance(first, Then):
-            return f"{self.describe(first.first)}, then:"
+        if isinstance(first, Then):  # "Serve Maguro N., then Draw:" over "2", "3"...; "..., then:" over "End Turn"
+            shared, _rest = shared_words([self.describe(t.then) for t in entry if isinstance(t, Then)])
+            return f"{self.describe(first.first)}, then {shared}:" if shared else f"{self.describe(first.first)}, then:"
         return self.describe(first)
 
     def page_of(self, action: Action) -> int | None:
@@ -567,9 +583,10 @@ class BoardPanel(ActionPanel):
             if entry and isinstance(entry[0], Then):
                 group = self._groups.get(slot)
                 if group is None:
-                    group = self._groups[slot] = ThenGroup(u, u * self.BUTTON_FONT)
-                items = [(self.describe(t.then), t) for t in entry if isinstance(t, Then)]
-                group.show(label, items, self.press_action)
+                    group = self._groups[slot] = ThenGroup()
+                pairs = [t for t in entry if isinstance(t, Then)]
+                _shared, rest = shared_words([self.describe(t.then) for t in pairs])
+                group.show(label, list(zip(rest, pairs)), self.press_action, u, u * self.BUTTON_FONT)
                 wanted.append(group)
                 continue
             while len(self._buttons) <= slot:

@@ -349,6 +349,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 shot = True
         assert session.state.is_over(), f"{key}: the game finished on buttons ({moves} moves)"
         served = sum(1 for r in session.state.journal if r.get("seat") == g and r["action"]["type"] == "Serve")
+        print(f"{key}: {moves} moves on buttons, {served} recipes served, {both} moves of two choices", flush=True)
         if key == "maki" and served:
             assert both, f"{served} recipes served, never with a serve-and-draw button"
         assert ne in screen.panels and not panel.ids.tray.is_open

@@ -53,7 +53,7 @@ def test_tray_opens_and_closes_by_tap_hold_time_and_turn(results: dict[str, Any]
     assert results.get("tray") == "ok", results.get("tray")
 
 
-@pytest.mark.parametrize("case", ["long", "two"])
+@pytest.mark.parametrize("case", ["long", "two", "long_west"])
 def test_maki_serve_and_draw_in_one_touch(results: dict[str, Any], case: str) -> None:
     assert results.get(f"serve_and_draw_{case}") == "ok", results.get(f"serve_and_draw_{case}")
 
@@ -231,20 +231,21 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(2)
 
-    def serve_and_draw(case: str) -> None:
+    def serve_and_draw(case: str, position: str = "south-west") -> None:
         """Maki: a recipe served and the next one drawn with one touch. The position (the human's turn, a recipe
         ready to serve: ``long`` one of 3 or more ingredients, ``two`` a 2-ingredient one with action cards on
-        display) is reached by easy bots playing both seats, then launched at the table. Per recipe the tray offers
-        one "Serve <name>, then Draw <n>" button per non-empty deck and the plain Serve. ``long``: one tap serves,
-        draws from the deck chosen (the last one offered, not the first) and the hand is three again; ``two``: the
-        tap serves, the reward card is chosen next (the prompt says the draw follows), and that tap draws from the
-        chosen deck by itself: two touches for three decisions."""
+        display) is reached by easy bots playing both seats, then launched at the table with the human at
+        ``position`` (a long edge, or a short one: the group fits both, at both window sizes). Per recipe the tray
+        offers a group "Serve <name>, then Draw:" with one button per non-empty deck, and the plain Serve.
+        ``long``: one tap serves, draws from the deck chosen (the last one offered, not the first) and the hand is
+        three again; ``two``: the tap serves, the reward card is chosen next (the prompt says the draw follows),
+        and that tap draws from the chosen deck by itself: two touches for three decisions."""
         from kiosk.games.maki.rules import RECIPES, Draw, Gain, Serve
         from kiosk.ui.board import Then
         from kiosk.ui.touchplay import Toucher, _buttons
 
         spec = app.games["maki"]
-        sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
+        sw, ne = app.table.by_position(position).index, app.table.by_position("north-east").index
         st = spec.new_game(2, 1)
         bots = [spec.bots["easy"](g, 7 + g) for g in range(2)]
         serve = None
@@ -290,7 +291,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
             from kiosk.ui.fit import check_tree
 
-            screenshot_tray("maki_serve_and_draw")
+            screenshot_tray(f"maki_serve_and_draw_{position}")
             problems = [f"1920x1080: {p}" for p in check_tree(panel, (1920, 1080))]
             try:
                 Window.size = (1280, 800)
@@ -298,7 +299,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 tick(3)
                 frames(2)
                 problems += [f"1280x800: {p}" for p in check_tree(panel, (1280, 800))]
-                screenshot_tray("maki_serve_and_draw_1280")
+                screenshot_tray(f"maki_serve_and_draw_{position}_1280")
             finally:
                 Window.size = (1920, 1080)
                 frames(4)
@@ -347,6 +348,7 @@ def child_main(tmp: Path, out: Path) -> None:
         "tray": tray,
         "serve_and_draw_long": lambda: serve_and_draw("long"),
         "serve_and_draw_two": lambda: serve_and_draw("two"),
+        "serve_and_draw_long_west": lambda: serve_and_draw("long", "west"),
     }
     run_scenarios(scenarios, out)
 

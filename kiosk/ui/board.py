@@ -62,11 +62,12 @@ public-information column. Decisions, written down:
 * **Two choices on one button** (:class:`Then`, :attr:`BoardScreen.FOLLOW_UPS`): where a choice is mostly followed
   by another of the seat's own (Maki: serving, then the deck to draw the next recipe from), the buttons offer both
   in one touch, the player still choosing each: per such action a group (:class:`ThenGroup`), a line naming it
-  ("Serve Maguro N., then:") over one button per choice the engine then offers ("Draw 2", "Draw 3"...; found on
-  a copy of the state, :meth:`BoardScreen.follow_ups`), and the plain button after it (serving a second recipe
-  before drawing). The screen applies the first half, then the second as soon as the engine offers it in the same
-  turn: at once, or after the steps the first brought (a 2-ingredient recipe's reward card: the prompt says the
-  draw follows by itself); it is dropped when the turn passes or the engine offers other choices of its kind.
+  and the words its second halves share ("Serve Maguro N., then Draw:") over one button per choice the engine
+  then offers ("2", "3", "4"...; found on a copy of the state, :meth:`BoardScreen.follow_ups`), and the plain
+  button after it (serving a second recipe before drawing). The screen applies the first half, then the second
+  as soon as the engine offers it in the same turn: at once, or after the steps the first brought (a 2-ingredient
+  recipe's reward card: the prompt says the draw follows by itself); it is dropped when the turn passes or the
+  engine offers other choices of its kind.
 * **The tray at the start of a turn:** when a human seat becomes the acting seat its private tray opens by itself
   (:meth:`~kiosk.ui.seatzone.PrivateTray.turn_started`: its tiles and buttons are there without a tap); it closes
   when the turn passes, as before. A bot's tray never opens, and in attract mode no seat acts.
@@ -357,9 +358,10 @@ class TileChoice(ButtonBehavior, Widget):
 
 
 class ThenGroup(BoxLayout):
-    """One entry of a seat's buttons: the :class:`Then` choices sharing their first half, as a line naming it
-    ("Serve Maguro N., then:") over one button per second half ("Draw 2", "Draw 3"...). Its buttons carry their
-    choice in ``action``, like the panel's other buttons."""
+    """One entry of a seat's buttons: the :class:`Then` choices sharing their first half, as a line naming it and
+    the words the second halves share ("Serve Maguro N., then Draw:") over one button per second half ("2", "3"...;
+    "Serve Maguro N., then:" over "End Turn"). Its buttons carry their choice in ``action``, like the panel's other
+    buttons."""
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(orientation="vertical", **kw)

@@ -814,6 +814,7 @@ class BoardScreen(GenericGameScreen):
         self.chosen = ""
         self.acting = None
         self._then = None
+        self._follow_cache = ((), {})
         self._history.clear()
         super().begin(session)
         for ev in session.last_events:  # a resumed game: its last move, in words

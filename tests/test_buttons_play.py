@@ -247,7 +247,7 @@ def child_main(tmp: Path, out: Path) -> None:
         """One move the player wants (``action``), chosen by buttons among the seat's tiles, squares and buttons."""
         from kivy.uix.button import Button
 
-        from kiosk.ui.board import BoardTile, TileChoice, action_squares
+        from kiosk.ui.board import BoardTile, Then, TileChoice, action_squares
 
         session = screen.session
         before = len(session.state.journal)
@@ -270,6 +270,8 @@ def child_main(tmp: Path, out: Path) -> None:
             assert named.count(label) == 1, f"two of the seat's buttons read {label!r}: {named}"
 
             def is_label(w: Any) -> bool:
+                if isinstance(action, Then):  # a group's button: its words are the group's line and its own
+                    return isinstance(w, Button) and getattr(w, "action", None) == action
                 return isinstance(w, Button) and w.text == label
 
             btn.show()  # the tray opens with the highlight in it
@@ -306,6 +308,8 @@ def child_main(tmp: Path, out: Path) -> None:
         assert applied(), f"{action} was not applied by buttons ({panel.error})"
 
     def board_game(key: str) -> None:
+        from kiosk.ui.touchplay import both_button
+
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
         session = start(key, [("south-west", None), ("north-east", "easy")])
         screen = app.sm.current_screen
@@ -314,6 +318,16 @@ def child_main(tmp: Path, out: Path) -> None:
         panel = screen.panels[sw]
         wants = app.games[key].bots["easy"](g, 5)  # the player's "brain": what to do, never how
         moves = 0
+        both = 0  # moves made with a button doing two choices (Maki's "Serve ..., then: Draw 3")
+
+        def next_intent(*actions: Any) -> Any:
+            st = session.state.clone()
+            for a in actions:
+                st.apply(g, a)
+                if g not in st.to_move() or st.is_over():
+                    return None
+            return wants.choose(st)
+
         shot = False
         end = time.monotonic() + 200
         while not session.state.is_over() and time.monotonic() < end:
@@ -324,12 +338,20 @@ def child_main(tmp: Path, out: Path) -> None:
                 tick()
                 continue
             tick(2)
-            board_move(btn, screen, panel, g, wants.choose(st))
+            intent = wants.choose(st)
+            if (pair := both_button(panel, intent, next_intent)) is not None:
+                intent = pair
+                both += 1
+            board_move(btn, screen, panel, g, intent)
             moves += 1
             if not shot and btn.focused() is not None:
                 screenshot(f"buttons_{key}_highlight")
                 shot = True
         assert session.state.is_over(), f"{key}: the game finished on buttons ({moves} moves)"
+        served = sum(1 for r in session.state.journal if r.get("seat") == g and r["action"]["type"] == "Serve")
+        print(f"{key}: {moves} moves on buttons, {served} recipes served, {both} moves of two choices", flush=True)
+        if key == "maki" and served:
+            assert both, f"{served} recipes served, never with a serve-and-draw button"
         assert ne in screen.panels and not panel.ids.tray.is_open
         initials_by_buttons(btn)
 

@@ -9,7 +9,8 @@ turn it is, or the player who opened the game picker).
 also opens while held (a finger, or one of the seat's buttons) and closes on the release of the hold, and closes
 by itself after a few seconds without a touch at the seat. It opens by itself when its seat's turn starts
 (:meth:`PrivateTray.turn_started`, which the game screens call for a human seat). The idle handler, a passing turn
-and the end of a game close it with :meth:`PrivateTray.close`.
+and the end of a game close it with :meth:`PrivateTray.close`. While it is open at a human's seat its
+:class:`TrayHelp` ("?") opens the seat's menu, since the open hand takes the seat's column and its badge.
 """
 
 from __future__ import annotations

@@ -331,15 +331,15 @@ def _extents(font_name: str, font_size: float) -> Callable[[str], tuple[int, int
 
 
 class TrayHelp(ButtonBehavior, Label):
-    """The seat menu's "?" in the top right corner of the seat's open tray (as the seat sees it), a touch target:
-    a tap opens the seat's menu (how to play, hints, Leave), as a tap on the seat's badge does.
+    """The seat menu's "?" in the near right corner of the seat's open tray (as the seat sees it: its bottom right),
+    a touch target: a tap opens the seat's menu (how to play, hints, Leave), as a tap on the seat's badge does.
 
     Decision, written down: while a seat's hand is open it takes the seat's column, badge included (the hand needs
     the room), and it opens by itself at the seat's turn, so without this the menu took a tap on the hand first,
     during exactly the turns a newcomer has questions. The "?" lives with the tray, not in each game's layout:
     every zone with a tray (``ids.tray``) gets one (:class:`SeatZone` adds it over its widgets), and it shows
-    while the tray is open at a seat with a menu (``menu``, marked with the badges by the shell). It keeps its
-    own strip along the tray's right edge (the tray's ``help_room``, in its right padding), so it covers nothing.
+    while the tray is open at a seat with a menu (``menu``, marked with the badges by the shell). It covers nothing:
+    the tray keeps it room (``help_room``: a strip along its right edge, or beside its bottom row).
     Its look: ``<TrayHelp>`` in ``layouts/common.kv``. It is no choice for the seat's buttons (``button_choice``):
     on them "hold a" opens the same menu.
     """
@@ -413,9 +413,12 @@ class PrivateTray(BoxLayout):
     latched = BooleanProperty(False)
     hint = StringProperty("Tap here to see your hand")
     n_touches = NumericProperty(0)
-    #: Room (px) the tray keeps free along its right edge, as its seat sees it, for the seat menu's "?"
-    #: (:class:`TrayHelp`) while that shows; its kv rules add it to their right padding.
+    #: Room (px) the seat menu's "?" (:class:`TrayHelp`) needs beside the tray's content while it shows, in the
+    #: tray's near right corner as its seat sees it. With ``help_strip`` the tray keeps it as a strip along its
+    #: right edge (its right padding: common.kv); without, a child keeps the room beside the "?" itself (Makoto's
+    #: action row, whose hand needs the tray's whole width).
     help_room = NumericProperty(0)
+    help_strip = BooleanProperty(True)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

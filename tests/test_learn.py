@@ -260,6 +260,8 @@ def child_main(tmp: Path, out: Path) -> None:
         # in the open tray opens the same seat menu, facing the seat, in every game, and Leave works from there.
         # (Takoyaki has no hand to hide: its badge, "?" included, stays in view while racing.)
         from kivy.core.window import Window
+        from kivy.uix.behaviors import ButtonBehavior
+        from kivy.uix.label import Label
 
         from kiosk.ui.focus import window_box
         from kiosk.ui.seatzone import SeatBadge, TrayHelp
@@ -296,14 +298,16 @@ def child_main(tmp: Path, out: Path) -> None:
                 assert isinstance(helper, TrayHelp) and helper.showing, key
                 assert not seen(badge), f"{key}: the open hand took the badge's column"
                 assert seen(helper) and helper.width >= need and helper.height >= need, (key, helper.size, need)
-                # inside the tray, in its own strip: nothing shown in the tray lies under it
+                # inside the tray, in the room it keeps for it: nothing drawn in the tray lies under it
                 hb, tb = window_box(helper), window_box(tray)
                 assert tb.x - 1 <= hb.x and hb.x + hb.w <= tb.x + tb.w + 1, (key, hb, tb)
                 assert tb.y - 1 <= hb.y and hb.y + hb.h <= tb.y + tb.h + 1, (key, hb, tb)
                 under = [
                     type(w).__name__
                     for w in list(tray.walk(restrict=True))[1:]  # (the tray itself first)
-                    if seen(w) and overlap(window_box(w), hb)
+                    if (not w.children or isinstance(w, (Label, ButtonBehavior)))  # what is drawn, not a layout's box
+                    and seen(w)
+                    and overlap(window_box(w), hb)
                 ]
                 assert not under, (key, under)
                 assert helper not in screen.focus.targets(sw), "no choice for the seat's buttons (hold a is)"

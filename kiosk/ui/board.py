@@ -808,6 +808,19 @@ class BoardScreen(GenericGameScreen):
             return True
         return False
 
+    def focus_after(self, seat: int, chosen: Any, targets: list[Any]) -> Any:
+        """Where the highlight goes after a choice by button: a square chosen (selected) goes on to the first of
+        its buttons (the actions naming it), a hand tile chosen to the first square marked for it; None (it stays)
+        after anything else, or when the follow-ups are not on screen."""
+        from kivy.uix.button import Button
+
+        if isinstance(chosen, BoardTile) and self.selected >= 0 and self.selected == chosen.index:
+            buttons = [w for w in targets if isinstance(w, Button)]
+            return next((w for w in buttons if w.text not in ("\u25c0", "\u25b6")), buttons[0] if buttons else None)
+        if isinstance(chosen, TileChoice) and chosen.mode == "hand" and self.chosen and self.chosen == chosen.kind:
+            return next((w for w in targets if isinstance(w, BoardTile)), None)
+        return None
+
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: Any) -> None:
         self.selected = -1

@@ -386,14 +386,82 @@ class MakotoCard(ButtonBehavior, Widget):
     owner = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kw: Any) -> None:
+        from kivy.graphics import InstructionGroup
+
+        self._face = InstructionGroup()  # under the numbers: shadow, face, frame, picture, symbol
+        self._top = InstructionGroup()  # over them: NEW, the disabled veil
         super().__init__(**kw)
+        self.canvas.insert(0, self._face)  # under the number labels (their canvases are in this one)
+        self.canvas.after.insert(0, self._top)  # before the kv rule's PopMatrix
+        self._redraw_later = Clock.create_trigger(self.redraw, -1)
         self.bind(number=self._look, kind=self._look, face_up=self._look)
+        for name in ("pos", "size", "selected", "fresh", "disabled", "corner", "source"):
+            self.bind(**{name: self._redraw_later})
+        self.ids.corner.bind(height=self._redraw_later)  # the symbol sits under the corner number
         self._look()
 
     def _look(self, *_a: Any) -> None:
         self.text = str(self.number) if self.face_up else ""
         name = {CARD_SWORD: "sword", CARD_ORACLE: "oracle"}.get(self.kind, "")
         self.source = pictures.picture(name) if (name and self.face_up) else ""
+        self._redraw_later()
+
+    def redraw(self, *_a: Any) -> None:
+        """Draw the card's face (or back) with only the instructions its state needs; the numbers are the two
+        labels of its kv rule (the fit checker reads them). A card as kv instructions and child widgets for every
+        state (a picture, a symbol and a NEW label even when empty, transparent frames) cost several times more
+        memory under software OpenGL, and the table shows 40-odd cards."""
+        from kivy.core.window import Window
+        from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+
+        x, y, w, h = self.x, self.y, self.width, self.height
+        r = min(w, h) * 0.1
+        up, kind = self.face_up, self.kind
+        face, top = self._face, self._top
+        face.clear()
+        top.clear()
+        face.add(Color(0, 0, 0, 0.35))
+        face.add(RoundedRectangle(pos=(x + 3, y - 3), size=(w, h), radius=[r]))
+        if not up:
+            rgba: tuple[float, ...] = (0.55, 0.13, 0.16, 1)
+        elif kind == CARD_ORACLE:
+            rgba = (0.97, 0.86, 0.45, 1)
+        elif kind == CARD_SWORD:
+            rgba = (0.28, 0.32, 0.42, 1)
+        else:
+            rgba = (0.98, 0.96, 0.90, 1)
+        face.add(Color(*rgba))
+        face.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
+        frame = (0.95, 0.78, 0.35, 1) if not up else (0.2, 0.9, 1, 1) if self.selected else (0.35, 0.30, 0.25, 1)
+        face.add(Color(*frame))
+        face.add(
+            Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, min(w, h) * 0.09), width=3 if self.selected else 1.2)
+        )
+        if up and self.source and not self.corner:
+            # Sword or Oracle: its picture in the bottom-right corner
+            s = w * 0.34
+            face.add(Color(1, 1, 1, 1))
+            face.add(Rectangle(source=self.source, pos=(self.right - s - w * 0.04, y + w * 0.04), size=(s, s)))
+        elif up and self.symbol:
+            # Sword or Oracle without pictures, or covered: the symbol, under the corner number
+            px = max(min_text_px(Window.size), min(w * 0.3, (self.corner or w) * 0.5))
+            tex = text_texture(self.symbol, px)
+            if self.corner:
+                at = (x + w * 0.06, y + h * 0.97 - self.ids.corner.height - tex.height - 2)
+            else:
+                at = (self.right - tex.width - w * 0.08, y + w * 0.06)
+            face.add(Color(*((1, 1, 1, 1) if kind == CARD_SWORD else (0.55, 0.25, 0.0, 1))))
+            face.add(Rectangle(texture=tex, size=tex.size, pos=at))
+        if self.fresh:
+            px = max(min_text_px(Window.size), w * 0.2)
+            tex = text_texture("NEW", px, bold=True)
+            top.add(Color(0.85, 0.15, 0.12, 1))
+            top.add(Rectangle(pos=(x + 4, y + 4), size=(tex.width + 6, tex.height)))
+            top.add(Color(1, 1, 1, 1))
+            top.add(Rectangle(texture=tex, size=tex.size, pos=(x + 7, y + 4)))
+        if self.disabled and up:
+            top.add(Color(0, 0, 0, 0.35))
+            top.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
 
     @property
     def symbol(self) -> str:

@@ -72,10 +72,11 @@ def child_env(env: dict[str, str], home: Path) -> dict[str, str]:
     )
 
 
-def measured_app(kind: str, state: Path) -> Any:
+def measured_app(kind: str, state: Path, attract: dict[str, float] | None = None) -> Any:
     """The app a UI benchmark child measures: ``"label"`` (a bare Kivy app showing one label, the baseline) or
     the kiosk in attract mode (its call lasting 1 s instead of 5, so that a measurement catches the bots
-    playing). Kivy is imported here, in the child, after its configuration."""
+    playing; ``attract``: more of the ``[attract]`` settings, e.g. a shorter ``game_s`` to see every game).
+    Kivy is imported here, in the child, after its configuration."""
     from kivy.app import App
 
     if kind == "label":
@@ -90,7 +91,7 @@ def measured_app(kind: str, state: Path) -> Any:
     from kiosk.config import Config
 
     return KioskApp(
-        Config().replace(attract={"call_s": 1.0}, check_ranges=False),
+        Config().replace(attract={"call_s": 1.0, **(attract or {})}, check_ranges=False),
         state_dir=state,
         hardware="none",
         handle_signals=False,

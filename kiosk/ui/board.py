@@ -521,7 +521,9 @@ class RecipeShelf(Widget):
     Layout (decision, written down): the strip takes the bottom when there is anything in it (at most a third of
     the shelf); the cards take the rest in the grid of columns that gives each card the most room at a card's
     shape (about 1.8 times as wide as high), so three recipes sit side by side in a wide tray and one above the
-    other in a narrow one."""
+    other in a narrow one. Where a card would be too small for its name (two lines of it over a row of pictures,
+    at the reading minimum), the cards are compact: the ingredients' pictures and the points only (the tray's
+    buttons name the recipes)."""
 
     recipes = ListProperty([])
     cards = ListProperty([])
@@ -558,7 +560,7 @@ class RecipeShelf(Widget):
         from kivy.core.window import Window
 
         from kiosk.ui.pieces import ActionCard, Ingredient, RecipeCard
-        from kiosk.ui.typescale import min_target_px
+        from kiosk.ui.typescale import min_target_px, min_text_px
 
         def pool(widgets: list[Any], n: int, make: Callable[[], Any]) -> list[Any]:
             while len(widgets) < n:
@@ -569,7 +571,9 @@ class RecipeShelf(Widget):
             return widgets[:n]
 
         if self.width < 8 or self.height < 8:
-            return  # hidden (a closed tray takes no room): laid out again when it opens
+            for w in list(self.children):  # no room (a closed tray): nothing drawn; laid out again when it opens
+                self.remove_widget(w)
+            return
         gap = max(4.0, self.height * 0.03)
         strip = 0.0
         if self.cards or self.tiles:
@@ -596,7 +600,8 @@ class RecipeShelf(Widget):
                 self.add_widget(w)
         area = self.height - (strip + gap if strip else 0)
         n = len(self.recipes)
-        cols, cw, ch = self.grid(n, self.width, area, gap)
+        font = min_text_px(Window.size)
+        cols, cw, ch, title, compact = self.plan(n, self.width, area, gap, font)
         for i, (w, r) in enumerate(
             zip(pool(self.card_widgets, n, lambda: RecipeCard(size_hint=(None, None))), self.recipes)
         ):
@@ -609,10 +614,70 @@ class RecipeShelf(Widget):
             w.done = bool(r.get("done", False))
             w.ready = bool(r.get("ready", False))
             w.count = int(r.get("count", 1))
+            w.compact = compact
+            w.title_px = title
             w.size = (cw, ch)
             w.pos = (self.x + col * (cw + gap), self.top - (row + 1) * ch - row * gap)
             if w.parent is None:
                 self.add_widget(w)
+
+    def plan(
+        self, n: int, width: float, height: float, gap: float, font: float
+    ) -> tuple[int, float, float, float, bool]:
+        """(columns, card width, card height, name size, compact?) for the shelf's ``n`` cards in a box.
+
+        A card with its name needs room for about two lines of the name over a row of pictures, and each word of
+        the name across it beside the points badge (a name wraps at words, never inside one). Of the column counts
+        whose cards allow that (the name at up to 1.3 times the reading minimum ``font``, down to the minimum),
+        the one with the largest cards (:meth:`grid`'s measure); where none does (a narrow tray beside its
+        buttons), compact cards: the ingredients' pictures and the points only."""
+        best: tuple[int, float, float, float, bool] | None = None
+        score = -1.0
+        for cols in range(1, max(1, n) + 1):
+            rows = math.ceil(max(1, n) / cols)
+            cw = (width - gap * (cols - 1)) / cols
+            ch = min((height - gap * (rows - 1)) / rows, cw / 1.2)
+            for title in dict.fromkeys((max(font, min(ch * 0.17, font * 1.3)), font)):
+                fits = ch >= title * 3.6 and all(
+                    self.widest_word(str(r.get("name", "")), title) <= cw - self.badge_width(r, title) - 20
+                    for r in self.recipes
+                )
+                if fits:
+                    s = min(cw / 1.8, ch)
+                    if s > score + 0.5:
+                        best, score = (cols, cw, ch, title, False), s
+                    break
+        if best is not None:
+            return best
+        cols, cw, ch = self.grid(n, width, height, gap, aspect=4.0)
+        return cols, cw, ch, font, True
+
+    _word_px: dict[tuple[str, float], float] = {}
+
+    @classmethod
+    def widest_word(cls, name: str, px: float) -> float:
+        """The width of the widest word of ``name`` set bold at ``px`` (a card's name wraps at words)."""
+        from kivy.core.text import Label as CoreLabel
+
+        from kiosk.ui.typescale import face
+
+        widest = 0.0
+        for word in name.split():
+            key = (word, round(px, 1))
+            if key not in cls._word_px:
+                label = CoreLabel(text=word, font_size=px, bold=True, font_name=face(word))
+                label.refresh()
+                cls._word_px[key] = float(label.texture.size[0]) if label.texture else len(word) * px * 0.7
+            widest = max(widest, cls._word_px[key])
+        return widest
+
+    @staticmethod
+    def badge_width(recipe: dict[str, Any], px: float) -> float:
+        """About the width of a card's points badge (its rule: the text and 10 px, at least 1.6 times ``px``)."""
+        count, done = int(recipe.get("count", 1)), bool(recipe.get("done", False))
+        style = int(recipe.get("style", 0))
+        text = f"x{count}" if done and count > 1 else f"{int(recipe.get('points', 0))}" + (f"+{style}" if style else "")
+        return max(px * 1.6, len(text) * px * 0.66 + 10)
 
     def shown_recipes(self) -> list[tuple[str, list[str], bool, bool]]:
         """What the shelf shows (tests): ``(name, ingredients, done, ready)`` per card on screen."""
@@ -689,6 +754,18 @@ class BoardPanel(ActionPanel):
         self.button_cols = cols
         if size != self.page_size:
             self.page_size = size
+
+    def hand_visible(self) -> bool:
+        """The seat's own things are on screen: its tray open and its shelf (``ids.shelf``) drawn with room."""
+        shelf = self.ids.get("shelf")
+        if shelf is None or not self.ids.tray.is_open or shelf.get_root_window() is None:
+            return False
+        w: Any = shelf
+        while w is not None and w is not self:
+            if w.opacity <= 0:
+                return False
+            w = w.parent
+        return bool(shelf.width > 1 and shelf.height > 1)
 
     def set_actions(self, actions: list[Action]) -> None:
         self.actions = actions

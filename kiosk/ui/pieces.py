@@ -210,6 +210,10 @@ class RecipeCard(Widget):
     done = BooleanProperty(False)
     ready = BooleanProperty(False)
     count = NumericProperty(1)
+    #: no name, only the pictures' row and the points (a narrow tray beside the buttons: the buttons name it)
+    compact = BooleanProperty(False)
+    #: the name's and the points' size (px): never under the reading minimum
+    title_px = NumericProperty(18.0)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -218,7 +222,7 @@ class RecipeCard(Widget):
         self.bind(ingredients=self._later, categories=self._later, pos=self._later, size=self._later)
         for part in ("title", "badge"):
             if part in self.ids:
-                self.ids[part].bind(height=self._later, width=self._later)
+                self.ids[part].bind(height=self._later, width=self._later, opacity=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:
@@ -230,12 +234,13 @@ class RecipeCard(Widget):
                 self.remove_widget(w)
         pad = max(3.0, self.height * 0.05)
         title, badge = self.ids.get("title"), self.ids.get("badge")
-        head = self.height * 0.36
-        if title is not None and badge is not None:  # the pictures go under the name and the points badge
-            head = max(title.height, badge.height if badge.opacity else 0) + 6
-        band = max(1.0, self.height - head - 2 * pad)  # the pictures' band, under the name
-        side = max(1.0, min(band, (self.width - 2 * pad) / max(1, n) - 4))
-        left = self.x + (self.width - n * (side + 4) + 4) / 2
+        head = title.height + 4 if title is not None and title.height > 0 else 0.0
+        right = badge.width + 10 if badge is not None and badge.opacity and self.compact else 0.0
+        if title is not None and badge is not None and badge.opacity and not self.compact:
+            head = max(head, badge.height + 6)
+        band = max(1.0, self.height - head - 2 * pad)  # the pictures' row, under the name, left of the points
+        side = max(1.0, min(band, (self.width - 2 * pad - right) / max(1, n) - 4))
+        left = self.x + pad + 2
         cats = list(self.categories) + [""] * n
         for i, (w, kind) in enumerate(zip(self.slots, self.ingredients)):
             w.kind, w.category = kind, cats[i]

@@ -179,6 +179,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 session.resume()
             ready_seen += bool(ready_ids(key, st.legal_actions(g)))
             if checked % 4 == 0:
+                frames(2)
                 where = f"{size[0]}x{size[1]} step {checked}"
                 found += [f"{where}: {p}" for p in check_tree(screen.ids.centre, size)]
                 found += [f"{where}: {p}" for p in check_tree(panel, size)]

@@ -342,7 +342,7 @@ def child_main(tmp: Path, out: Path) -> None:
             assert not panel.hand_visible(), "the hand is hidden while the tray is closed"
             assert panel.private_text not in texts(panel), "its words are nowhere on screen either"
             Finger(*top).up()  # a tap opens the tray, and it stays open
-            tick(2)
+            frames(2)  # (the open tray lays out its column: layouts run before a frame, not on the clock alone)
             assert tray.is_open, "a tap opens the tray"
             assert panel.hand_visible(), "the hand shows while open"
             if not shot and steps >= 2 and tiles >= 2:

@@ -18,6 +18,13 @@ public-information column. Decisions, written down:
   M misc/maki, F fish, V vegetables, S seafood, ★ special); teacups have their own picture; Wasabi! stacks
   show ``×N`` and Wasabi-covered squares the Wasabi plant and a green frame.
 * The board widgets are reused from game to game (rebuilt only when the board size changes).
+* **Drawn, not written:** each seat's tray draws its own things (:class:`RecipeShelf`: its recipes as
+  :class:`~kiosk.ui.pieces.RecipeCard` pieces, the ones it can serve now framed, :attr:`BoardScreen.READY`; its
+  served pile; its action cards and Wasabi! hand tiles as pictures: :meth:`BoardScreen.shelf_items` per game) and
+  the centre's public column draws one :class:`SeatLine` per seat and the shared pieces in two
+  :class:`PieceRow` rows (:meth:`BoardScreen.seat_rows`, :meth:`BoardScreen.shared_rows` per game). Only whose
+  turn it is (``turn_line``) and the last moves stay words; ``info_text`` and each panel's ``private_text`` keep
+  the same things in words for tests and as a text description, undrawn.
 
 **Playing by touch** (all from ``legal_actions``; the screen knows no rules):
 
@@ -755,8 +762,17 @@ class BoardPanel(ActionPanel):
         if size != self.page_size:
             self.page_size = size
 
+    def hand_height(self, width: float, n: int) -> float:
+        """The height of ``n`` tray tiles (``TileChoice``: 62 x 62 units, 6 apart) in rows across ``width``."""
+        u = self._unit()
+        tile, gap = 62 * u, 6 * u
+        per_row = max(1, int((width + gap) // (tile + gap)))
+        rows = math.ceil(n / per_row) if n else 0
+        return max(0.0, rows * (tile + gap) - gap)
+
     def hand_visible(self) -> bool:
-        """The seat's own things are on screen: its tray open and its shelf (``ids.shelf``) drawn with room."""
+        """The seat's own things are on screen: its tray open and the column of its tiles and shelf (``ids.hand``,
+        ``ids.shelf``) drawn with room."""
         shelf = self.ids.get("shelf")
         if shelf is None or not self.ids.tray.is_open or shelf.get_root_window() is None:
             return False
@@ -765,7 +781,8 @@ class BoardPanel(ActionPanel):
             if w.opacity <= 0:
                 return False
             w = w.parent
-        return bool(shelf.width > 1 and shelf.height > 1)
+        column = shelf.parent  # the hand's tiles and the shelf (the tiles may take all of its room)
+        return bool(column is not None and column.width > 1 and column.height > 1)
 
     def set_actions(self, actions: list[Action]) -> None:
         self.actions = actions

@@ -1475,9 +1475,12 @@ class BoardScreen(GenericGameScreen):
         if not rows:
             return
         u = float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
-        h = min(64 * u, (box.height - box.spacing * (len(rows) - 1)) / len(rows))
+        gaps = box.spacing * (len(rows) - 1)
+        h = max(1.0, min(64 * u, (box.height - gaps) / len(rows)))
         for w in rows:
-            w.height = max(1.0, h)
+            w.height = h
+        spare = max(0.0, box.height - gaps - h * len(rows))
+        box.padding = [0, 0, 0, spare]  # the rows sit under the turn line, the spare room below them
 
     def public_summary(self) -> dict[str, Any]:
         """What the public column shows (tests compare it with the view): per seat row its ``points``, counters

@@ -809,6 +809,12 @@ class BoardPanel(ActionPanel):
             button.text = label
             button.opacity = 1 if label else 0
             button.disabled = not label
+        box = self.ids.get("button_box")
+        if box is not None and not (self.labels and self.labels[0]):
+            # no buttons this step: the box takes no room (its hint is gone, its last laid-out width would stay
+            # and squeeze the tray's tiles and cards beside an empty box); while the tray is only closed it keeps
+            # that width, so its page size stays the open tray's
+            box.width = 0
 
 
 class BoardScreen(GenericGameScreen):

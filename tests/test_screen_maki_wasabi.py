@@ -455,7 +455,7 @@ def child_main(tmp: Path, out: Path) -> None:
             # open the tray (a tap), choose a tile: its squares are marked; a tap on one places it at once
             tray = panel.ids.tray
             Finger(*tray.to_window(tray.x + tray.width * 0.5, tray.y + tray.height * 0.96)).up()
-            tick(2)
+            frames(2)  # (the open tray lays out its column: layouts run before a frame, not on the clock alone)
             assert tray.is_open and not other.ids.tray.is_open
             chosen = panel.ids.hand.children[-1]
             Finger(*chosen.to_window(*chosen.center)).up()

@@ -71,6 +71,8 @@ __all__ = [
     "replay",
     "shuffle_with",
     "ChanceMismatch",
+    "ChanceMissing",
+    "replay_acknowledged",
     "starting_seat",
     "GamePhase",
     "handles",
@@ -87,6 +89,17 @@ class RuleError(ValueError):
 
 class ChanceMismatch(RuntimeError):
     """A journal's recorded chance outcome does not fit the game being replayed (a corrupt or foreign file)."""
+
+
+class ChanceMissing(ChanceMismatch):
+    """The journal ran out of recorded chance outcomes while an action needed one: that action's records were
+    cut short (a kill or a power cut after its line and before its chance record reached the card), or the file
+    is corrupt. ``action_index`` is the position in the replayed records of the action being applied (None
+    while the game was being set up)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.action_index: int | None = None
 
 
 # --------------------------------------------------------------------------------------------------- actions
@@ -417,7 +430,9 @@ class State:
         feed = _REPLAYING.get()
         if feed is not None:
             record = next(feed, None)
-            if record is None or record.get("chance") != name:
+            if record is None:
+                raise ChanceMissing(f"journal has no recorded {name!r} shuffle here")
+            if record.get("chance") != name:
                 raise ChanceMismatch(f"journal has no recorded {name!r} shuffle here")
             recorded = list(_from_jsonable(record["order"]))
             if sorted(map(repr, recorded)) != sorted(map(repr, items)):
@@ -513,13 +528,42 @@ def replay(
     token = _REPLAYING.set(chance)
     try:
         state = spec.start(players, seed, setup)
-        for r in records:
+        for i, r in enumerate(records):
             if "chance" in r:
                 continue
-            state.apply(int(r["seat"]), spec.action_from_json(r["action"]))
+            try:
+                state.apply(int(r["seat"]), spec.action_from_json(r["action"]))
+            except ChanceMissing as exc:
+                exc.action_index = i
+                raise
         leftover = next(chance, None)
         if leftover is not None:
             raise ChanceMismatch(f"journal has an unused {leftover.get('chance')!r} outcome")
     finally:
         _REPLAYING.reset(token)
     return state
+
+
+def replay_acknowledged(
+    spec: GameSpec,
+    players: int,
+    seed: int,
+    journal: Sequence[Mapping[str, Any]],
+    setup: Mapping[str, Any] | None = None,
+) -> tuple[State, int]:
+    """:func:`replay`, except that a journal whose last action lacks chance outcome(s) it needs is replayed to
+    the position before that action. Returns the state and how many of the records it used.
+
+    An action and the chance records it causes are written together; a kill or a power cut can leave the
+    action's line on the card without (all of) its chance records after it. That action was never acknowledged
+    (the write did not complete), so it is dropped with whatever followed it. The same shortage anywhere else
+    (during set-up, or before a later action) is a corrupt journal and raises :class:`ChanceMissing`.
+    """
+    records = list(journal)
+    try:
+        return replay(spec, players, seed, records, setup), len(records)
+    except ChanceMissing as exc:
+        at = exc.action_index
+        if at is None or any("chance" not in r for r in records[at + 1 :]):
+            raise
+    return replay(spec, players, seed, records[:at], setup), at

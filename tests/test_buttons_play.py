@@ -31,6 +31,7 @@ SCENARIOS = [
     "makoto_whole_game_on_buttons",
     "takoyaki_whole_game_on_buttons",
     "takoyaki_hints_from_the_solver",
+    "a_chosen_square_leads_to_its_buttons",
     "keyboard_drives_the_same_highlight",
     "legend_and_highlight_fit_at_both_sizes",  # last: it resizes the window
 ]
@@ -51,8 +52,8 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 def test_mapping_is_two_buttons_and_a_hold() -> None:
     from kiosk.ui.focus import LEGEND, MAPPING
 
-    assert dict(MAPPING) == {"b": "next", "a": "choose", "hold b": "back", "hold a": "menu"}
-    assert LEGEND == "b: next   a: choose   hold b: back   hold a: menu"
+    assert dict(MAPPING) == {"b": "next", "hold b": "previous", "a": "choose", "hold a": "menu"}
+    assert LEGEND == "b: next   hold b: previous   a: choose   hold a: menu"
 
 
 def test_takoyaki_hint_is_the_solvers_first_move_in_words() -> None:
@@ -247,7 +248,7 @@ def child_main(tmp: Path, out: Path) -> None:
         """One move the player wants (``action``), chosen by buttons among the seat's tiles, squares and buttons."""
         from kivy.uix.button import Button
 
-        from kiosk.ui.board import BoardTile, TileChoice, action_squares
+        from kiosk.ui.board import BoardTile, Then, TileChoice, action_squares
 
         session = screen.session
         before = len(session.state.journal)
@@ -270,6 +271,8 @@ def child_main(tmp: Path, out: Path) -> None:
             assert named.count(label) == 1, f"two of the seat's buttons read {label!r}: {named}"
 
             def is_label(w: Any) -> bool:
+                if isinstance(action, Then):  # a group's button: its words are the group's line and its own
+                    return isinstance(w, Button) and getattr(w, "action", None) == action
                 return isinstance(w, Button) and w.text == label
 
             btn.show()  # the tray opens with the highlight in it
@@ -306,6 +309,8 @@ def child_main(tmp: Path, out: Path) -> None:
         assert applied(), f"{action} was not applied by buttons ({panel.error})"
 
     def board_game(key: str) -> None:
+        from kiosk.ui.touchplay import both_button
+
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
         session = start(key, [("south-west", None), ("north-east", "easy")])
         screen = app.sm.current_screen
@@ -314,6 +319,16 @@ def child_main(tmp: Path, out: Path) -> None:
         panel = screen.panels[sw]
         wants = app.games[key].bots["easy"](g, 5)  # the player's "brain": what to do, never how
         moves = 0
+        both = 0  # moves made with a button doing two choices (Maki's "Serve ..., then: Draw 3")
+
+        def next_intent(*actions: Any) -> Any:
+            st = session.state.clone()
+            for a in actions:
+                st.apply(g, a)
+                if g not in st.to_move() or st.is_over():
+                    return None
+            return wants.choose(st)
+
         shot = False
         end = time.monotonic() + 200
         while not session.state.is_over() and time.monotonic() < end:
@@ -324,12 +339,20 @@ def child_main(tmp: Path, out: Path) -> None:
                 tick()
                 continue
             tick(2)
-            board_move(btn, screen, panel, g, wants.choose(st))
+            intent = wants.choose(st)
+            if (pair := both_button(panel, intent, next_intent)) is not None:
+                intent = pair
+                both += 1
+            board_move(btn, screen, panel, g, intent)
             moves += 1
             if not shot and btn.focused() is not None:
                 screenshot(f"buttons_{key}_highlight")
                 shot = True
         assert session.state.is_over(), f"{key}: the game finished on buttons ({moves} moves)"
+        served = sum(1 for r in session.state.journal if r.get("seat") == g and r["action"]["type"] == "Serve")
+        print(f"{key}: {moves} moves on buttons, {served} recipes served, {both} moves of two choices", flush=True)
+        if key == "maki" and served:
+            assert both, f"{served} recipes served, never with a serve-and-draw button"
         assert ne in screen.panels and not panel.ids.tray.is_open
         initials_by_buttons(btn)
 
@@ -500,6 +523,69 @@ def child_main(tmp: Path, out: Path) -> None:
         app.launcher.end()
         frames(1)
 
+    # ------------------------------------------------------------------------------------------- a square's buttons
+    def a_chosen_square_leads_to_its_buttons() -> None:
+        """Wasabi!, a square chosen with no tile chosen (so it is selected and its placements become the seat's
+        buttons): the highlight goes straight on to the first of them, so "a" places at once (one press from the
+        square's choice to the move, where walking past the other squares took one press a square); one "b" then
+        "hold b" comes back to it (one step retraced), and a second "hold b" clears the selection."""
+        from kivy.uix.button import Button
+
+        from kiosk.ui.board import BoardTile, action_squares
+
+        session = start("wasabi", [("south-west", None), ("north-east", "easy")])
+        screen = app.sm.current_screen
+        btn = SeatButtons(app, "south-west")
+        g = session.game_seat_of(btn.seat)
+        panel = screen.panels[btn.seat]
+        state = session.state
+
+        def placing() -> bool:
+            return g in state.to_move() and any(type(a).__name__ == "Place" for a in state.legal_actions(g))
+
+        # the set-up played through the session (not what is measured here), up to the seat's first placement
+        end = time.monotonic() + 60
+        while not placing() and time.monotonic() < end:
+            if g in state.to_move():
+                session.apply(g, state.legal_actions(g)[0])
+            tick()
+        assert placing(), "the seat's first placement"
+        run_until(lambda: screen.acting == g and panel.ids.tray.is_open, 5, "the seat acting, its hand open")
+        btn.show()
+        squares = [w for w in btn.choices() if isinstance(w, BoardTile)]
+        assert len(squares) > 3, "several marked squares"
+        square = squares[0]
+        btn.choose(lambda w: w is square)
+        assert screen.selected == square.index, "the square is selected (several tiles could go there)"
+        buttons = [w for w in btn.choices() if isinstance(w, Button) and w.text not in ("\u25c0", "\u25b6")]
+        assert buttons, [_name(w) for w in btn.choices()]
+        first = btn.focused()
+        assert first is buttons[0], (
+            "no press: the square's first button",
+            _name(first),
+            [_name(w) for w in btn.choices()],
+        )
+        named = [a for a in panel.actions if panel.describe(a) == first.text]
+        assert named and square.index in action_squares(named[0], len(screen.tiles)), first.text
+        # one step on, then back: "hold b" retraces the step; from where the walk started it clears the square
+        btn.press("b")
+        assert btn.focused() is not first
+        btn.hold("b")
+        assert btn.focused() is first, "hold b: back to the previous choice"
+        assert screen.selected == square.index, "the square is still selected"
+        btn.hold("b")
+        assert screen.selected == -1, "hold b where the walk started: the square let go"
+        # and again, counted: the square chosen, then "a" places
+        btn.choose(lambda w: isinstance(w, BoardTile) and w.index == square.index)
+        before, presses = len(state.journal), btn.presses
+        assert btn.focused() is not None and btn.focused().text == first.text
+        btn.press("a")
+        tick(2)
+        assert len(state.journal) > before, "the placement was made"
+        assert btn.presses - presses == 1, "one press from the square's choice to the move"
+        app.launcher.end()
+        frames(1)
+
     # ------------------------------------------------------------------------------------------- keyboard
     def keyboard_drives_the_same_highlight() -> None:
         from kivy.core.window import Window
@@ -526,18 +612,29 @@ def child_main(tmp: Path, out: Path) -> None:
         first = ring.focused(seat)
         assert first is not None and screen.panels[seat].ids.tray.is_open
         legend = ring.legends[seat]
-        assert legend.opacity == 1 and legend.text == "b: next   a: choose   hold b: back   hold a: menu"
+        assert legend.opacity == 1 and legend.text == "b: next   hold b: previous   a: choose   hold a: menu"
         frames(2)
         screenshot("buttons_makoto_keyboard_legend")
         key(b)
         assert ring.focused(seat) is not first, "the key for b moves the highlight on"
         targets = ring.targets(seat)
         assert targets.index(ring.focused(seat)) == 1
-        # a hold of b lets go of everything: the highlight hides and the tray closes
-        Window.dispatch("on_key_down", ord(b), 0, b, [])
-        run_until(lambda: ring.focused(seat) is None, 3, "the hold of b")
-        Window.dispatch("on_key_up", ord(b), 0)
-        tick(2)
+
+        def hold_b() -> None:
+            Window.dispatch("on_key_down", ord(b), 0, b, [])
+            end = time.monotonic() + 1.3  # past the keyboard's hold time (one second), the clock running
+            while time.monotonic() < end:
+                tick()
+                time.sleep(0.02)
+            Window.dispatch("on_key_up", ord(b), 0)
+            tick(2)
+
+        # a hold of b goes back one step (the previous choice) ...
+        hold_b()
+        assert ring.focused(seat) is first, "the key held: back to the previous choice"
+        # ... and from where the walk started it lets go of everything: the highlight hides and the tray closes
+        hold_b()
+        assert ring.focused(seat) is None
         assert not screen.panels[seat].ids.tray.is_open and legend.opacity == 0
         app.launcher.end()
         frames(1)

@@ -23,6 +23,7 @@ SCENARIOS = [
     "seat_menu_howto_steps_with_pictures",
     "setup_choices_explained_when_asked",
     "howto_during_a_game_with_an_animated_demo",
+    "seat_menu_from_the_open_trays_question_mark",
     "makoto_last_cards_favour_going_out",
     "hint_mode_marks_and_prompt_switchable",
     "leave_hands_seat_to_bot_then_last_leave_ends_game",
@@ -31,6 +32,7 @@ SCENARIOS = [
     "results_words_and_high_score_rules",
     "trial_results_show_the_time",
 ]
+ONLY = [n for n in __import__("os").environ.get("LEARN_ONLY", "").split(",") if n]
 
 
 # =============================================================================================== plain tests
@@ -253,6 +255,81 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(1)
 
+    def seat_menu_from_the_open_trays_question_mark() -> None:
+        # During the seat's own turn its hand opens by itself and takes the seat's column, badge included: the "?"
+        # in the open tray opens the same seat menu, facing the seat, in every game, and Leave works from there.
+        # (Takoyaki has no hand to hide: its badge, "?" included, stays in view while racing.)
+        from kivy.core.window import Window
+        from kivy.uix.behaviors import ButtonBehavior
+        from kivy.uix.label import Label
+
+        from kiosk.ui.focus import window_box
+        from kiosk.ui.seatzone import SeatBadge, TrayHelp
+        from kiosk.ui.typescale import min_target_px
+
+        def seen(w: Any) -> bool:
+            node = w
+            while node is not None:
+                if node.opacity <= 0.01 or node.width < 1 or node.height < 1:
+                    return False
+                node = node.parent if node.parent is not node else None
+            return w.get_root_window() is not None
+
+        def overlap(a: Any, b: Any) -> bool:
+            return a.x + a.w > b.x + 1 and b.x + b.w > a.x + 1 and a.y + a.h > b.y + 1 and b.y + b.h > a.y + 1
+
+        need = min_target_px(tuple(Window.size))
+        for key in ("maki", "wasabi", "makoto", "takoyaki"):
+            session = start(key, [(sw, None), (ne, "easy")])
+            screen = app.sm.current_screen
+            g = session.game_seat_of(sw)
+            zone = screen.panels[sw]
+            tray = zone.ids.get("tray")
+            badge = next(w for w in zone.walk(restrict=True) if isinstance(w, SeatBadge))
+            if tray is None:
+                assert zone.tray_help is None, key
+                run_until(lambda s=screen: not s.counting_down, 10, "the race")
+                assert seen(badge) and badge.menu, "Takoyaki: the badge and its '?' stay in view"
+                opener: Any = badge
+            else:
+                run_until(lambda t=tray, st=session.state, g=g: g in st.to_move() and t.is_open, 30, f"{key}: the turn")
+                frames(2)
+                helper = zone.tray_help
+                assert isinstance(helper, TrayHelp) and helper.showing, key
+                assert not seen(badge), f"{key}: the open hand took the badge's column"
+                assert seen(helper) and helper.width >= need and helper.height >= need, (key, helper.size, need)
+                # inside the tray, in the room it keeps for it: nothing drawn in the tray lies under it
+                hb, tb = window_box(helper), window_box(tray)
+                assert tb.x - 1 <= hb.x and hb.x + hb.w <= tb.x + tb.w + 1, (key, hb, tb)
+                assert tb.y - 1 <= hb.y and hb.y + hb.h <= tb.y + tb.h + 1, (key, hb, tb)
+                under = [
+                    type(w).__name__
+                    for w in list(tray.walk(restrict=True))[1:]  # (the tray itself first)
+                    if (not w.children or isinstance(w, (Label, ButtonBehavior)))  # what is drawn, not a layout's box
+                    and seen(w)
+                    and overlap(window_box(w), hb)
+                ]
+                assert not under, (key, under)
+                assert helper not in screen.focus.targets(sw), "no choice for the seat's buttons (hold a is)"
+                opener = helper
+                screenshot(f"learn_tray_help_{key}")
+            tap(opener)
+            menu = app.seat_menus.menus[sw]
+            assert menu.shown and menu.page == "menu" and menu.can_leave, key
+            assert menu.facing_rotation == app.table[sw].rotation, key
+            tap(button_with_text(menu, "Back to the game \u2714"))
+            assert not menu.shown and app.mode == "game", key
+            if tray is not None and not tray.is_open:  # (a bot's quick move may have ended the turn meanwhile)
+                run_until(lambda t=tray, st=session.state, g=g: g in st.to_move() and t.is_open, 30, "the next turn")
+            frames(1)
+            tap(opener if opener is badge or opener.showing else _badge(screen, sw))
+            assert menu.shown, key
+            tap(button_with_text(menu, "\u2716 Leave the game..."))
+            assert "last player" in menu.leave_text, menu.leave_text
+            tap(button_with_text(menu, "Yes, leave"))
+            run_until(lambda: app.mode == "attract", 3, f"{key}: the game ended as its last player left")
+            assert app.launcher.session is None, key
+
     def hint_mode_marks_and_prompt_switchable() -> None:
         import datetime
 
@@ -440,21 +517,20 @@ def child_main(tmp: Path, out: Path) -> None:
         assert res.pads[sw].score_text == "Time: 42.50 s"
         res.cancel_timers()
 
-    run_scenarios(
-        {
-            "seat_menu_howto_steps_with_pictures": seat_menu_howto_steps_with_pictures,
-            "setup_choices_explained_when_asked": setup_choices_explained_when_asked,
-            "howto_during_a_game_with_an_animated_demo": howto_during_a_game_with_an_animated_demo,
-            "makoto_last_cards_favour_going_out": makoto_last_cards_favour_going_out,
-            "hint_mode_marks_and_prompt_switchable": hint_mode_marks_and_prompt_switchable,
-            "leave_hands_seat_to_bot_then_last_leave_ends_game": leave_hands_seat_to_bot_then_last_leave_ends_game,
-            "operator_ends_the_current_game": operator_ends_the_current_game,
-            "still_playing_only_at_human_seats": still_playing_only_at_human_seats,
-            "results_words_and_high_score_rules": results_words_and_high_score_rules,
-            "trial_results_show_the_time": trial_results_show_the_time,
-        },
-        out,
-    )
+    scenarios = {
+        "seat_menu_howto_steps_with_pictures": seat_menu_howto_steps_with_pictures,
+        "setup_choices_explained_when_asked": setup_choices_explained_when_asked,
+        "howto_during_a_game_with_an_animated_demo": howto_during_a_game_with_an_animated_demo,
+        "seat_menu_from_the_open_trays_question_mark": seat_menu_from_the_open_trays_question_mark,
+        "makoto_last_cards_favour_going_out": makoto_last_cards_favour_going_out,
+        "hint_mode_marks_and_prompt_switchable": hint_mode_marks_and_prompt_switchable,
+        "leave_hands_seat_to_bot_then_last_leave_ends_game": leave_hands_seat_to_bot_then_last_leave_ends_game,
+        "operator_ends_the_current_game": operator_ends_the_current_game,
+        "still_playing_only_at_human_seats": still_playing_only_at_human_seats,
+        "results_words_and_high_score_rules": results_words_and_high_score_rules,
+        "trial_results_show_the_time": trial_results_show_the_time,
+    }
+    run_scenarios({n: f for n, f in scenarios.items() if not ONLY or n in ONLY}, out)
     app.launcher.end()
     app.stop()
 

@@ -255,7 +255,13 @@ def check_shelf(screen: Any, panel: Any, g: int, key: str) -> None:
 def texts(widget: Any) -> str:
     from kivy.uix.label import Label
 
-    return "\n".join(w.text for w in widget.walk(restrict=True) if isinstance(w, Label))
+    from kiosk.ui.pieces import Tile
+
+    return "\n".join(
+        "\n".join(w.words) if isinstance(w, Tile) else w.text
+        for w in widget.walk(restrict=True)
+        if isinstance(w, (Label, Tile))
+    )
 
 
 def child_main(tmp: Path, out: Path) -> None:

@@ -385,7 +385,7 @@ def child_main(tmp: Path, out: Path) -> None:
         before = set((root / "active").glob("*.jsonl"))  # earlier scenarios' games, left unfinished
         session = tb.start(bots, games=3)
         first = session.state
-        run_until(lambda: tb.screen.sheet or app.mode == "results", 40, "the end of the first game")
+        run_until(lambda: tb.screen.sheet or app.mode == "results", 120, "the end of the first game")
         assert tb.screen.sheet, "a three-game match shows the score sheet after game 1"
         # game 1's journal is archived as finished; game 2 has its own, carrying the match so far
         ends = [json.loads(p.read_text().splitlines()[-1]) for p in (root / "archive").glob("*.jsonl")]
@@ -418,7 +418,7 @@ def child_main(tmp: Path, out: Path) -> None:
         frames(2)
         assert "game 2 of 3" in tb.screen.centre_text, tb.screen.centre_text
         second = resumed.state
-        run_until(lambda: second.is_over(), 40, "the end of the resumed game 2")
+        run_until(lambda: second.is_over(), 120, "the end of the resumed game 2")
         run_until(lambda: tb.screen.sheet, 5, "the score sheet after game 2")
         assert tb.screen.match.results == [first.scores(), second.scores()]
         tb.screen.next_game()

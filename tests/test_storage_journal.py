@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from storage_child import TINY, play_to, players_for, policy_step
 
 from kiosk import health
-from kiosk.engine import replay
+from kiosk.engine import ChanceMissing, replay, replay_acknowledged
 from kiosk.storage import (
     GameJournal,
     JournalError,
@@ -241,6 +241,91 @@ def test_a_damaged_middle_line_is_reported_and_the_game_offered_up_to_it(saved):
         assert again.journal == state.journal[:4]
     finally:
         saved.close()
+
+
+# ------------------------------------------------------------ a kill between an action and its chance record
+def play_until_chance(key: str, chance: str, seeds=range(1, 60), limit: int = 3000) -> tuple[int, int]:
+    """The first (seed, n) for which the policy's n-th action of game ``key`` causes a ``chance`` record."""
+    spec = SPECS[key]
+    for seed in seeds:
+        state = spec.new_game(players_for(spec), seed)
+        for n in range(1, limit + 1):
+            if state.is_over():
+                break
+            before = len(state.journal)
+            state.apply(*policy_step(state, seed))
+            if any(r.get("chance") == chance for r in state.journal[before:]):
+                return seed, n
+    raise AssertionError(f"the policy never made a {chance!r} record in {key}")
+
+
+CHANCES_MID_GAME = [("makoto", "oracle"), ("maki", "actions"), ("tinyrace", "reshuffle")]
+
+
+@pytest.mark.parametrize("kill", ["after the action line", "inside the chance line"])
+@pytest.mark.parametrize(("key", "chance"), CHANCES_MID_GAME)
+def test_an_action_whose_chance_record_did_not_reach_the_card_is_dropped(tmp_path, key, chance, kill):
+    """A kill inside the write of an action that reshuffles a deck leaves the action's line without its chance
+    record. That action was never acknowledged: the game resumes at the position before it, the lines are cut,
+    and the game goes on in the same file (before, the journal did not replay and the game was lost)."""
+    spec = SPECS[key]
+    seed, n = play_until_chance(key, chance)
+    players = players_for(spec)
+    with SavedGames(tmp_path / "g", specs=SPECS) as saved:
+        state = spec.new_game(players, seed)
+        journal = saved.start(key, players, seed, state=state, seats=[{"kind": "bot"}] * players)
+        for _ in range(n):
+            state.apply(*policy_step(state, seed))
+            assert journal.sync(state)
+        journal.close()
+    # the file as the kill left it: the n-th action's line whole, its chance record missing or torn
+    raw = journal.path.read_bytes()
+    lines = raw.splitlines(keepends=True)
+    assert json.loads(lines[-1])["chance"] == chance and "seat" in json.loads(lines[-2])
+    torn = raw[: len(raw) - len(lines[-1])]
+    if kill == "inside the chance line":
+        torn += lines[-1][: len(lines[-1]) // 2]
+    journal.path.write_bytes(torn)
+    loaded = load_journal(journal.path)
+    assert loaded.actions == n and not loaded.damaged
+    with pytest.raises(ChanceMissing, match=chance):  # what made the crash test fail
+        replay(spec, players, seed, loaded.records)
+
+    before = play_to(spec, players, seed, n - 1)
+    with SavedGames(tmp_path / "g", specs=SPECS) as saved:
+        (offer,) = saved.startup()
+        assert saved.set_aside == [] and offer.actions == n - 1
+        again, journal = offer.resume()
+        assert again.fingerprint() == before.fingerprint()
+        assert journal.path.read_bytes() == raw[: len(raw) - len(lines[-1]) - len(lines[-2])]
+        for _ in range(3):  # the same action again (it reshuffles again), then more: appended cleanly
+            if again.is_over():
+                break
+            again.apply(*policy_step(again, seed))
+            assert journal.sync(again)
+        journal.close()
+    loaded = load_journal(journal.path)
+    assert loaded.ignored_bytes == 0 and loaded.records == again.journal
+    assert loaded.records[: len(state.journal)] == state.journal
+    assert replay(spec, players, seed, loaded.records).fingerprint() == again.fingerprint()
+
+
+def test_a_missing_chance_record_before_a_later_action_is_a_corrupt_journal(tmp_path):
+    """Only the last action can lack its chance record (the tail of a cut write); a chance record missing in the
+    middle is damage, and the journal is archived as not replaying, as before."""
+    seed, n = play_until_chance("tinyrace", "reshuffle")
+    with SavedGames(tmp_path / "g", specs=SPECS) as saved:
+        state, journal = start_tiny(saved, seed=seed, steps=n + 2)
+        journal.close()
+    lines = journal.path.read_bytes().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if json.loads(line).get("chance") == "reshuffle")
+    journal.path.write_bytes(b"".join(lines[:at] + lines[at + 1 :]))
+    with SavedGames(tmp_path / "g", specs=SPECS) as saved:
+        assert saved.startup() == []
+        assert [name for name, _ in saved.set_aside] == [journal.path.name]
+        assert "no recorded 'reshuffle' shuffle" in saved.set_aside[0][1]
+    with pytest.raises(ChanceMissing):  # nor is a deal missing at set-up forgiven
+        replay_acknowledged(TINY, 3, seed, [r for r in state.journal if "chance" not in r])
 
 
 def test_an_undo_is_journalled_as_a_rewind(saved):

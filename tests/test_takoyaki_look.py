@@ -1,6 +1,8 @@
 """The Takoyaki seat panel's look at both window sizes, in a real Kivy window (Xvfb in CI): the longest words it
 shows fit, its grill spaces are touch targets, and the letters of every ball (on the grill and on the order card)
-are at least the type scale's minimum and inside their ball, apart from their neighbours'.
+are at least the type scale's minimum and inside their ball, apart from their neighbours'. At a long edge of the
+1920x1080 table the grill takes the zone's whole depth: its spaces are well above a touch target and no unused gap
+is left between the order card and the grill (the words' column stands between them).
 
 The fit test (``test_fit_screens.py``) sees the panel at whatever moment attract mode and the tour happen to show;
 here every seat of a four-seat game (two long edges, two short) shows each of its longest texts in turn. One child
@@ -30,6 +32,10 @@ MESSAGES = [
     "You are out of this order (ball picked up): wait for the next card",
 ]
 PROMPT = "Hint: push the green ball away from you"
+#: How much larger than a touch target a grill space is at a long edge where the wide layout is taken.
+LONG_EDGE_MARGIN = 1.2
+#: The most unused width left between the order card and the grill (words' column aside), as a share of the panel.
+MAX_GAP_SHARE = 0.05
 SCENARIOS = [f"{what}_{size}" for size in SIZES for what in ("words_fit", "balls_and_spaces", "out_veil_fits")]
 
 
@@ -118,6 +124,23 @@ def child_main(tmp: Path, out: Path) -> None:
                     for c in group[i + 1 :]:
                         apart = ((a.center_x - c.center_x) ** 2 + (a.center_y - c.center_y) ** 2) ** 0.5
                         assert apart >= a.width - 0.5, f"{p.seat.position}: two balls overlap ({apart:.1f} px)"
+        short_cell = min(p.ids.grill.cell for p in panels() if p.seat.edge in ("left", "right"))
+        for p in panels():
+            if p.seat.edge not in ("top", "bottom"):
+                continue
+            grill, card, words = p.ids.grill, p.ids.order, p.ids.words
+            # the width between card and grill that nothing uses (the words' column, when it stands there)
+            between = grill.gx - card.right
+            if words.y < card.top and words.top > card.y:
+                between -= max(0.0, min(words.right, grill.gx) - max(words.x, card.right))
+            print(f"{size} {p.seat.position}: space {grill.cell:.1f} px, unused {between:.0f} of {p.width:.0f} px")
+            assert grill.cell >= short_cell - 0.5, f"{p.seat.position}: a long edge's spaces smaller than a short's"
+            if size == "1920x1080":  # the wide layout (at 1280x800 a long edge is too narrow for it)
+                assert p.layout.wide, p.seat.position
+                assert grill.cell >= target * LONG_EDGE_MARGIN, f"{p.seat.position}: space {grill.cell:.1f} px"
+                assert between <= p.width * MAX_GAP_SHARE, f"{p.seat.position}: {between:.0f} px unused"
+                assert grill.gy >= 0 and grill.gy + grill.cell * 3 <= p.height, "the grill inside the zone"
+                assert p.ids.pad.right <= grill.gx and p.ids.pad.y < card.y, "the claim pad by the player, beside"
         found = problems()
         assert not found, report(found)
         screenshot(f"takoyaki_look_balls_{size}")

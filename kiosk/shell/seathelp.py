@@ -27,14 +27,14 @@ __all__ = ["SeatHelp", "mark_badges"]
 
 
 def mark_badges(screen: Any, session: GameSession | None) -> None:
-    """The "? Help / Leave" mark on the badges of the seats that have a seat menu now."""
-    from kiosk.ui.seatzone import SeatBadge
+    """The "? Help / Leave" mark on the badges of the seats that have a seat menu now (and their trays' "?")."""
+    from kiosk.ui.seatzone import SeatBadge, TrayHelp
 
     humans = set()
     if session is not None and not session.attract:
         humans = {session.seats[g].index for g in session.humans()}
     for w in screen.walk(restrict=True):
-        if isinstance(w, SeatBadge):
+        if isinstance(w, (SeatBadge, TrayHelp)):
             w.menu = w.seat is not None and w.seat.index in humans
 
 

@@ -17,6 +17,7 @@ from .journal import (
     UnavailableSavedGames,
     UnfinishedGame,
     load_journal,
+    replay_journal,
 )
 from .scores import HighScores, ScoreEntry, UnavailableHighScores, check_name, check_score
 
@@ -37,4 +38,5 @@ __all__ = [
     "LoadedJournal",
     "JournalError",
     "load_journal",
+    "replay_journal",
 ]

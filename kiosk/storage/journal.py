@@ -36,6 +36,14 @@ Decisions written down:
 * **A torn last line is ignored.** A kill in the middle of a write can leave a line without its ``\\n`` (or, after
   a power cut, garbage): loading stops at the first line that is not a complete, valid record, and ``resume``
   truncates the file there before appending, so a torn tail never swallows the next record.
+* **An action is acknowledged only with all its chance records.** An action's line and the chance records it
+  caused (a Makoto Oracle reshuffle, a Maki action-deck reshuffle, ...) go in one write, but a kill or a power
+  cut can end that write after the action's line: the file then holds the action without (all of) its chance
+  records, which replay cannot rebuild. Such an action was never acknowledged (``sync`` had not returned), so
+  :func:`replay_journal` drops it: the game resumes at the position before it, and ``resume`` cuts its lines
+  off the file like a torn tail before appending. This holds for every chance record of every game (the engine
+  reports the shortage, :class:`kiosk.engine.ChanceMissing`); a shortage anywhere but at the last action is a
+  corrupt journal and is archived as before.
 * **Age** is measured from the journal's last write (file mtime), not from the start of the game: a two-hour
   game interrupted a minute ago is offered. A game whose last write is in the future (a Pi without a real-time
   clock booting with an older time) counts as fresh. Default ``max_age``: 1 hour.
@@ -84,6 +92,7 @@ __all__ = [
     "LoadedJournal",
     "JournalError",
     "load_journal",
+    "replay_journal",
 ]
 
 log = logging.getLogger("kiosk.storage")
@@ -130,6 +139,7 @@ class LoadedJournal:
     ignored_bytes: int = 0  #: a torn or damaged tail that was ignored
     damaged: bool = False  #: a bad line was followed by more lines (something other than a torn last write)
     problem: str = ""  #: why loading stopped early, if it did
+    starts: list[int] = field(default_factory=list, repr=False)  #: byte offset of each record's line
 
     @property
     def actions(self) -> int:
@@ -164,9 +174,12 @@ def _check_header(h: Any) -> str | None:
     return None
 
 
-def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
+def load_journal(path: str | os.PathLike[str], *, upto: int | None = None) -> LoadedJournal:
     """Read a journal file. Never raises for bad content: a missing/invalid header gives ``header=None``; loading
-    stops at the first line that is not a complete valid record (a torn last write) and reports it."""
+    stops at the first line that is not a complete valid record (a torn last write) and reports it.
+
+    ``upto``: read only the first ``upto`` bytes, as if the file ended there (the rest counts as ignored); used
+    to drop an action whose chance records did not reach the card (:func:`replay_journal`)."""
     path = Path(path)
     out = LoadedJournal(path, None)
     size = path.stat().st_size
@@ -175,7 +188,7 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
         out.problem = f"{size} bytes, more than the {MAX_FILE_BYTES} a journal may have"
         return out
     with open(path, "rb") as fh:
-        raw = fh.read(MAX_FILE_BYTES + 1)
+        raw = fh.read(MAX_FILE_BYTES + 1 if upto is None else min(upto, MAX_FILE_BYTES + 1))
     pos = 0
     first = True
     problem = ""
@@ -206,6 +219,7 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
                 problem = f"bad rewind at byte {pos}"
                 break
             del out.records[rec["rewind"] :]
+            del out.starts[rec["rewind"] :]
         elif "seats" in rec:
             if not (set(rec) == {"seats"} and isinstance(rec["seats"], list)):
                 problem = f"bad seats record at byte {pos}"
@@ -219,9 +233,10 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
             # An engine record: {"seat", "action"}, {"chance", "order"}, or a kind a newer engine adds. Only
             # replay judges it; a torn line never gets here (no prefix of a JSON object parses).
             out.records.append(rec)
+            out.starts.append(pos)
         pos = nl + 1
     out.good_size = pos if out.header is not None else 0
-    out.ignored_bytes = len(raw) - out.good_size
+    out.ignored_bytes = (len(raw) if upto is None else size) - out.good_size
     if problem and not out.ignored_bytes:  # a bad header on an otherwise empty file
         out.problem = problem
     if problem and out.ignored_bytes:
@@ -230,6 +245,31 @@ def load_journal(path: str | os.PathLike[str]) -> LoadedJournal:
         nl = rest.find(b"\n")
         out.damaged = nl >= 0 and bool(rest[nl + 1 :].strip(b"\0 \n"))
     return out
+
+
+def replay_journal(loaded: LoadedJournal, spec: Any) -> tuple[Any, LoadedJournal]:
+    """Replay a loaded journal with the game's ``spec`` to its last acknowledged action.
+
+    Returns the state and the journal as acknowledged: ``loaded`` itself, or, when the last action's chance
+    records did not all reach the card (a kill or a power cut inside its write), the file read again up to the
+    start of that action's line (:func:`load_journal` with ``upto``), so its ``records``, ``actions`` and
+    ``seats`` leave the action out and ``good_size``/``ignored_bytes`` make a resume cut its lines off before
+    appending. Raises what :func:`kiosk.engine.replay` raises for a journal that does not fit the game.
+    """
+    from kiosk.engine import replay_acknowledged
+
+    h = loaded.header
+    if h is None:
+        raise JournalError(f"journal {loaded.path.name} has no header")
+    state, used = replay_acknowledged(spec, h["players"], h["seed"], loaded.records, setup=h.get("setup"))
+    if used == len(loaded.records):
+        return state, loaded
+    cut = loaded.starts[used]
+    out = load_journal(loaded.path, upto=cut)
+    if out.records != loaded.records[:used] or out.good_size != cut:  # the file changed under us
+        raise JournalError(f"journal {loaded.path.name} changed while it was replayed")
+    out.problem = "the chance record(s) of the last action did not reach the card; that action was dropped"
+    return state, out
 
 
 # ------------------------------------------------------------------------------------------------- writers
@@ -482,8 +522,13 @@ class UnfinishedGame:
         return self.loaded.path
 
     def replay(self) -> Any:
-        """Rebuild the exact position of the last action on the card. Raises :class:`JournalError`."""
-        return self.saved._replay(self.loaded)
+        """Rebuild the exact position of the last acknowledged action on the card. Raises :class:`JournalError`.
+
+        A last action whose chance records did not reach the card is dropped here (see :func:`replay_journal`):
+        from then on ``actions`` and ``loaded`` describe the journal without it, and :meth:`resume` cuts its
+        lines off the file."""
+        state, self.loaded = self.saved._replay(self.loaded)
+        return state
 
     def resume(self) -> tuple[Any, GameJournal]:
         """Replay, cut off a torn tail, and continue journaling in the same file."""
@@ -737,8 +782,8 @@ class SavedGames:
         fsync_dir(self.active)
         return dest
 
-    def _replay(self, loaded: LoadedJournal) -> Any:
-        from kiosk.engine import ChanceMismatch, RuleError, replay
+    def _replay(self, loaded: LoadedJournal) -> tuple[Any, LoadedJournal]:
+        from kiosk.engine import ChanceMismatch, RuleError
 
         h = loaded.header
         assert h is not None
@@ -746,11 +791,19 @@ class SavedGames:
         if spec is None:
             raise JournalError(f"journal {loaded.path.name}: game {h['game']!r} is not installed")
         try:
-            return replay(spec, h["players"], h["seed"], loaded.records, setup=h.get("setup"))
+            state, acknowledged = replay_journal(loaded, spec)
         except (RuleError, ChanceMismatch) as exc:
             raise JournalError(f"journal {loaded.path.name} does not replay: {exc}") from exc
         except Exception as exc:  # records from the card are untrusted: any failure of a game's parser is "damaged"
             raise JournalError(f"journal {loaded.path.name} does not replay: {type(exc).__name__}: {exc}") from exc
+        if acknowledged is not loaded:
+            log.warning(
+                "journal %s: %s; the game resumes after action %d",
+                loaded.path.name,
+                acknowledged.problem,
+                acknowledged.actions,
+            )
+        return state, acknowledged
 
     def _cut_tail(self, loaded: LoadedJournal) -> None:
         if loaded.ignored_bytes:

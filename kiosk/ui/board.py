@@ -66,13 +66,23 @@ public-information column. Decisions, written down:
   serving comes before prepping; Wasabi!: every Pass variant after every placement), and action cards aimed at
   squares last of all (Switch, Chop, Substitute; Switch!, Chop!, Wasabi!: many buttons, all reachable by
   tapping a square); of these, only the ones no tile or square reaches are buttons.
+* **Two choices on one button** (:class:`Then`, :attr:`BoardScreen.FOLLOW_UPS`): where a choice is mostly followed
+  by another of the seat's own (Maki: serving, then the deck to draw the next recipe from), the buttons offer both
+  in one touch, the player still choosing each: per such action a group (:class:`ThenGroup`), a line naming it
+  and the words its second halves share ("Serve Maguro N., then Draw:") over one button per choice the engine
+  then offers ("2", "3", "4"...; found on a copy of the state, :meth:`BoardScreen.follow_ups`), and the plain
+  button after it (serving a second recipe before drawing). The screen applies the first half, then the second
+  as soon as the engine offers it in the same turn: at once, or after the steps the first brought (a 2-ingredient
+  recipe's reward card: the prompt says the draw follows by itself); it is dropped when the turn passes or the
+  engine offers other choices of its kind.
 * **The tray at the start of a turn:** when a human seat becomes the acting seat its private tray opens by itself
   (:meth:`~kiosk.ui.seatzone.PrivateTray.turn_started`: its tiles and buttons are there without a tap); it closes
   when the turn passes, as before. A bot's tray never opens, and in attract mode no seat acts.
 * **No step is played for the player** (decision, written down): a step with a single legal action still takes
-  its touch. Such steps are rare here (over twenty easy-bot games a title, Maki's human seat met 8 in 1138 steps: a
-  lone reward card or discard; Wasabi! none), so carrying them out by themselves would save almost nothing, and a
-  move the table makes unasked surprises the newcomer the saving is for.
+  its touch (Maki's End Turn after serving with every recipe deck empty is on the serving button instead:
+  "Serve Maguro N., then: End Turn"). Such steps are rare here (over twenty easy-bot games a title, Maki's human
+  seat met 8 in 1138 steps: a lone reward card or discard; Wasabi! none), so carrying them out by themselves would
+  save almost nothing, and a move the table makes unasked surprises the newcomer the saving is for.
 * **Prompt:** the acting seat's tray says in words what to do (:meth:`BoardScreen.prompt_text`, per game, from
   the legal actions' kinds and the public view only: never which tiles or recipes the seat holds, as the prompt
   shows even while the tray is closed).
@@ -88,6 +98,7 @@ import math
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -95,9 +106,10 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from kiosk.engine import Action, Event
+from kiosk.engine import Action, Event, RuleError
 from kiosk.ui.focus import reading_order
 from kiosk.ui.game import ActionPanel, GenericGameScreen
 from kiosk.ui.pieces import Tile
@@ -106,6 +118,7 @@ __all__ = [
     "BoardScreen",
     "BoardTile",
     "BoardPanel",
+    "Then",
     "short_name",
     "cell_name",
     "action_label",
@@ -208,6 +221,19 @@ def action_label(action: Action, cols: int, cells: int, recipes: dict[int, str] 
             parts.append(str(v))
     name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)  # DrawRecipe -> Draw Recipe
     return " ".join([name] + [p for p in parts if p])
+
+
+@dataclass(frozen=True)
+class Then(Action):
+    """One button for two of the seat's own choices: ``first`` now, then ``then`` (Maki: ``Then(Serve(4), Draw(3))``,
+    "Serve Maguro N., then Draw 3"). Never applied to an engine: the board screen applies ``first``, then ``then``
+    as soon as the engine offers it in the same turn (see :meth:`BoardScreen.human_action`)."""
+
+    first: Action
+    then: Action
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "Then", "first": self.first.to_json(), "then": self.then.to_json()}
 
 
 # ----------------------------------------------------------------------------------------------- events in words
@@ -693,12 +719,67 @@ class RecipeShelf(Widget):
         ]
 
 
+class ThenGroup(BoxLayout):
+    """One entry of a seat's buttons: the :class:`Then` choices sharing their first half, as a line naming it and
+    the words the second halves share ("Serve Maguro N., then Draw:") over one button per second half ("2", "3"...;
+    "Serve Maguro N., then:" over "End Turn"). Its buttons carry their choice in ``action``, like the panel's other
+    buttons."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(orientation="vertical", **kw)
+        from kivy.uix.label import Label
+
+        self.header = Label(size_hint_y=None, halign="left", valign="middle", bold=True)
+        self.header.bind(
+            width=lambda w, width: setattr(w, "text_size", (width, None)),
+            texture_size=lambda w, ts: setattr(w, "height", max(w.font_size * 1.35, ts[1])),
+        )
+        self.row = BoxLayout(orientation="horizontal")
+        self.add_widget(self.header)
+        self.add_widget(self.row)
+        self.buttons: list[Any] = []
+
+    def show(
+        self, header: str, items: Sequence[tuple[str, Action]], press: Callable[[Action], None], u: float, font: float
+    ) -> None:
+        """``header`` over one button per (label, choice) of ``items``; ``u`` the window's unit, ``font`` the
+        header's size (the buttons' own comes from their kv rule)."""
+        from kivy.factory import Factory
+
+        self.spacing, self.row.spacing = 2 * u, 4 * u
+        self.header.font_size = font
+        self.header.text = header
+        while len(self.buttons) < len(items):
+            button = Factory.KioskButton()
+            button.bind(on_release=lambda b: press(b.action))
+            self.buttons.append(button)
+            self.row.add_widget(button)
+        while len(self.buttons) > len(items):
+            self.row.remove_widget(self.buttons.pop())
+        for button, (label, action) in zip(self.buttons, items):
+            button.text, button.action = label, action
+
+
+def shared_words(labels: Sequence[str]) -> tuple[str, list[str]]:
+    """The leading words every label shares (when each has more after them), and what is left of each:
+    ``["Draw 2", "Draw 3"]`` -> ``("Draw", ["2", "3"])``; ``["End Turn"]`` -> ``("", ["End Turn"])``."""
+    split = [label.split() for label in labels]
+    n = 0
+    while split and all(len(w) > n + 1 and w[n] == split[0][n] for w in split):
+        n += 1
+    return " ".join(split[0][:n]) if n else "", [" ".join(w[n:]) for w in split]
+
+
 class BoardPanel(ActionPanel):
     """One seat's side of a board screen: the generic panel's behaviour (:class:`~kiosk.ui.game.ActionPanel`)
     with its own look (``<BoardPanel>`` in ``layouts/board.kv``): the hand tiles (``ids.hand``), the seat's
     private lines and the action buttons in the tray, buttons naming squares (``B3``) instead of numbers, and
     ``prompt`` (what to do now, in words) at the top of the tray, shown whether the tray is open or not (so it
-    never names anything private)."""
+    never names anything private).
+
+    The buttons are paged *entries*: one button per action, and one :class:`ThenGroup` per run of :class:`Then`
+    choices sharing their first half (a page holding a group has one column, each entry as tall as a group).
+    Every button widget carries its choice in ``action``; :meth:`page_of` says on which page a choice is."""
 
     prompt = StringProperty("")
     #: The tray holds tiles to choose (``ids.hand`` has children): the kv rule gives them a row.
@@ -709,12 +790,20 @@ class BoardPanel(ActionPanel):
     #: ``BUTTON_W`` only when its label needs it (``Draw 3`` does not; a recipe's name may wrap onto two lines).
     BUTTON_H = 66
     BUTTON_W = 120
+    #: A :class:`ThenGroup`'s least height (times ``app.u``): its line and a row of buttons a touch target high.
+    GROUP_H = 96
     #: The font size (times ``app.u``) ``on_labels`` asks for its buttons (their kv rule may set its own).
     BUTTON_FONT = 19
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
+        #: per page, its entries (each a list: one action, or a group's Then choices); the page shown's entries
+        self._pages: list[list[list[Action]]] = []
+        self._shown: list[list[Action]] = []
         self._buttons: list[Any] = []
+        self._groups: dict[int, ThenGroup] = {}
+        #: (rows, columns, group rows) of the room: without the page arrows' row, and with it
+        self._room: tuple[tuple[int, int, int], tuple[int, int, int]] = ((1, 1, 1), (1, 1, 1))
         Clock.schedule_once(self._watch_room, 0)
 
     def _watch_room(self, *_a: Any) -> None:
@@ -728,6 +817,17 @@ class BoardPanel(ActionPanel):
 
         return float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
 
+    def _entries(self) -> list[list[Action]]:
+        """The actions as entries: a run of :class:`Then` sharing their first half is one, any other action one."""
+        out: list[list[Action]] = []
+        for a in self.actions:
+            last = out[-1][0] if out else None
+            if isinstance(a, Then) and isinstance(last, Then) and last.first == a.first:
+                out[-1].append(a)
+            else:
+                out.append([a])
+        return out
+
     def _columns(self, width: float, u: float) -> int:
         """How many columns of buttons fit ``width``: up to four, each at least ``BUTTON_W`` wide and wide enough
         for every label of the step (wrapped at words onto at most two lines). More columns, fewer pages: a
@@ -738,7 +838,7 @@ class BoardPanel(ActionPanel):
         sample = self._buttons[0] if self._buttons else None  # the buttons' own font (their kv rule's)
         font = sample.font_name if sample is not None else "Roboto"
         size = float(sample.font_size) if sample is not None else 26 * u
-        labels = [self.describe(a) for a in self.actions]
+        labels = [self.describe(a) for a in self.actions if not isinstance(a, Then)]
         for cols in (4, 3, 2):
             w = (width - gap * (cols - 1)) / cols
             if w >= self.BUTTON_W * u and all(
@@ -748,7 +848,7 @@ class BoardPanel(ActionPanel):
         return 1
 
     def _fit_page(self, *_a: Any) -> None:
-        """As many buttons per page as fit the room at a touch target's size (a row for the page arrows when
+        """As many entries per page as fit the room at a touch target's size (a row for the page arrows when
         they are needed): never a squeezed button, and as many columns as the step's labels allow."""
         box = self.ids.get("button_box")
         if box is None or box.width <= 1 or box.height <= 1:
@@ -756,11 +856,68 @@ class BoardPanel(ActionPanel):
         u = self._unit()
         gap = 4 * u
         cols = self._columns(box.width, u)
-        rows = max(1, int((box.height + gap) // (self.BUTTON_H * u + gap)))
-        size = rows * cols if len(self.actions) <= rows * cols else max(1, (rows - 1) * cols)
-        self.button_cols = cols
-        if size != self.page_size:
-            self.page_size = size
+
+        def room(height: float) -> tuple[int, int, int]:
+            rows = max(1, int((height + gap) // (self.BUTTON_H * u + gap)))
+            return rows, cols, max(1, int((height + gap) // (self.GROUP_H * u + gap)))
+
+        self._room = (room(box.height), room(box.height - 62 * u - gap))
+        self._paginate()
+
+    def _capacity(self, room: tuple[int, int, int], group: bool) -> int:
+        rows, cols, group_rows = room
+        return group_rows if group else rows * cols
+
+    def _page_entries(self, room: tuple[int, int, int]) -> list[list[list[Action]]]:
+        pages: list[list[list[Action]]] = []
+        page: list[list[Action]] = []
+        for entry in self._entries():
+            group = any(isinstance(e[0], Then) for e in page + [entry])
+            if page and len(page) + 1 > self._capacity(room, group):
+                pages.append(page)
+                page = []
+            page.append(entry)
+        return pages + [page] if page or not pages else pages
+
+    def _paginate(self) -> None:
+        pages = self._page_entries(self._room[0])
+        if len(pages) > 1:
+            pages = self._page_entries(self._room[1])
+        self._pages = pages
+        self.pages = len(pages)
+        if self.page >= self.pages:
+            self.page = 0
+        self._fill()
+
+    def _fill(self) -> None:
+        pages = getattr(self, "_pages", None)
+        if pages is None:  # the generic panel's set-up, before this one's
+            return
+        page = pages[int(self.page)] if int(self.page) < len(pages) else []
+        group = any(isinstance(e[0], Then) for e in page)
+        room = self._room[1 if len(pages) > 1 else 0]
+        self.button_cols = 1 if group else room[1]
+        self._shown = page
+        labels = [self._label(e) for e in page]
+        labels += [""] * (max(len(page), self._capacity(room, group)) - len(page))
+        if labels == list(self.labels):
+            self.on_labels()  # the same words, maybe other choices under them
+        else:
+            self.labels = labels
+
+    def _label(self, entry: list[Action]) -> str:
+        first = entry[0]
+        if isinstance(first, Then):  # "Serve Maguro N., then Draw:" over "2", "3"...; "..., then:" over "End Turn"
+            shared, _rest = shared_words([self.describe(t.then) for t in entry if isinstance(t, Then)])
+            return f"{self.describe(first.first)}, then {shared}:" if shared else f"{self.describe(first.first)}, then:"
+        return self.describe(first)
+
+    def page_of(self, action: Action) -> int | None:
+        """The page whose buttons offer ``action`` (None: no page)."""
+        for i, page in enumerate(self._pages):
+            if any(action in entry for entry in page):
+                return i
+        return None
 
     def hand_height(self, width: float, n: int) -> float:
         """The height of ``n`` tray tiles (``TileChoice``: 62 x 62 units, 6 apart) in rows across ``width``."""
@@ -789,26 +946,50 @@ class BoardPanel(ActionPanel):
         self._fit_page()
         self._paginate()
 
+    def press(self, slot: int) -> None:
+        """A human pressed the plain button of entry ``slot`` of the page shown."""
+        if slot < len(self._shown):
+            self.press_action(self._shown[slot][0])
+
+    def press_action(self, action: Action) -> None:
+        if self.screen is not None and self.game_seat is not None and action in self.actions:
+            self.screen.human_action(self.game_seat, action)
+
     def on_labels(self, *_a: Any) -> None:
-        """The button widgets follow ``labels`` (one per slot of the page; an empty label hides its button)."""
+        """The entries' widgets follow ``labels`` (one per slot of the page; an empty label hides its button)."""
         grid = self.ids.get("buttons")
-        if grid is None or not hasattr(self, "_buttons"):
+        if grid is None or not hasattr(self, "_groups"):
             return
         from kivy.factory import Factory
 
         u = self._unit()
-        while len(self._buttons) < len(self.labels):
-            slot = len(self._buttons)
-            button = Factory.KioskButton(font_size=u * self.BUTTON_FONT)
-            button.bind(on_release=lambda _b, i=slot: self.press(i))
-            self._buttons.append(button)
-            grid.add_widget(button)
-        while len(self._buttons) > len(self.labels):
-            grid.remove_widget(self._buttons.pop())
-        for button, label in zip(self._buttons, self.labels):
+        wanted = []
+        for slot, label in enumerate(self.labels):
+            entry = self._shown[slot] if slot < len(self._shown) else []
+            if entry and isinstance(entry[0], Then):
+                group = self._groups.get(slot)
+                if group is None:
+                    group = self._groups[slot] = ThenGroup()
+                pairs = [t for t in entry if isinstance(t, Then)]
+                _shared, rest = shared_words([self.describe(t.then) for t in pairs])
+                group.show(label, list(zip(rest, pairs)), self.press_action, u, u * self.BUTTON_FONT)
+                wanted.append(group)
+                continue
+            while len(self._buttons) <= slot:
+                n = len(self._buttons)
+                button = Factory.KioskButton(font_size=u * self.BUTTON_FONT)
+                button.bind(on_release=lambda _b, i=n: self.press(i))
+                self._buttons.append(button)
+            button = self._buttons[slot]
             button.text = label
+            button.action = entry[0] if entry else None
             button.opacity = 1 if label else 0
             button.disabled = not label
+            wanted.append(button)
+        if list(reversed(grid.children)) != wanted:
+            grid.clear_widgets()
+            for w in wanted:
+                grid.add_widget(w)
         box = self.ids.get("button_box")
         if box is not None and not (self.labels and self.labels[0]):
             # no buttons this step: the box takes no room (its hint is gone, its last laid-out width would stay
@@ -836,6 +1017,13 @@ class BoardScreen(GenericGameScreen):
     PICKS: dict[str, str] = {}
     #: The same for picks that must stay private (they are tiles in the seat's tray).
     PRIVATE_PICKS: dict[str, str] = {}
+    #: Two choices on one button (:class:`Then`): action class name -> the class names of the choices that may
+    #: follow it on the same button (Maki: ``Serve`` -> ``Draw``, ``EndTurn``). Which ones come from the engine:
+    #: :meth:`follow_ups`.
+    FOLLOW_UPS: dict[str, tuple[str, ...]] = {}
+    #: How many of the seat's own steps :meth:`follow_ups` looks through for them (a reward card to take, a card
+    #: to discard, then the draw).
+    FOLLOW_DEPTH = 3
     #: How many events the last-moves box shows (newest last).
     HISTORY = 3
     #: Legal actions that serve (or complete) a recipe now: class name -> the field naming the recipe's id. The
@@ -873,6 +1061,9 @@ class BoardScreen(GenericGameScreen):
         self._history: deque[str] = deque(maxlen=self.HISTORY)
         self._tile_key: tuple[Any, ...] = ()
         self._ghost: Tile | None = None
+        #: (game seat, action): the second half of a :class:`Then` button, waiting until the engine offers it
+        self._then: tuple[int, Action] | None = None
+        self._follow_cache: tuple[tuple[Any, ...], dict[Action, list[Action]]] = ((), {})
 
     def _build_panels(self, *_a: Any) -> None:
         if self.panels or self.table is None:
@@ -936,7 +1127,11 @@ class BoardScreen(GenericGameScreen):
         return None
 
     def describe_action(self, action: Action, cols: int, cells: int, recipes: dict[int, str]) -> str:
-        """A button's label for ``action`` (subclasses word their own actions; default :func:`action_label`)."""
+        """A button's label for ``action`` (subclasses word their own actions; default :func:`action_label`); a
+        :class:`Then` as both its halves: "Serve Maguro N., then Draw 3"."""
+        if isinstance(action, Then):
+            first = self.describe_action(action.first, cols, cells, recipes)
+            return f"{first}, then {self.describe_action(action.then, cols, cells, recipes)}"
         return action_label(action, cols, cells, recipes)
 
     def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool) -> str:
@@ -1038,11 +1233,26 @@ class BoardScreen(GenericGameScreen):
             return True
         return False
 
+    def focus_after(self, seat: int, chosen: Any, targets: list[Any]) -> Any:
+        """Where the highlight goes after a choice by button: a square chosen (selected) goes on to the first of
+        its buttons (the actions naming it), a hand tile chosen to the first square marked for it; None (it stays)
+        after anything else, or when the follow-ups are not on screen."""
+        from kivy.uix.button import Button
+
+        if isinstance(chosen, BoardTile) and self.selected >= 0 and self.selected == chosen.index:
+            buttons = [w for w in targets if isinstance(w, Button)]
+            return next((w for w in buttons if w.text not in ("\u25c0", "\u25b6")), buttons[0] if buttons else None)
+        if isinstance(chosen, TileChoice) and chosen.mode == "hand" and self.chosen and self.chosen == chosen.kind:
+            return next((w for w in targets if isinstance(w, BoardTile)), None)
+        return None
+
     # ------------------------------------------------------------------------------------------- lifecycle
     def begin(self, session: Any) -> None:
         self.selected = -1
         self.chosen = ""
         self.acting = None
+        self._then = None
+        self._follow_cache = ((), {})
         self._history.clear()
         super().begin(session)
         for ev in session.last_events:  # a resumed game: its last move, in words
@@ -1055,6 +1265,7 @@ class BoardScreen(GenericGameScreen):
         self.selected = -1
         self.chosen = ""
         self.acting = None
+        self._then = None
         self._drop_ghost()
         self._touched, self._touched_by = [], None
         motion.clear()  # no piece of this game stays in flight
@@ -1072,6 +1283,10 @@ class BoardScreen(GenericGameScreen):
         self.selected = -1
         self.chosen = ""
         session = self.session
+        if self._then is not None and session is not None:
+            g = self._then[0]
+            if session.state.is_over() or g not in session.state.to_move() or session.is_bot(g):
+                self._then = None  # the turn passed (or a bot took the seat): nothing waits
         if session is not None and self.acting is not None and self.acting < len(session.seats):
             state = session.state
             if state.is_over() or self.acting not in state.to_move():
@@ -1179,6 +1394,97 @@ class BoardScreen(GenericGameScreen):
         self.human_action(g, action)
         self._draw()
         return True
+
+    def human_action(self, game_seat: int, action: Action) -> None:
+        """Apply a human seat's choice; a :class:`Then` applies its first half now and its second as soon as the
+        engine offers it in the same turn (at once, or after the steps the first one brought: Maki's reward card
+        for a 2-ingredient recipe). Every choice the seat makes afterwards looks at the waiting half again
+        (:meth:`_follow_up`)."""
+        session = self.session
+        if session is None:
+            return
+        before = len(session.state.journal or ())
+        both = isinstance(action, Then)
+        if isinstance(action, Then):
+            self._then = (game_seat, action.then)
+            action = action.first
+        super().human_action(game_seat, action)
+        if len(session.state.journal or ()) == before:
+            if both:
+                self._then = None  # refused (the seat was told why): nothing waits
+            return
+        self._follow_up()
+
+    def _follow_up(self) -> None:
+        """The waiting second half of a :class:`Then`: applied when the engine offers it to its seat now; dropped
+        when the seat's turn is over, the seat is no longer a human's, or the engine offers other choices of the
+        same kind instead (the player chooses again); kept while other steps of the seat's come first."""
+        session = self.session
+        if self._then is None or session is None:
+            return
+        g, then = self._then
+        state = session.state
+        if state.is_over() or g not in state.to_move() or session.is_bot(g):
+            self._then = None
+            return
+        legal = state.legal_actions(g)
+        if then in legal:
+            self._then = None
+            super().human_action(g, then)
+        elif any(type(a) is type(then) for a in legal):
+            self._then = None
+
+    def follow_ups(self, action: Action) -> list[Action]:
+        """The choices that may follow ``action`` on one button (:attr:`FOLLOW_UPS`), from the engine alone: on a
+        copy of the state, ``action`` applied for the acting seat, the legal actions of the listed classes at the
+        seat's first step that offers any, looking through at most :attr:`FOLLOW_DEPTH` steps of its own (every
+        choice at a step between: Maki's reward cards). Empty when the seat's turn would be over."""
+        wanted = self.FOLLOW_UPS.get(type(action).__name__)
+        session, g = self.session, self.acting
+        if not wanted or session is None or g is None:
+            return []
+        state = session.state
+        key = (id(state), len(state.journal or ()), g)
+        if self._follow_cache[0] != key:
+            self._follow_cache = (key, {})
+        cache = self._follow_cache[1]
+        if action in cache:
+            return cache[action]
+        found: list[Action] = []
+        start = state.clone()
+        try:
+            start.apply(g, action)
+        except RuleError:
+            cache[action] = found
+            return found
+        frontier = [start]
+        for _ in range(self.FOLLOW_DEPTH):
+            deeper = []
+            for st in frontier:
+                if st.is_over() or g not in st.to_move():
+                    continue
+                legal = st.legal_actions(g)
+                hits = [a for a in legal if type(a).__name__ in wanted]
+                found += [a for a in hits if a not in found]
+                if hits:
+                    continue
+                for a in legal:
+                    nxt = st.clone()
+                    nxt.apply(g, a)
+                    deeper.append(nxt)
+            frontier = deeper[:24]
+        cache[action] = found
+        return found
+
+    def with_follow_ups(self, actions: list[Action]) -> list[Action]:
+        """``actions`` with, before each one that may be followed (:attr:`FOLLOW_UPS`), one :class:`Then` button
+        per choice that may follow it (Maki: "Serve Maguro N., then Draw 2", "... Draw 3", "... Draw 4", then the
+        plain "Serve Maguro N." for a player who serves another recipe before drawing)."""
+        out: list[Action] = []
+        for a in actions:
+            out += [Then(a, b) for b in self.follow_ups(a)]
+            out.append(a)
+        return out
 
     def tap_square(self, cell: int) -> bool:
         """A finger went down on square ``cell``. True when the tap meant something (the touch is used).
@@ -1327,7 +1633,7 @@ class BoardScreen(GenericGameScreen):
             name = self.square_name(sel)
             panel.prompt = f"{name} selected: choose below (tap {name} again to clear)"
         else:
-            shown = self._button_actions()
+            shown = self.with_follow_ups(self._button_actions())
             if not panel.hints:
                 panel.prompt = ""
             elif chosen and len(tiles) > 1:
@@ -1336,6 +1642,9 @@ class BoardScreen(GenericGameScreen):
                 panel.prompt = self.prompt_text(
                     self._public, {type(a).__name__ for a in self._legal}, bool(self.eligible)
                 )
+        if self._then is not None and self._then[0] == self.acting:  # what the seat's last button still does
+            then = panel.describe(self._then[1])
+            panel.prompt = f"{panel.prompt} ({then} follows by itself)" if panel.prompt else f"{then} follows by itself"
         panel.set_actions(shown)
 
     # ------------------------------------------------------------------------------------------- drawing

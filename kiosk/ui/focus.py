@@ -18,11 +18,16 @@ docs/kiosk.md):
   nothing is chosen by a player who has not seen what is highlighted. A screen may give "a" with no highlight
   shown a quick meaning of its own (``focus_quick(seat) -> bool``: Takoyaki's TAKOYAKI!, the joining screen's
   Start).
-* **hold b: back.** Undoes the current step of the screen's own (a selected card set, a chosen Takoyaki ball, a
-  selected square); with nothing to undo it hides the highlight and closes the seat's tray.
+* **hold b: previous.** The highlight goes back one step: to where it was before the last "b" (so a player who
+  went one too far goes back one, without walking round the whole list again). Where there is no step to go back
+  (the highlight has not moved since it showed, since the last choice or since the screen moved it), it goes
+  back out: the screen's own step back (a selected card set, a chosen Takoyaki ball, a selected square, a
+  chosen tile), and with nothing to undo it hides the highlight and closes the seat's tray. (Decision, written
+  down: a double press of "b" was the other candidate, but a player walking a long list presses "b" quickly
+  again and again, and two quick presses must stay two steps on.)
 * **hold a: menu.** Opens the seat's menu (how to play, hints, leaving) over its zone, as a tap on the seat's
   badge does, with the highlight on its first choice; the same buttons then move through the menu ("hold b"
-  goes back a page, then closes it; "hold a" closes it). The shell routes this
+  goes back a step, else back a page, else closes it; "hold a" closes it). The shell routes this
   (:class:`~kiosk.shell.gestures.TableGestures`), since the menus lie over every screen.
 * **Nothing to choose now** (another seat's turn): the seat's private tray is open while either button is held
   down, and hides on release (so a player on buttons can look at their hand at any time; "b" held down is the
@@ -30,13 +35,20 @@ docs/kiosk.md):
 
 A release whose press the ring did not see (it went to another screen, or opened the menu) does nothing.
 
+**After a choice** the highlight goes to the first of that choice's follow-ups when the screen names one
+(``focus_after(seat, chosen, targets)``: a chosen board square's first action button, a chosen tile's first marked
+square), else it stays on the chosen widget while that is still a choice, else it goes where ``focus_next`` says.
+
+A widget whose ``button_choice`` is False is never one of the seat's choices for its buttons (the "?" of the
+seat's open tray: "hold a" opens the same menu).
+
 The highlight is a thick frame in the seat's colour (with a dark edge, for light widgets) drawn over everything
 on the screen around the focused widget, so an overlapped card still shows it whole. While its highlight is
 shown, a seat's private tray is open when some of the seat's choices lie in it (its cards are choices only while
 it is open: a button event looks inside a closed tray, the periodic check does not), and closes when none do or
 the highlight hides: when the turn passes, the tray hides, as it does for a finger. A tray that opened by itself
 (at the seat's turn) stays open when the highlight hides. A one-line legend in the seat's colour
-("b: next   a: choose   hold b: back   hold a: menu") faces the seat at the inner edge of its zone while its
+("b: next   hold b: previous   a: choose   hold a: menu") faces the seat at the inner edge of its zone while its
 highlight is shown.
 
 Paged choices (a tray's action buttons at the page size its room allows): the page arrows are choices like any
@@ -78,8 +90,10 @@ __all__ = [
 ]
 
 #: The buttons' meanings, in the words the legend and the docs use.
-MAPPING: tuple[tuple[str, str], ...] = (("b", "next"), ("a", "choose"), ("hold b", "back"), ("hold a", "menu"))
+MAPPING: tuple[tuple[str, str], ...] = (("b", "next"), ("hold b", "previous"), ("a", "choose"), ("hold a", "menu"))
 LEGEND = "   ".join(f"{k}: {v}" for k, v in MAPPING)
+#: How many "b" steps a seat's highlight can retrace with "hold b" (a walk longer than this forgets its oldest).
+TRAIL = 200
 #: How often a seat's highlight is checked against its choices while shown (the widgets move and change).
 CHECK_S = 0.1
 
@@ -88,6 +102,8 @@ def choosable(w: Any) -> bool:
     """Whether ``w`` is something a finger could choose right now: a button or a ``choose()`` widget, enabled,
     on screen, of some size, and visible (no ancestor at opacity 0)."""
     if not isinstance(w, ButtonBehavior) and not callable(getattr(w, "choose", None)):
+        return False
+    if not getattr(w, "button_choice", True):
         return False
     if w.disabled or w.width < 1 or w.height < 1 or w.get_root_window() is None:
         return False
@@ -210,21 +226,24 @@ class FocusLegend(Oriented):
 
 @dataclass
 class SeatFocus:
-    """One seat's focus: the highlighted widget, whether shown, the buttons down whose press the ring saw, and
-    those whose hold already fired."""
+    """One seat's focus: the highlighted widget, whether shown, the buttons down whose press the ring saw, those
+    whose hold already fired, and the widgets the highlight left with each "b" since it last landed (the steps
+    "hold b" retraces)."""
 
     widget: Any = None
     shown: bool = False
     peeking: bool = False
     down: set[str] = field(default_factory=set)
     held: set[str] = field(default_factory=set)
+    trail: list[Any] = field(default_factory=list)
 
 
 class FocusRoom(Protocol):
     """What a ring asks of its screen (a game screen, the joining screen, the seat menus).
 
     Optional: ``focus_quick(seat) -> bool``, the screen's own meaning of "a" with no highlight shown (True when it
-    acted)."""
+    acted); ``focus_after(seat, chosen, targets) -> widget or None``, where the highlight goes after ``chosen`` was
+    chosen by button (None: it stays)."""
 
     table: Any
     width: float
@@ -302,7 +321,7 @@ class FocusRing:
                 return False
             st.held.add(button)
             if button == "b" and not st.peeking:
-                self.back(seat)
+                self.previous(seat)
             return True
         if kind == "release":
             fired, seen = button in st.held, button in st.down
@@ -361,8 +380,24 @@ class FocusRing:
             self.hide(seat)
             return
         i = targets.index(st.widget) if st.widget in targets else -1
+        if st.widget is not None:
+            st.trail = [*st.trail, st.widget][-TRAIL:]
         st.widget = targets[(i + delta) % len(targets)]
         self._place(seat)
+
+    def previous(self, seat: int) -> None:
+        """hold b: back to where the highlight was before the last "b" (still a choice); with no such step,
+        :meth:`back`."""
+        st = self.state(seat)
+        if st.shown:
+            targets = self._open_targets(seat)
+            while st.trail:
+                w = st.trail.pop()
+                if w in targets and w is not st.widget:
+                    st.widget = w
+                    self._place(seat)
+                    return
+        self.back(seat)
 
     def back(self, seat: int) -> None:
         """hold b: the screen's own step back, or hide the highlight and close the tray."""
@@ -376,6 +411,7 @@ class FocusRing:
         st = self.state(seat)
         st.shown = False
         st.widget = None
+        st.trail = []
         self._set_tray(seat, False)
         frame = self.frames.get(seat)
         if frame is not None:
@@ -413,6 +449,7 @@ class FocusRing:
                 continue
             if st.widget not in targets:
                 st.widget = self.screen.focus_next(s, st.widget, targets)
+                st.trail = []  # the screen moved it: a new walk starts here
             self._place(s)
 
     # ------------------------------------------------------------------------------------------- inside
@@ -431,6 +468,8 @@ class FocusRing:
         st = self.state(seat)
         if not targets:
             return
+        if not st.shown:
+            st.trail = []
         st.shown = True
         if st.widget not in targets:
             st.widget = self.screen.focus_next(seat, None, targets)
@@ -443,10 +482,18 @@ class FocusRing:
         return bool(quick(seat)) if callable(quick) else False
 
     def _choose(self, seat: int, w: Any) -> None:
+        st = self.state(seat)
+        st.trail = []  # a new walk starts at the choice: "hold b" from here goes back out
         choose(w)
         if self.on_choose is not None:
             self.on_choose(seat, w)
         _layout_now(self.screen)  # a new page, a bot's new buttons: choices have their room before the next frame
+        after = getattr(self.screen, "focus_after", None)
+        if callable(after) and st.shown and self.screen.focus_playing(seat):
+            targets = self._open_targets(seat)
+            follow = after(seat, w, targets) if targets else None
+            if follow is not None and follow in targets:
+                st.widget = follow
         self.refresh(seat, look_in_tray=True)
 
     def _peek(self, seat: int, on: bool) -> None:

@@ -53,6 +53,7 @@ __all__ = [
     "FinePrint",
     "Ingredient",
     "Tile",
+    "text_texture",
     "RecipeCard",
     "ActionCard",
     "MakotoCard",
@@ -136,7 +137,14 @@ class Tile(ButtonBehavior, Widget):
     """A square of the Maki / Wasabi! board: ``kind`` is the ingredient (``""`` empty, ``"teacup"``),
     ``category`` its category key; ``stack`` (Wasabi! stacks: ``×N`` badge), ``covered`` (under a Wasabi card),
     ``eligible`` (the acting player may tap it: a ``+``), ``selected`` (a thick double frame), ``cell`` (the
-    square's name, ``B3``, small in a corner)."""
+    square's name, ``B3``, small in a corner).
+
+    A board has 42 of them and they are most of what the table draws, so a tile draws itself in one canvas
+    (:meth:`redraw`) with only the instructions its state needs, and no child widgets: its words (the category
+    symbol, the square's name, the stack count, the ``+``) are textures shared by every tile
+    (:func:`text_texture`). Every square as child widgets (two images, five labels, ~13 canvas instructions even
+    when empty) cost about 0.5 MB of resident memory per square under software OpenGL. The category symbol is
+    never under the type scale's minimum (:attr:`symbol_px`)."""
 
     kind = StringProperty("")
     category = StringProperty("")
@@ -150,8 +158,23 @@ class Tile(ButtonBehavior, Widget):
     rgba = ListProperty(list(EMPTY_RGBA))
 
     def __init__(self, **kw: Any) -> None:
+        #: the words drawn on the square, as drawn (symbol, stack count, name, ``+``): for tests and descriptions
+        self.words: list[str] = []
         super().__init__(**kw)
+        self._redraw_later = Clock.create_trigger(self.redraw, -1)
         self.bind(kind=self._look, category=self._look)
+        self.bind(
+            pos=self._redraw_later,
+            size=self._redraw_later,
+            stack=self._redraw_later,
+            covered=self._redraw_later,
+            eligible=self._redraw_later,
+            selected=self._redraw_later,
+            cell=self._redraw_later,
+            source=self._redraw_later,
+            symbol=self._redraw_later,
+            rgba=self._redraw_later,
+        )
         self._look()
 
     def _look(self, *_a: Any) -> None:
@@ -163,6 +186,114 @@ class Tile(ButtonBehavior, Widget):
         else:
             cat = category_of(self.category)
             self.source, self.symbol, self.rgba = pictures.picture(kind), cat.symbol, list(cat.rgba)
+        self._redraw_later()
+
+    @property
+    def symbol_px(self) -> float:
+        """The corner symbol's font size: a fraction of the square, never under the reading minimum."""
+        from kivy.core.window import Window
+
+        return max(min_text_px(Window.size), min(self.size) * 0.17)
+
+    def redraw(self, *_a: Any) -> None:
+        """Draw the square as its properties say (called once a frame at most, after any change)."""
+        from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
+
+        x, y, w, h = self.x, self.y, self.width, self.height
+        side = min(w, h)
+        filled = bool(self.kind)
+        words: list[str] = []
+        self.canvas.clear()
+        with self.canvas:
+            Color(*self.rgba)
+            RoundedRectangle(pos=(x + 2, y + 2), size=(w - 4, h - 4), radius=[side * 0.12])
+            if self.covered:
+                Color(0.2, 0.9, 0.25, 1)
+                Line(rounded_rectangle=(x + 4, y + 4, w - 8, h - 8, side * 0.1), width=2.5)
+            if self.source:
+                # the ingredient (or teacup) picture, centred, most of the square
+                s = side * 0.66
+                Color(1, 1, 1, 1)
+                Rectangle(
+                    source=self.source, pos=(self.center_x - s / 2, self.center_y - side * 0.02 - s / 2), size=(s, s)
+                )
+            if self.covered:
+                wasabi = pictures.picture("wasabi")
+                if wasabi:  # a Wasabi card on the square: its plant, large, over whatever lies under it
+                    s = side * 0.5
+                    Color(1, 1, 1, 1)
+                    Rectangle(source=wasabi, pos=(self.right - s - 4, y + 4), size=(s, s))
+            if filled and not self.source and self.symbol:
+                # without pictures: the symbol large (the category letter, or CUP)
+                tex = text_texture(self.symbol, side * 0.34, bold=True)
+                words.append(self.symbol)
+                Color(0.08, 0.08, 0.10, 1)
+                Rectangle(
+                    texture=tex, size=tex.size, pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2)
+                )
+            if filled and self.kind != "teacup" and self.source and self.symbol:
+                # the category badge in the top-right corner: the colour-blind cue
+                px = self.symbol_px
+                d = max(px * 1.45, side * 0.26)
+                dx, dy = self.right - d - 4, self.top - d - 4
+                tex = text_texture(self.symbol, px, bold=True)
+                words.append(self.symbol)
+                Color(1, 1, 1, 0.85)
+                Ellipse(pos=(dx, dy), size=(d, d), segments=20)
+                Color(0.08, 0.08, 0.10, 1)
+                Rectangle(texture=tex, size=tex.size, pos=(dx + (d - tex.width) / 2, dy + (d - tex.height) / 2))
+            if self.stack > 1:
+                # a Wasabi! stack: how many tiles lie there
+                words.append(f"\u00d7{int(self.stack)}")
+                tex = text_texture(words[-1], max(self.symbol_px, side * 0.2), bold=True)
+                Color(0.1, 0.1, 0.14, 0.85)
+                RoundedRectangle(pos=(x + 4, y + 4), size=(tex.width + 8, tex.height), radius=[4])
+                Color(1, 1, 1, 1)
+                Rectangle(texture=tex, size=tex.size, pos=(x + 8, y + 4))
+            if self.cell:
+                # the square's name (B3): the action buttons use the same names; a tag >B3< when selected
+                name = ("\u25b6" + self.cell + "\u25c0") if self.selected else self.cell
+                tex = text_texture(name, side * 0.15, bold=self.selected)
+                words.append(name)
+                Color(*((0, 0, 0, 0.5) if filled else (1, 1, 1, 0.45)))
+                Rectangle(texture=tex, size=tex.size, pos=(x + 5, self.top - tex.height - 3))
+            if self.eligible:
+                # a square the acting player may tap: a big "+" when empty, a small one in the corner when filled
+                big = not filled and not self.covered
+                tex = text_texture("+", side * (0.45 if big else 0.2), bold=True)
+                words.append("+")
+                Color(*((1, 0.9, 0.4, 1) if self.selected else ((1, 1, 1, 0.55) if not filled else (0, 0, 0, 0.6))))
+                at = (self.center_x - tex.width / 2, self.center_y - tex.height / 2) if big else (x + 6, y + 2)
+                Rectangle(texture=tex, size=tex.size, pos=at)
+            if self.selected:
+                # selected: a thick outer frame and a thin inner one (a shape, not only colour)
+                Color(1, 0.82, 0.1, 1)
+                Line(rectangle=(x + 3, y + 3, w - 6, h - 6), width=4)
+                Color(1, 1, 1, 0.9)
+                Line(rectangle=(x + 12, y + 12, w - 24, h - 24), width=1.3)
+        self.words = words
+
+
+_TEXTURES: dict[tuple[str, int, bool], Any] = {}
+
+
+def text_texture(text: str, px: float, bold: bool = False) -> Any:
+    """The texture of ``text`` set in white at ``px`` (a whole pixel size) in the kiosk's face for it, shared by
+    every caller (a piece tints it with a ``Color``): the board's 42 squares draw a handful of symbols and names."""
+    key = (text, max(1, int(round(px))), bold)
+    tex = _TEXTURES.get(key)
+    if tex is None:
+        from kivy.core.text import Label as CoreLabel
+
+        from kiosk.ui.typescale import face
+
+        core = CoreLabel(text=text, font_size=key[1], bold=bold, font_name=face(text))
+        core.refresh()
+        tex = core.texture
+        if len(_TEXTURES) >= 512:  # sizes change with the window; old ones are not needed again
+            _TEXTURES.clear()
+        _TEXTURES[key] = tex
+    return tex
 
 
 class FinePrint(Label):
@@ -291,14 +422,82 @@ class MakotoCard(ButtonBehavior, Widget):
     owner = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kw: Any) -> None:
+        from kivy.graphics import InstructionGroup
+
+        self._face = InstructionGroup()  # under the numbers: shadow, face, frame, picture, symbol
+        self._top = InstructionGroup()  # over them: NEW, the disabled veil
         super().__init__(**kw)
+        self.canvas.insert(0, self._face)  # under the number labels (their canvases are in this one)
+        self.canvas.after.insert(0, self._top)  # before the kv rule's PopMatrix
+        self._redraw_later = Clock.create_trigger(self.redraw, -1)
         self.bind(number=self._look, kind=self._look, face_up=self._look)
+        for name in ("pos", "size", "selected", "fresh", "disabled", "corner", "source"):
+            self.bind(**{name: self._redraw_later})
+        self.ids.corner.bind(height=self._redraw_later)  # the symbol sits under the corner number
         self._look()
 
     def _look(self, *_a: Any) -> None:
         self.text = str(self.number) if self.face_up else ""
         name = {CARD_SWORD: "sword", CARD_ORACLE: "oracle"}.get(self.kind, "")
         self.source = pictures.picture(name) if (name and self.face_up) else ""
+        self._redraw_later()
+
+    def redraw(self, *_a: Any) -> None:
+        """Draw the card's face (or back) with only the instructions its state needs; the numbers are the two
+        labels of its kv rule (the fit checker reads them). A card as kv instructions and child widgets for every
+        state (a picture, a symbol and a NEW label even when empty, transparent frames) cost several times more
+        memory under software OpenGL, and the table shows 40-odd cards."""
+        from kivy.core.window import Window
+        from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+
+        x, y, w, h = self.x, self.y, self.width, self.height
+        r = min(w, h) * 0.1
+        up, kind = self.face_up, self.kind
+        face, top = self._face, self._top
+        face.clear()
+        top.clear()
+        face.add(Color(0, 0, 0, 0.35))
+        face.add(RoundedRectangle(pos=(x + 3, y - 3), size=(w, h), radius=[r]))
+        if not up:
+            rgba: tuple[float, ...] = (0.55, 0.13, 0.16, 1)
+        elif kind == CARD_ORACLE:
+            rgba = (0.97, 0.86, 0.45, 1)
+        elif kind == CARD_SWORD:
+            rgba = (0.28, 0.32, 0.42, 1)
+        else:
+            rgba = (0.98, 0.96, 0.90, 1)
+        face.add(Color(*rgba))
+        face.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
+        frame = (0.95, 0.78, 0.35, 1) if not up else (0.2, 0.9, 1, 1) if self.selected else (0.35, 0.30, 0.25, 1)
+        face.add(Color(*frame))
+        face.add(
+            Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, min(w, h) * 0.09), width=3 if self.selected else 1.2)
+        )
+        if up and self.source and not self.corner:
+            # Sword or Oracle: its picture in the bottom-right corner
+            s = w * 0.34
+            face.add(Color(1, 1, 1, 1))
+            face.add(Rectangle(source=self.source, pos=(self.right - s - w * 0.04, y + w * 0.04), size=(s, s)))
+        elif up and self.symbol:
+            # Sword or Oracle without pictures, or covered: the symbol, under the corner number
+            px = max(min_text_px(Window.size), min(w * 0.3, (self.corner or w) * 0.5))
+            tex = text_texture(self.symbol, px)
+            if self.corner:
+                at = (x + w * 0.06, y + h * 0.97 - self.ids.corner.height - tex.height - 2)
+            else:
+                at = (self.right - tex.width - w * 0.08, y + w * 0.06)
+            face.add(Color(*((1, 1, 1, 1) if kind == CARD_SWORD else (0.55, 0.25, 0.0, 1))))
+            face.add(Rectangle(texture=tex, size=tex.size, pos=at))
+        if self.fresh:
+            px = max(min_text_px(Window.size), w * 0.2)
+            tex = text_texture("NEW", px, bold=True)
+            top.add(Color(0.85, 0.15, 0.12, 1))
+            top.add(Rectangle(pos=(x + 4, y + 4), size=(tex.width + 6, tex.height)))
+            top.add(Color(1, 1, 1, 1))
+            top.add(Rectangle(texture=tex, size=tex.size, pos=(x + 7, y + 4)))
+        if self.disabled and up:
+            top.add(Color(0, 0, 0, 0.35))
+            top.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
 
     @property
     def symbol(self) -> str:

@@ -1,7 +1,8 @@
 """The seat menu: how to play and leaving, at one seat, facing it, while the rest of the table plays on.
 
-During a game every human seat's badge (its symbol and name) carries a "? Help / Leave" mark; a tap on the badge
-opens this seat's menu over that seat's zone only: "How to play", "Hints: on/off" (hint mode at this
+During a game every human seat's badge (its symbol and name) carries a "? Help / Leave" mark; a tap on the badge,
+or on the "?" of the seat's open tray (:class:`~kiosk.ui.seatzone.TrayHelp`: the open hand takes the badge's
+column), opens this seat's menu over that seat's zone only: "How to play", "Hints: on/off" (hint mode at this
 seat: legal moves marked and a prompt of what to do now), "Leave the game", "Back to the game". On the
 joining screen the join pad's "? How to play" opens the how-to directly. Nothing waits for the reader: the game
 goes on (a reader whose turn comes sees "Your turn" again when closing the menu), other seats keep playing, bots
@@ -19,8 +20,8 @@ is open (a hidden widget costs a draw). Touches elsewhere pass through to the ga
 
 Seat buttons (the mapping of :mod:`kiosk.ui.focus`): "hold a" opens the seat's menu where a tap on its badge
 would, with the highlight on its first choice, and closes it again. While it is open the seat's buttons move
-the menu's own highlight: "b" next, "a" choose, "hold b" back (the how-to's previous step, the Leave question's
-"No, stay", and from the menu itself back to the game).
+the menu's own highlight: "b" next, "a" choose, "hold b" previous (a step of "b" retraced), else back (the
+how-to's previous step, the Leave question's "No, stay", and from the menu itself back to the game).
 """
 
 from __future__ import annotations

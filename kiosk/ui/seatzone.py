@@ -9,7 +9,8 @@ turn it is, or the player who opened the game picker).
 also opens while held (a finger, or one of the seat's buttons) and closes on the release of the hold, and closes
 by itself after a few seconds without a touch at the seat. It opens by itself when its seat's turn starts
 (:meth:`PrivateTray.turn_started`, which the game screens call for a human seat). The idle handler, a passing turn
-and the end of a game close it with :meth:`PrivateTray.close`.
+and the end of a game close it with :meth:`PrivateTray.close`. While it is open at a human's seat its
+:class:`TrayHelp` ("?") opens the seat's menu, since the open hand takes the seat's column and its badge.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ from kivy.properties import (
     OptionProperty,
     StringProperty,
 )
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.scatterlayout import ScatterLayout
 from kivy.uix.widget import Widget
 
 from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
 
-__all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "use_players"]
+__all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "TrayHelp", "use_players"]
 
 
 class Oriented(ScatterLayout):
@@ -135,6 +138,12 @@ class SeatZone(Oriented):
         self._clear_error_ev: Any = None
         #: The game seat this zone plays in the current game (None: not in it).
         self.game_seat: int | None = None
+        #: The seat menu's "?" over the zone's open tray (None: the zone has no tray), see :class:`TrayHelp`.
+        self.tray_help: TrayHelp | None = None
+        tray = self.ids.get("tray")
+        if tray is not None:
+            self.tray_help = TrayHelp(tray=tray, seat=self.seat)
+            self.add_widget(self.tray_help)  # after the zone's own widgets: over them
         self.bind(parent=self._rebind, table=self._relayout, seat=self._relayout)
 
     def take_seat(self, session: Any, game_seat: int) -> None:
@@ -174,6 +183,8 @@ class SeatZone(Oriented):
 
     def _relayout(self, *_a: Any) -> None:
         seat: Seat | None = self.seat
+        if self.tray_help is not None:
+            self.tray_help.seat = seat
         if seat is not None:
             self.seat_label = seat.label
             self.seat_colour = list(seat.colour)
@@ -319,6 +330,53 @@ def _extents(font_name: str, font_size: float) -> Callable[[str], tuple[int, int
     return core.get_extents
 
 
+class TrayHelp(ButtonBehavior, Label):
+    """The seat menu's "?" in the near right corner of the seat's open tray (as the seat sees it: its bottom right),
+    a touch target: a tap opens the seat's menu (how to play, hints, Leave), as a tap on the seat's badge does.
+
+    Decision, written down: while a seat's hand is open it takes the seat's column, badge included (the hand needs
+    the room), and it opens by itself at the seat's turn, so without this the menu took a tap on the hand first,
+    during exactly the turns a newcomer has questions. The "?" lives with the tray, not in each game's layout:
+    every zone with a tray (``ids.tray``) gets one (:class:`SeatZone` adds it over its widgets), and it shows
+    while the tray is open at a seat with a menu (``menu``, marked with the badges by the shell). It covers nothing:
+    the tray keeps it room (``help_room``: a strip along its right edge, or beside its bottom row).
+    Its look: ``<TrayHelp>`` in ``layouts/common.kv``. It is no choice for the seat's buttons (``button_choice``):
+    on them "hold a" opens the same menu.
+    """
+
+    seat = ObjectProperty(None, allownone=True)
+    tray = ObjectProperty(None, allownone=True)
+    #: The seat has a menu now (a human's seat in a game): set with the badges' mark.
+    menu = BooleanProperty(False)
+    showing = BooleanProperty(False)
+    #: The strip it takes from the tray while showing (its width and a gap; the kv rule sets it).
+    room = NumericProperty(0)
+    button_choice = False
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(menu=self._update, tray=self._watch, showing=self._room, room=self._room)
+        self._watch()
+
+    def _watch(self, *_a: Any) -> None:
+        if self.tray is not None:
+            self.tray.bind(is_open=self._update, always_open=self._update)
+        self._update()
+
+    def _update(self, *_a: Any) -> None:
+        tray = self.tray
+        self.showing = bool(self.menu and tray is not None and tray.is_open and not tray.always_open)
+
+    def _room(self, *_a: Any) -> None:
+        if self.tray is not None:
+            self.tray.help_room = self.room if self.showing else 0
+
+    def on_release(self) -> None:
+        opener = SeatBadge.opener
+        if self.showing and opener is not None and self.seat is not None:
+            opener(self.seat.index)
+
+
 class PrivateTray(BoxLayout):
     """A tray facing its seat whose contents show only while it is open.
 
@@ -355,6 +413,12 @@ class PrivateTray(BoxLayout):
     latched = BooleanProperty(False)
     hint = StringProperty("Tap here to see your hand")
     n_touches = NumericProperty(0)
+    #: Room (px) the seat menu's "?" (:class:`TrayHelp`) needs beside the tray's content while it shows, in the
+    #: tray's near right corner as its seat sees it. With ``help_strip`` the tray keeps it as a strip along its
+    #: right edge (its right padding: common.kv); without, a child keeps the room beside the "?" itself (Makoto's
+    #: action row, whose hand needs the tray's whole width).
+    help_room = NumericProperty(0)
+    help_strip = BooleanProperty(True)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

@@ -6,7 +6,10 @@ child): :func:`play` starts a game with one human seat (south-west) against bots
 what the human wants to do next (the *intent*), and carries each intent out the way a player would, through the
 seat's own controls only, with the fewest touches the screen allows: real Kivy ``MotionEvent`` touches
 (``kivy.tests.common.UnitTestTouch``) dispatched through the window at the widgets' centres. One touch is one
-finger down and up again (a drag from a tile to a square is one touch; a tap to open the tray is one).
+finger down and up again (a drag from a tile to a square is one touch; a tap to open the tray is one). Where the
+seat's buttons offer a choice together with the next one (Maki's "Serve Maguro N., then: Draw 3"), the driver
+asks the bot what it would choose next, on a copy of the state, and presses that button when it is offered
+(:func:`both_button`).
 
 What counts as a turn (decisions, written down):
 
@@ -33,7 +36,7 @@ from typing import Any
 
 from kiosk.engine import Action
 
-__all__ = ["Unreachable", "TouchLog", "Toucher", "play", "start", "summary"]
+__all__ = ["Unreachable", "TouchLog", "Toucher", "both_button", "play", "start", "summary"]
 
 
 class Unreachable(AssertionError):
@@ -178,19 +181,19 @@ class BoardDriver:
         panel = self.panel
         tray = panel.ids.tray
         _open_tray(self.finger, tray)
-        if action not in panel.actions:
+        page = panel.page_of(action)
+        if page is None:
             raise Unreachable(f"{action} is not among the seat's buttons {panel.labels}")
-        i = panel.actions.index(action)
-        size = max(1, int(panel.page_size))
-        while panel.page != i // size:
+        for _ in range(panel.pages):
+            if panel.page == page:
+                break
             arrow = next((b for b in _buttons(tray) if b.text == "\u25b6"), None)
             if arrow is None:
                 raise Unreachable("no next-page button")
             self.finger.tap(arrow)
-        label = panel.labels[i % size]
-        button = next((b for b in _buttons(tray) if b.text == label), None)
+        button = next((b for b in _buttons(tray) if getattr(b, "action", None) == action), None)
         if button is None:
-            raise Unreachable(f"no button {label!r}")
+            raise Unreachable(f"no button for {action} on page {panel.page + 1} ({panel.labels})")
         self.finger.tap(button)
 
     def _tile_widget(self, action: Action | None, kind: str) -> Any:
@@ -214,8 +217,9 @@ class BoardDriver:
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         self.finger.drag([a, mid, b])
 
-    def perform(self, action: Action, next_intent: Callable[[Action], Action | None]) -> int:
-        """Carry out ``action``; returns how many engine actions were applied (a drag may apply two)."""
+    def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
+        """Carry out ``action``; returns how many engine actions were applied (a drag may apply two, a button two
+        choices)."""
         from kiosk.ui.board import action_squares
 
         screen = self.screen
@@ -226,7 +230,10 @@ class BoardDriver:
         pick = screen.pick_tile(action)
         tile = screen.placed_tile(action, public)
         squares = action_squares(action, n)
-        if pick is not None:
+        both = both_button(self.panel, action, next_intent) if pick is None and not squares else None
+        if both is not None:
+            self._press_button(both)
+        elif pick is not None:
             widget = self._tile_widget(action, pick[0])
             if widget is None:
                 raise Unreachable(f"no tile for {action}")
@@ -255,6 +262,31 @@ class BoardDriver:
         if done <= 0:
             raise Unreachable(f"{action} was not applied ({self.panel.error})")
         return done
+
+
+def both_button(panel: Any, action: Action, next_intent: Callable[..., Action | None]) -> Action | None:
+    """The seat's button doing ``action`` and the player's next choice in one touch (a
+    :class:`~kiosk.ui.board.Then`: Maki's "Serve Maguro N., then Draw 3"), when the seat's buttons (``panel``, a
+    board screen's seat) offer one for what the player wants next: the intents after ``action`` on a copy of the
+    state (``next_intent(*actions)``), through the steps between (a 2-ingredient recipe's reward card, chosen on
+    its own afterwards) up to a choice such a button offers. None: no such button (the plain one is for it)."""
+    from kiosk.ui.board import Then
+
+    offered = [a for a in panel.actions if isinstance(a, Then) and a.first == action]
+    kinds = {type(a.then) for a in offered}
+    steps = [action]
+    for _ in range(3):
+        if not offered:
+            return None
+        after = next_intent(*steps)
+        if after is None:
+            return None
+        if Then(action, after) in offered:
+            return Then(action, after)
+        if type(after) in kinds:
+            return None  # a choice of that kind the buttons do not offer with it: step by step
+        steps.append(after)
+    return None
 
 
 def _view_after(session: Any, g: int, action: Action) -> dict[str, Any]:
@@ -298,7 +330,7 @@ class MakotoDriver:
             shown = [c.code for c in self.panel.cards]
             raise Unreachable(f"cards {want} not among the hand's cards on screen {shown} (hand {self.panel.hand})")
 
-    def perform(self, action: Action, next_intent: Callable[[Action], Action | None]) -> int:
+    def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
         from kiosk.games.makoto.rules import BlindDiscard, OracleDiscard, Play, UseLid
 
         session = self.screen.session
@@ -332,7 +364,7 @@ class TakoyakiDriver:
     def __init__(self, screen: Any, panel: Any, g: int, finger: Toucher) -> None:
         self.screen, self.panel, self.g, self.finger = screen, panel, g, finger
 
-    def perform(self, action: Action, next_intent: Callable[[Action], Action | None]) -> int:
+    def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
         from kiosk.games.takoyaki.actions import Claim, Push, Turn
         from kiosk.games.takoyaki.screen import GrillWidget
 
@@ -409,11 +441,13 @@ def play(
     orders_won = 0
     seen = len(session.state.journal)
 
-    def next_intent(action: Action) -> Action | None:
+    def next_intent(*actions: Action) -> Action | None:
+        """What the player would want next after ``actions`` (on a copy of the state), None when its turn is over."""
         st = session.state.clone()
-        st.apply(g, action)
-        if g not in st.to_move() or st.is_over():
-            return None
+        for action in actions:
+            st.apply(g, action)
+            if g not in st.to_move() or st.is_over():
+                return None
         return wants.choose(st)
 
     def game_over() -> bool:

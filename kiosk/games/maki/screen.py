@@ -106,6 +106,11 @@ class MakiScreen(BoardScreen):
     PICKS = {"Take": "kind"}
     #: A recipe the acting seat can serve now (a legal ``Serve``) is framed in gold in its tray.
     READY = {"Serve": "recipe"}
+    #: Serving and drawing in one touch: per recipe to serve, one button per deck the engine then offers to draw
+    #: from ("Serve Maguro N., then Draw 3"; a 2-ingredient recipe's reward card is chosen first, and the draw
+    #: follows by itself), or "..., then End Turn" when every deck is empty; the plain "Serve Maguro N." stays, for
+    #: serving another recipe before drawing.
+    FOLLOW_UPS = {"Serve": ("Draw", "EndTurn")}
 
     def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
         """``Place`` puts the taken tile (public: ``pending``), ``MoveCup`` the lifted teacup."""

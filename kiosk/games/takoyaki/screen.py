@@ -77,6 +77,8 @@ __all__ = [
     "GameScreen",
     "TakoyakiScreen",
     "TakoPanel",
+    "PanelLayout",
+    "panel_layout",
     "GrillWidget",
     "BallWidget",
     "MoveMark",
@@ -403,18 +405,94 @@ class GrillVeil(Label):
     covers = BooleanProperty(False)
 
 
+Rect = tuple[float, float, float, float]
+
+
+class PanelLayout:
+    """Where the parts of a seat's panel go (x, y, width, height in the panel's own frame, the player's edge at
+    the bottom), made by :func:`panel_layout`. ``wide``: the long-edge layout, the grill the zone's whole depth."""
+
+    __slots__ = ("wide", "card", "grill", "words", "badge", "pad", "cell")
+
+    def __init__(self, wide: bool, card: Rect, grill: Rect, words: Rect, badge: Rect, pad: Rect, cell: float):
+        self.wide, self.card, self.grill, self.words, self.badge, self.pad = wide, card, grill, words, badge, pad
+        self.cell = cell  #: a grill space's side
+
+
+#: The words' narrowest column beside the order card in the wide layout (in ``app.u``): the longest message
+#: ("You are out of this order (ball picked up): wait for the next card") and "Orders 4/5" with four stars over
+#: hint mode's longest line with the clock fit in it at the card's height.
+WIDE_WORDS_U = 150.0
+#: The wide layout is taken when its grill spaces are this much larger than the two rows' (else the two rows).
+WIDE_GAIN = 1.1
+
+
+def panel_layout(width: float, height: float, u: float, text_px: float) -> PanelLayout:
+    """The panel's layout for a zone ``width`` x ``height`` (decisions in :class:`TakoPanel`). ``u`` is the
+    app's unit, ``text_px`` the type scale's minimum (the order card's header grows with it)."""
+    x0, y0 = u * 8, u * 9  # padding: the seat's colour bar runs along the player's edge (a little more room there)
+    w, h = max(0.0, width - u * 16), max(0.0, height - u * 13)
+    gap_row, gap_top, gap_near = u * 4, u * 8, u * 6
+    near_h = u * 72
+    top_h = max(0.0, h - near_h - gap_row)
+    top_y = y0 + near_h + gap_row
+    head = max(text_px * 1.45, top_h * 0.12)  # as TakoOrderCard's own ``head``
+    card_w = min(TakoOrderCard.card_width(top_h, head), (w - gap_top) * 0.47)
+    card = (x0, top_y, card_w, top_h)
+    # two rows: card and grill far from the player, badge, words and pad near
+    grill_w = max(0.0, min(top_h * 4 / 3, w - card_w - gap_top * 2))
+    cell_rows = min(grill_w / COLS, top_h / ROWS)
+    # wide: the grill takes the whole depth at the right; the words beside the card, badge and pad under them
+    badge_min, pad_min = u * 132, u * 128
+    left_w = max(card_w + gap_top + u * WIDE_WORDS_U, badge_min + pad_min + gap_near)
+    cell_wide = max(0.0, min((w - left_w - gap_top) / COLS, h / ROWS))
+    if cell_wide < cell_rows * WIDE_GAIN:
+        badge_w, pad_w = max(badge_min, w * 0.22), max(pad_min, w * 0.2)
+        return PanelLayout(
+            False,
+            card,
+            (x0 + w - grill_w, top_y, grill_w, top_h),
+            (x0 + badge_w + gap_near, y0, max(0.0, w - badge_w - pad_w - gap_near * 2), near_h),
+            (x0, y0, badge_w, near_h),
+            (x0 + w - pad_w, y0, pad_w, near_h),
+            cell_rows,
+        )
+    gw, gh = cell_wide * COLS, cell_wide * ROWS
+    left_w = w - gap_top - gw  # the spare width goes to the words
+    badge_w = max(badge_min, left_w - pad_min - gap_near - u * 60)
+    return PanelLayout(
+        True,
+        card,
+        (x0 + w - gw, y0 + (h - gh) / 2, gw, gh),
+        (x0 + card_w + gap_top, top_y, left_w - card_w - gap_top, top_h),
+        (x0, y0, badge_w, near_h),
+        (x0 + left_w - pad_min, y0, pad_min, near_h),
+        cell_wide,
+    )
+
+
 class TakoPanel(SeatZone):
     """One seat's side: badge, orders won, its copy of the order card, its grill and its claim pad.
 
-    Layout (``screen.kv``; decisions): two rows, sized from the zone the seat model gives it (the panel computes
-    no geometry of the table). The far row holds the order card and the grill side by side, each as tall as the
-    row: the grill's spaces are square and at the default zone depth (a quarter of the short side) at least a
-    touch target (about 60 x 60 px at 1920x1080, 45 x 45 at 1280x800), and the order card's spaces (about 52 and
-    38 px) hold balls big enough for their letters at the type scale's minimum. The near row, by the player's
-    edge, holds the badge (a touch target: it opens the seat's menu), the words and the claim pad (at least a
-    touch target, its "TAKOYAKI!" never broken). The words are "Orders n/5" with a star per order won, then the
-    status (hint mode's next move while racing, and the time trial's clock); a message (an order won, nobody
-    made it, a refused move) takes the whole column, up to three lines, for its few seconds."""
+    Layout (:func:`panel_layout`, placed by ``screen.kv``; decisions): sized from the zone the seat model gives
+    it (the panel computes no geometry of the table), in one of two arrangements.
+
+    * **Two rows** (a short edge, or any zone too narrow for the wide one): the far row holds the order card and
+      the grill side by side, each as tall as the row: the grill's spaces are square and at the default zone
+      depth (a quarter of the short side) at least a touch target (about 60 x 60 px at 1920x1080, 45 x 45 at
+      1280x800), and the order card's spaces (about 52 and 38 px) hold balls big enough for their letters at the
+      type scale's minimum. The near row, by the player's edge, holds the badge (a touch target: it opens the
+      seat's menu), the words and the claim pad (at least a touch target, its "TAKOYAKI!" never broken).
+    * **Wide** (a long edge wide enough, e.g. 690 x 270 px at 1920x1080): the grill takes the zone's whole depth
+      at the right, so its spaces grow by the room that was a gap between card and grill (75 px at 1920x1080
+      instead of 60); the order card keeps its place and size at the far left, the words take a column beside it
+      (at least ``WIDE_WORDS_U``), and the badge and the claim pad stay at the player's edge under them, the pad
+      beside the grill. Taken only when it makes the spaces ``WIDE_GAIN`` times larger: at 1280x800 a long edge
+      (440 x 200 px) is too narrow for it (the words would get a column of a few letters), and keeps two rows.
+
+    The words are "Orders n/5" with a star per order won, then the status (hint mode's next move while racing,
+    and the time trial's clock); a message (an order won, nobody made it, a refused move) takes the whole column
+    (up to three lines in two rows) for its few seconds."""
 
     orders_text = StringProperty("")
     status = StringProperty("")
@@ -429,10 +507,18 @@ class TakoPanel(SeatZone):
     #: Hint mode's line of what to do now (from the solver), shown instead of the status while racing.
     prompt = StringProperty("")
     screen = ObjectProperty(None, allownone=True)
+    #: Where the parts go (:func:`panel_layout`), from the zone's size, the app's unit and the type scale
+    #: (``rebind``: the kv rules read ``root.layout.card`` and must follow a new layout).
+    layout = ObjectProperty(panel_layout(540, 270, 1.0, 18.0), rebind=True)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._clear_ev: Any = None
+
+    @staticmethod
+    def make_layout(width: float, height: float, u: float, text_px: float) -> PanelLayout:
+        """:func:`panel_layout` (kv calls it with what the layout depends on, so it follows each of them)."""
+        return panel_layout(width, height, u, text_px)
 
     def gesture(self, action: Action) -> bool:
         """Hand a gesture's action to the screen; True when the engine took it."""

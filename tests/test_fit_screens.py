@@ -5,7 +5,8 @@ the initials entry from both edges, the operator screen facing both edges).
 
 Each size is one child process (``python -m kiosk.shots --child <size> --fit``: Kivy allows one window per
 process) on this display. A finding is text that does not fit its box, text under the minimum size, a touch
-target under the minimum, or two labels overlapping; any finding fails the size's test, listed by screen.
+target under the minimum, or two labels overlapping; any finding fails the size's test, listed by screen (none
+is excused).
 """
 
 from __future__ import annotations
@@ -22,17 +23,6 @@ import pytest
 pytestmark = pytest.mark.ui
 
 SIZES = ("1920x1080", "1280x800")
-
-
-def expected_failure(shot: str, finding: dict[str, str]) -> bool:
-    """Findings excused for now, and only these known open ones (listed as open in docs/look.md); everything
-    else fails:
-
-    * inside the Maki and Wasabi! player panels (``BoardPanel``: its tray, badge and turn line), checked step by
-      step by the board screens' own ``trays_fit`` scenario instead."""
-    # EXPECTED FAILURES (known open): nothing else may be added here without a line in docs/look.md
-    game = shot.split("_")[0]
-    return game in ("maki", "wasabi") and "BoardPanel" in finding["path"]
 
 
 def fit_findings(size: str, tmp: Path) -> dict[str, Any]:
@@ -63,6 +53,5 @@ def test_every_screen_fits(size: str, tmp_path: Path) -> None:
         f"{shot}: {f['kind']}: {f['text'][:60]!r} ({f['detail']}) at {f['path']}"
         for shot, items in findings.items()
         for f in items
-        if not expected_failure(shot, f)
     ]
     assert not problems, f"{len(problems)} findings at {size}:\n" + "\n".join(problems)

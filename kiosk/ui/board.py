@@ -18,6 +18,13 @@ public-information column. Decisions, written down:
   M misc/maki, F fish, V vegetables, S seafood, ★ special); teacups have their own picture; Wasabi! stacks
   show ``×N`` and Wasabi-covered squares the Wasabi plant and a green frame.
 * The board widgets are reused from game to game (rebuilt only when the board size changes).
+* **Drawn, not written:** each seat's tray draws its own things (:class:`RecipeShelf`: its recipes as
+  :class:`~kiosk.ui.pieces.RecipeCard` pieces, the ones it can serve now framed, :attr:`BoardScreen.READY`; its
+  served pile; its action cards and Wasabi! hand tiles as pictures: :meth:`BoardScreen.shelf_items` per game) and
+  the centre's public column draws one :class:`SeatLine` per seat and the shared pieces in two
+  :class:`PieceRow` rows (:meth:`BoardScreen.seat_rows`, :meth:`BoardScreen.shared_rows` per game). Only whose
+  turn it is (``turn_line``) and the last moves stay words; ``info_text`` and each panel's ``private_text`` keep
+  the same things in words for tests and as a text description, undrawn.
 
 **Playing by touch** (all from ``legal_actions``; the screen knows no rules):
 
@@ -87,6 +94,7 @@ public-information column. Decisions, written down:
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -135,6 +143,30 @@ CATEGORY_SIGN: dict[str, tuple[str, tuple[float, float, float, float]]] = {
     "special": ("\u2605", (1.00, 0.85, 0.30, 1)),
 }
 CUP_RGBA = (0.55, 0.38, 0.25, 1)
+#: The public column's pieces (:class:`Counter` looks): a Wasabi cube, a served recipe, a recipe's back, a tile's
+#: back, an action card's back.
+WASABI_DISC = (0.40, 0.74, 0.30, 1)
+SERVED_CARD = (0.30, 0.55, 0.32, 1)
+RECIPE_BACK = (0.66, 0.16, 0.20, 1)
+TILE_BACK = (0.62, 0.52, 0.36, 1)
+ACTION_BACK = (0.55, 0.38, 0.18, 1)
+
+
+def wasabi_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
+    """A :class:`SeatLine` counter: Wasabi cubes (the plant on a green disc)."""
+    return ("wasabi", "disc", WASABI_DISC, count, "W")
+
+
+def served_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
+    """A :class:`SeatLine` counter: recipes served or completed (a green card with a tick)."""
+    return ("", "card", SERVED_CARD, count, "\u2714")
+
+
+def backs_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
+    """A :class:`SeatLine` counter: recipes held, face down (a recipe card's back)."""
+    return ("", "card", RECIPE_BACK, count, "?")
+
+
 EMPTY_RGBA = (1, 1, 1, 0.08)
 
 
@@ -357,6 +389,336 @@ class TileChoice(ButtonBehavior, Widget):
         return True
 
 
+class Counter(Widget):
+    """A piece with a count beside it, for the public column: ``picture`` (an atlas picture, e.g. the Wasabi plant)
+    on a ``shape`` ("disc", "card", "tile") of ``rgba``, or ``symbol`` on it without a picture; ``count`` in big
+    digits to its right. Its width follows its height and the digits (:meth:`want_width`)."""
+
+    picture = StringProperty("")
+    source = StringProperty("")
+    symbol = StringProperty("")
+    shape = StringProperty("disc")
+    count = NumericProperty(0)
+    rgba = ListProperty([0.96, 0.93, 0.85, 1])
+    #: the digits' size (px): the row sets it from its height, never under the reading minimum
+    font = NumericProperty(18.0)
+
+    def on_picture(self, _w: Any, name: str) -> None:
+        from kiosk.ui import pictures
+
+        self.source = pictures.picture(name) if name else ""
+
+    def want_width(self) -> float:
+        """The piece (as wide as it is high; a card two thirds of that) and its count's digits."""
+        piece = self.height * (0.7 if self.shape == "card" else 1.0)
+        return piece + self.font * 0.62 * len(str(int(self.count))) + self.font * 0.5
+
+
+class DeckPile(Widget):
+    """A recipe deck face down: its recipes' ``length`` as that many dots on the back (the ingredients a recipe of
+    that deck needs) and its ``count`` (cards left) large; an empty deck is a pale outline with 0."""
+
+    length = NumericProperty(2)
+    count = NumericProperty(0)
+    font = NumericProperty(18.0)
+
+
+class SeatLine(Widget):
+    """One seat's row in the public column: its symbol in its colour, its points (a gold disc with the number), and
+    :class:`Counter` pieces (``counters``: ``(picture, shape, rgba, count, symbol)``: Wasabi, recipes served, ...),
+    then the action cards it holds as small :class:`~kiosk.ui.pieces.ActionCard` pictures (``cards``). ``turn``
+    frames the row in the seat's colour. Laid out by hand (:meth:`relayout`): everything scales with the row's
+    height, and held cards overlap when the row runs out of width."""
+
+    symbol = StringProperty("")
+    rgba = ListProperty([1, 1, 1, 1])
+    points = NumericProperty(0)
+    counters = ListProperty([])
+    cards = ListProperty([])
+    turn = BooleanProperty(False)
+    font = NumericProperty(18.0)
+    #: the row's padding and inner height (set by :meth:`relayout`; the kv rule places the symbol and points)
+    pad = NumericProperty(2.0)
+    inner = NumericProperty(1.0)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.counter_widgets: list[Counter] = []
+        self.card_widgets: list[Any] = []
+        self._later = Clock.create_trigger(self.relayout, -1)
+        self.bind(pos=self._later, size=self._later, counters=self._later, cards=self._later, font=self._later)
+
+    def relayout(self, *_a: Any) -> None:
+        from kiosk.ui.pieces import ActionCard
+
+        h = self.height
+        if h < 8 or self.width < 8:
+            return  # no room yet: laid out when the row gets its size
+        pad = max(2.0, h * 0.08)
+        inner = max(1.0, h - 2 * pad)
+        self.pad, self.inner = pad, inner
+        x = self.x + h * 0.15 + inner * 0.95 + inner * 1.25 + pad * 2  # after the symbol and the points disc
+        while len(self.counter_widgets) < len(self.counters):
+            self.counter_widgets.append(Counter(size_hint=(None, None)))
+        for w in self.counter_widgets[len(self.counters) :]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        for w, (pic, shape, rgba, count, symbol) in zip(self.counter_widgets, self.counters):
+            w.picture, w.shape, w.rgba, w.count, w.symbol, w.font = (
+                pic,
+                shape,
+                list(rgba),
+                int(count),
+                symbol,
+                self.font,
+            )
+            w.height = inner * 0.92
+            w.width = w.want_width()
+            w.pos = (x, self.y + (h - w.height) / 2)
+            x += w.width + pad * 2
+            if w.parent is None:
+                self.add_widget(w)
+        while len(self.card_widgets) < len(self.cards):
+            self.card_widgets.append(ActionCard(size_hint=(None, None), named=False))
+        for w in self.card_widgets[len(self.cards) :]:
+            if w.parent is not None:
+                self.remove_widget(w)
+        n = len(self.cards)
+        cw, ch = inner * 0.8, inner
+        room = self.right - pad - x
+        step = cw + pad if n * (cw + pad) <= room or n < 2 else max(4.0, (room - cw) / (n - 1))
+        for i, (w, name) in enumerate(zip(self.card_widgets, self.cards)):
+            w.name, w.size = str(name), (cw, ch)
+            w.pos = (x + i * step, self.y + pad)
+            if w.parent is None:
+                self.add_widget(w)
+
+
+class PieceRow(Widget):
+    """A row of pieces for the public column, laid out by hand: each piece keeps its shape (``aspect``, width over
+    height, from :meth:`fill`'s specs) and the row's pieces shrink together until they fit its width. ``fill``
+    takes specs ``(kind, aspect, props)`` (``kind``: "counter", "deck", "card") and reuses the widgets while the
+    kinds stay the same (a count changing rebuilds nothing)."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.pieces: list[Any] = []
+        self.aspects: list[float] = []
+        self._kinds: tuple[str, ...] = ()
+        self._later = Clock.create_trigger(self.relayout, -1)
+        self.bind(pos=self._later, size=self._later)
+
+    def fill(self, specs: list[tuple[str, float, dict[str, Any]]]) -> None:
+        from kiosk.ui.pieces import ActionCard
+
+        kinds = tuple(k for k, _a, _p in specs)
+        if kinds != self._kinds:
+            self.clear_widgets()
+            make = {"counter": Counter, "deck": DeckPile, "card": ActionCard}
+            self.pieces = [make[k](size_hint=(None, None)) for k in kinds]
+            for w in self.pieces:
+                self.add_widget(w)
+            self._kinds = kinds
+        self.aspects = [a for _k, a, _p in specs]
+        for w, (_k, _a, props) in zip(self.pieces, specs):
+            for name, value in props.items():
+                setattr(w, name, value)
+        self._later()
+
+    def relayout(self, *_a: Any) -> None:
+        from kivy.core.window import Window
+
+        from kiosk.ui.typescale import min_text_px
+
+        if not self.pieces or self.height < 8 or self.width < 8:
+            return  # hidden (no room): the pieces keep their last size
+        gap = max(4.0, self.height * 0.1)
+        h = min(self.height, (self.width - gap * (len(self.pieces) - 1)) / max(0.1, sum(self.aspects)))
+        font = max(min_text_px(Window.size), h * 0.36)
+        x = self.x
+        for w, aspect in zip(self.pieces, self.aspects):
+            w.size = (h * aspect, h)
+            w.pos = (x, self.y + (self.height - h) / 2)
+            if hasattr(w, "font"):
+                w.font = font
+            x += w.width + gap
+
+
+class RecipeShelf(Widget):
+    """A seat's own things in its private tray, drawn: its recipes as :class:`~kiosk.ui.pieces.RecipeCard` pieces
+    (``recipes``: dicts of ``name``, ``ingredients``, ``categories``, ``points``, ``style``, ``done``, ``ready``,
+    ``count``; a served pile is one card with ``done`` and its ``count``), and under them a strip with the action
+    cards it holds (``cards``, named card pictures) and, in Wasabi!, the tiles in its hand (``tiles``: ``(kind,
+    category)``) as small pictures.
+
+    Layout (decision, written down): the strip takes the bottom when there is anything in it (at most a third of
+    the shelf); the cards take the rest in the grid of columns that gives each card the most room at a card's
+    shape (about 1.8 times as wide as high), so three recipes sit side by side in a wide tray and one above the
+    other in a narrow one. Where a card would be too small for its name (two lines of it over a row of pictures,
+    at the reading minimum), the cards are compact: the ingredients' pictures and the points only (the tray's
+    buttons name the recipes)."""
+
+    recipes = ListProperty([])
+    cards = ListProperty([])
+    tiles = ListProperty([])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.card_widgets: list[Any] = []
+        self.held_widgets: list[Any] = []
+        self.tile_widgets: list[Any] = []
+        self._later = Clock.create_trigger(self.relayout, -1)
+        self.bind(pos=self._later, size=self._later, recipes=self._later, cards=self._later, tiles=self._later)
+
+    @staticmethod
+    def grid(n: int, width: float, height: float, gap: float, aspect: float = 1.8) -> tuple[int, float, float]:
+        """(columns, card width, card height) for ``n`` cards in a box: the columns giving the largest card
+        at ``aspect`` (width / height) or flatter.
+
+        >>> RecipeShelf.grid(3, 900, 150, 6)[0], RecipeShelf.grid(3, 300, 300, 6)[0]
+        (3, 1)
+        """
+        best = (1, width, height)
+        score = -1.0
+        for cols in range(1, max(1, n) + 1):
+            rows = math.ceil(max(1, n) / cols)
+            w = (width - gap * (cols - 1)) / cols
+            h = (height - gap * (rows - 1)) / rows
+            s = min(w / aspect, h)
+            if s > score + 0.5:
+                best, score = (cols, w, min(h, w / 1.2)), s
+        return best
+
+    def relayout(self, *_a: Any) -> None:
+        from kivy.core.window import Window
+
+        from kiosk.ui.pieces import ActionCard, Ingredient, RecipeCard
+        from kiosk.ui.typescale import min_target_px, min_text_px
+
+        def pool(widgets: list[Any], n: int, make: Callable[[], Any]) -> list[Any]:
+            while len(widgets) < n:
+                widgets.append(make())
+            for w in widgets[n:]:
+                if w.parent is not None:
+                    self.remove_widget(w)
+            return widgets[:n]
+
+        if self.width < 8 or self.height < 8:
+            for w in list(self.children):  # no room (a closed tray): nothing drawn; laid out again when it opens
+                self.remove_widget(w)
+            return
+        gap = max(4.0, self.height * 0.03)
+        strip = 0.0
+        if self.cards or self.tiles:
+            strip = min(self.height / 3, max(min_target_px(Window.size), self.height * 0.28))
+        # the strip: held cards (named), then the hand's tiles
+        x = self.x
+        for w, name in zip(
+            pool(self.held_widgets, len(self.cards), lambda: ActionCard(size_hint=(None, None))), self.cards
+        ):
+            w.name, w.named = str(name), True
+            w.size = (strip * 1.5, strip)
+            w.pos = (x, self.y)
+            x += w.width + gap
+            if w.parent is None:
+                self.add_widget(w)
+        for w, (kind, cat) in zip(
+            pool(self.tile_widgets, len(self.tiles), lambda: Ingredient(size_hint=(None, None))), self.tiles
+        ):
+            w.kind, w.category = str(kind), str(cat)
+            w.size = (strip * 0.92, strip * 0.92)
+            w.pos = (x, self.y + strip * 0.04)
+            x += w.width + gap * 0.6
+            if w.parent is None:
+                self.add_widget(w)
+        area = self.height - (strip + gap if strip else 0)
+        n = len(self.recipes)
+        font = min_text_px(Window.size)
+        cols, cw, ch, title, compact = self.plan(n, self.width, area, gap, font)
+        for i, (w, r) in enumerate(
+            zip(pool(self.card_widgets, n, lambda: RecipeCard(size_hint=(None, None))), self.recipes)
+        ):
+            row, col = divmod(i, cols)
+            w.name = str(r.get("name", ""))
+            w.ingredients = list(r.get("ingredients", []))
+            w.categories = list(r.get("categories", []))
+            w.points = int(r.get("points", 0))
+            w.style = int(r.get("style", 0))
+            w.done = bool(r.get("done", False))
+            w.ready = bool(r.get("ready", False))
+            w.count = int(r.get("count", 1))
+            w.compact = compact
+            w.title_px = title
+            w.size = (cw, ch)
+            w.pos = (self.x + col * (cw + gap), self.top - (row + 1) * ch - row * gap)
+            if w.parent is None:
+                self.add_widget(w)
+
+    def plan(
+        self, n: int, width: float, height: float, gap: float, font: float
+    ) -> tuple[int, float, float, float, bool]:
+        """(columns, card width, card height, name size, compact?) for the shelf's ``n`` cards in a box.
+
+        A card with its name needs room for about two lines of the name over a row of pictures, and each word of
+        the name across it beside the points badge (a name wraps at words, never inside one). Of the column counts
+        whose cards allow that (the name at up to 1.3 times the reading minimum ``font``, down to the minimum),
+        the one with the largest cards (:meth:`grid`'s measure); where none does (a narrow tray beside its
+        buttons), compact cards: the ingredients' pictures and the points only."""
+        best: tuple[int, float, float, float, bool] | None = None
+        score = -1.0
+        for cols in range(1, max(1, n) + 1):
+            rows = math.ceil(max(1, n) / cols)
+            cw = (width - gap * (cols - 1)) / cols
+            ch = min((height - gap * (rows - 1)) / rows, cw / 1.2)
+            for title in dict.fromkeys((max(font, min(ch * 0.17, font * 1.3)), font)):
+                fits = ch >= title * 3.6 and all(
+                    self.widest_word(str(r.get("name", "")), title) <= cw - self.badge_width(r, title) - 20
+                    for r in self.recipes
+                )
+                if fits:
+                    s = min(cw / 1.8, ch)
+                    if s > score + 0.5:
+                        best, score = (cols, cw, ch, title, False), s
+                    break
+        if best is not None:
+            return best
+        cols, cw, ch = self.grid(n, width, height, gap, aspect=4.0)
+        return cols, cw, ch, font, True
+
+    _word_px: dict[tuple[str, float], float] = {}
+
+    @classmethod
+    def widest_word(cls, name: str, px: float) -> float:
+        """The width of the widest word of ``name`` set bold at ``px`` (a card's name wraps at words)."""
+        from kivy.core.text import Label as CoreLabel
+
+        from kiosk.ui.typescale import face
+
+        widest = 0.0
+        for word in name.split():
+            key = (word, round(px, 1))
+            if key not in cls._word_px:
+                label = CoreLabel(text=word, font_size=px, bold=True, font_name=face(word))
+                label.refresh()
+                cls._word_px[key] = float(label.texture.size[0]) if label.texture else len(word) * px * 0.7
+            widest = max(widest, cls._word_px[key])
+        return widest
+
+    @staticmethod
+    def badge_width(recipe: dict[str, Any], px: float) -> float:
+        """About the width of a card's points badge (its rule: the text and 10 px, at least 1.6 times ``px``)."""
+        count, done = int(recipe.get("count", 1)), bool(recipe.get("done", False))
+        style = int(recipe.get("style", 0))
+        text = f"x{count}" if done and count > 1 else f"{int(recipe.get('points', 0))}" + (f"+{style}" if style else "")
+        return max(px * 1.6, len(text) * px * 0.66 + 10)
+
+    def shown_recipes(self) -> list[tuple[str, list[str], bool, bool]]:
+        """What the shelf shows (tests): ``(name, ingredients, done, ready)`` per card on screen."""
+        return [
+            (w.name, list(w.ingredients), bool(w.done), bool(w.ready)) for w in self.card_widgets if w.parent is self
+        ]
+
+
 class ThenGroup(BoxLayout):
     """One entry of a seat's buttons: the :class:`Then` choices sharing their first half, as a line naming it and
     the words the second halves share ("Serve Maguro N., then Draw:") over one button per second half ("2", "3"...;
@@ -557,6 +919,28 @@ class BoardPanel(ActionPanel):
                 return i
         return None
 
+    def hand_height(self, width: float, n: int) -> float:
+        """The height of ``n`` tray tiles (``TileChoice``: 62 x 62 units, 6 apart) in rows across ``width``."""
+        u = self._unit()
+        tile, gap = 62 * u, 6 * u
+        per_row = max(1, int((width + gap) // (tile + gap)))
+        rows = math.ceil(n / per_row) if n else 0
+        return max(0.0, rows * (tile + gap) - gap)
+
+    def hand_visible(self) -> bool:
+        """The seat's own things are on screen: its tray open and the column of its tiles and shelf (``ids.hand``,
+        ``ids.shelf``) drawn with room."""
+        shelf = self.ids.get("shelf")
+        if shelf is None or not self.ids.tray.is_open or shelf.get_root_window() is None:
+            return False
+        w: Any = shelf
+        while w is not None and w is not self:
+            if w.opacity <= 0:
+                return False
+            w = w.parent
+        column = shelf.parent  # the hand's tiles and the shelf (the tiles may take all of its room)
+        return bool(column is not None and column.width > 1 and column.height > 1)
+
     def set_actions(self, actions: list[Action]) -> None:
         self.actions = actions
         self._fit_page()
@@ -606,6 +990,12 @@ class BoardPanel(ActionPanel):
             grid.clear_widgets()
             for w in wanted:
                 grid.add_widget(w)
+        box = self.ids.get("button_box")
+        if box is not None and not (self.labels and self.labels[0]):
+            # no buttons this step: the box takes no room (its hint is gone, its last laid-out width would stay
+            # and squeeze the tray's tiles and cards beside an empty box); while the tray is only closed it keeps
+            # that width, so its page size stays the open tray's
+            box.width = 0
 
 
 class BoardScreen(GenericGameScreen):
@@ -636,9 +1026,16 @@ class BoardScreen(GenericGameScreen):
     FOLLOW_DEPTH = 3
     #: How many events the last-moves box shows (newest last).
     HISTORY = 3
+    #: Legal actions that serve (or complete) a recipe now: class name -> the field naming the recipe's id. The
+    #: acting seat's card for that recipe is framed in gold (read from ``legal_actions``, no rule here).
+    READY: dict[str, str] = {}
     board_rows = NumericProperty(6)
     board_cols = NumericProperty(6)
+    #: The public information in words (kept for tests and as a text description; the centre draws it instead:
+    #: :meth:`seat_rows`, :meth:`shared_rows`).
     info_text = StringProperty("")
+    #: The centre's one line of words: whose turn it is and the step (the first of :meth:`public_lines`).
+    turn_line = StringProperty("")
     legend = StringProperty("")
     #: The selected square (-1: none); only ever set while a human seat may act.
     selected = NumericProperty(-1)
@@ -695,6 +1092,34 @@ class BoardScreen(GenericGameScreen):
 
     def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
         return []
+
+    def shelf_items(
+        self, mine: dict[str, Any], g: int, ready: set[int]
+    ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
+        """What seat ``g``'s tray draws from its own view: its recipes as :class:`RecipeShelf` card dicts (``ready``:
+        the ids it can serve now), the action cards it holds, the tiles in its hand ``(kind, category)``."""
+        return [], [], []
+
+    def seat_rows(self, public: dict[str, Any]) -> list[dict[str, Any]]:
+        """Per game seat, its row of the public column: ``points``, ``counters`` (:class:`SeatLine`) and ``cards``."""
+        return []
+
+    def shared_rows(
+        self, public: dict[str, Any]
+    ) -> tuple[list[tuple[str, float, dict[str, Any]]], list[tuple[str, float, dict[str, Any]]]]:
+        """The shared things as two :class:`PieceRow` spec lists: counts and decks; named cards."""
+        return [], []
+
+    def recipe_card(self, recipe: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        """A recipe from a view (``name``, ``ingredients``) as a :class:`RecipeShelf` card dict."""
+        ingredients = [str(k) for k in recipe.get("ingredients", [])]
+        card = {
+            "name": str(recipe.get("name", "")),
+            "ingredients": ingredients,
+            "categories": [self.categories.get(k, "") for k in ingredients],
+        }
+        card.update(extra)
+        return card
 
     def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
         """The tile ``action`` puts on its square (a placement), else None. Read from the action's fields and
@@ -1261,6 +1686,7 @@ class BoardScreen(GenericGameScreen):
         self.centre_text = ""
         self.last_text = "\n".join(self._history)
         n = rows * cols
+        views: dict[int, dict[str, Any]] = {}
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
             mine = state.view(g)
@@ -1270,6 +1696,7 @@ class BoardScreen(GenericGameScreen):
             lines = self.private_lines(mine, g)
             panel.private_text = "\n".join(lines) if lines else "Nothing in your hand yet"
             panel.ids.tray.always_open = False
+            views[g] = mine
         # the acting seat: one human in to_move (the generic draw already gave it its legal actions)
         movers = [] if state.is_over() else state.to_move()
         was = self.acting
@@ -1290,9 +1717,113 @@ class BoardScreen(GenericGameScreen):
         if self.acting is not None and self.acting != was:
             self.panels[session.seats[self.acting].index].ids.tray.turn_started()  # the hand opens by itself
         self._fill_tiles()
-        if self.has_pantry:  # the Pantry's tiles need the centre's room: the public lines say whose turn it is
-            self.info_text = "\n".join(self.public_lines(public)[:1])
+        self._fill_shelves(views)
+        self._fill_public(public)
         self._apply_selection()
+
+    def _fill_shelves(self, views: dict[int, dict[str, Any]]) -> None:
+        """Each human seat's tray draws its recipes, cards and tiles (:meth:`shelf_items`); a bot's stays empty (its
+        tray never opens). The acting seat's recipes it can serve now are framed (:attr:`READY`)."""
+        session = self.session
+        if session is None:
+            return
+        ready: set[int] = set()
+        for a in self._legal:
+            field = self.READY.get(type(a).__name__)
+            value = getattr(a, field, None) if field else None
+            if isinstance(value, int) and not isinstance(value, bool):
+                ready.add(value)
+        for g, seat in enumerate(session.seats):
+            panel = self.panels[seat.index]
+            shelf = panel.ids.get("shelf") if isinstance(panel, BoardPanel) else None
+            if shelf is None:
+                continue
+            recipes: list[dict[str, Any]] = []
+            cards: list[str] = []
+            tiles: list[tuple[str, str]] = []
+            if not session.is_bot(g) and g in views:
+                recipes, cards, tiles = self.shelf_items(views[g], g, ready if g == self.acting else set())
+            if panel.has_tiles:
+                tiles = []  # the hand's tiles are the tray's tiles to choose already
+            shelf.recipes, shelf.cards, shelf.tiles = recipes, cards, [list(t) for t in tiles]
+
+    def _fill_public(self, public: dict[str, Any]) -> None:
+        """The centre's public column: the turn line, one :class:`SeatLine` per seat, the shared rows."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.typescale import min_text_px
+
+        session = self.session
+        lines = self.public_lines(public)
+        self.info_text = "\n".join(lines)
+        self.turn_line = lines[0] if lines else ""
+        if session is None or "seat_rows" not in self.ids:
+            return
+        box = self.ids.seat_rows
+        rows = self.seat_rows(public)[: len(session.seats)]
+        lines_now = [w for w in reversed(box.children) if isinstance(w, SeatLine)]
+        if len(lines_now) != len(rows):
+            box.clear_widgets()
+            lines_now = [SeatLine(size_hint_y=None) for _ in rows]
+            for w in lines_now:
+                box.add_widget(w)
+            box.bind(height=self._size_seat_rows)
+        movers = set() if session.state.is_over() else set(session.state.to_move())
+        font = min_text_px(Window.size) * 1.1
+        for g, (w, row) in enumerate(zip(lines_now, rows)):
+            seat = session.seats[g]
+            w.symbol, w.rgba, w.turn, w.font = seat.symbol, list(seat.colour), g in movers, font
+            w.points = int(row.get("points", 0))
+            w.counters = list(row.get("counters", []))
+            w.cards = list(row.get("cards", []))
+        self._size_seat_rows()
+        a, b = self.shared_rows(public)
+        self.ids.shared_a.fill(a)
+        self.ids.shared_b.fill(b)
+
+    def _size_seat_rows(self, *_a: Any) -> None:
+        """Seat rows share the room left in the column, up to a comfortable height each."""
+        from kivy.app import App
+
+        box = self.ids.seat_rows
+        rows = [w for w in box.children if isinstance(w, SeatLine)]
+        if not rows:
+            return
+        u = float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
+        gaps = box.spacing * (len(rows) - 1)
+        h = max(1.0, min(64 * u, (box.height - gaps) / len(rows)))
+        for w in rows:
+            w.height = h
+        spare = max(0.0, box.height - gaps - h * len(rows))
+        box.padding = [0, 0, 0, spare]  # the rows sit under the turn line, the spare room below them
+
+    def public_summary(self) -> dict[str, Any]:
+        """What the public column shows (tests compare it with the view): per seat row its ``points``, counters
+        by picture (``{picture or symbol: count}``) and cards; the shared pieces as ``(kind, props)``."""
+        rows = [w for w in reversed(self.ids.seat_rows.children) if isinstance(w, SeatLine)]
+        shared = []
+        for row in (self.ids.shared_a, self.ids.shared_b):
+            for w in row.pieces:
+                kind = type(w).__name__
+                if kind == "Counter":
+                    shared.append((kind, {"picture": w.picture, "symbol": w.symbol, "count": int(w.count)}))
+                elif kind == "DeckPile":
+                    shared.append((kind, {"length": int(w.length), "count": int(w.count)}))
+                else:
+                    shared.append((kind, {"name": w.name, "count": int(w.count)}))
+        return {
+            "seats": [
+                {
+                    "symbol": w.symbol,
+                    "points": int(w.points),
+                    "counters": {c[0] or c[4]: int(c[3]) for c in w.counters},
+                    "cards": list(w.cards),
+                    "turn": bool(w.turn),
+                }
+                for w in rows
+            ],
+            "shared": shared,
+        }
 
     def _fill_tiles(self) -> None:
         """The pantry row (public picks) in the centre and the hand row (private picks, tiles to place) in the

@@ -41,19 +41,21 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.ui import pictures
-from kiosk.ui.cards import CARD_ASPECT, card_number_size, card_width, row_layout
+from kiosk.ui.cards import CARD_ASPECT, card_number_size, card_width, rounded_box, row_layout
 from kiosk.ui.typescale import min_text_px, register_fonts
 
 __all__ = [
     "Category",
     "CATEGORIES",
     "category_of",
+    "rounded_box",
     "Picture",
     "FinePrint",
     "Ingredient",
     "Tile",
     "text_texture",
     "RecipeCard",
+    "ActionCard",
     "MakotoCard",
     "CardRow",
     "CardFan",
@@ -323,10 +325,13 @@ class Ingredient(Widget):
 
 class RecipeCard(Widget):
     """A recipe: its ``name``, its ``ingredients`` (kind names, in card order) with their ``categories``,
-    ``points`` and ``style`` (Wasabi earned for serving in order). ``done`` marks a completed recipe.
+    ``points`` and ``style`` (Wasabi earned for serving in order). ``done`` marks a completed recipe (a green card;
+    ``count`` above 1 draws it as a stack of that many, ``×N``), ``ready`` one its seat can serve right now (a gold
+    frame and a tick: a shape as well as a colour).
 
     The ingredients are a row of pictures, each on its category's colour with the category symbol (the order
-    on the card is the order that earns style)."""
+    on the card is the order that earns style), under the name; the name wraps onto a second line rather than
+    being cut, and the pictures take the room left under it."""
 
     name = StringProperty("")
     ingredients = ListProperty([])
@@ -334,12 +339,21 @@ class RecipeCard(Widget):
     points = NumericProperty(0)
     style = NumericProperty(0)
     done = BooleanProperty(False)
+    ready = BooleanProperty(False)
+    count = NumericProperty(1)
+    #: no name, only the pictures' row and the points (a narrow tray beside the buttons: the buttons name it)
+    compact = BooleanProperty(False)
+    #: the name's and the points' size (px): never under the reading minimum
+    title_px = NumericProperty(18.0)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.slots: list[Ingredient] = []
         self._later = Clock.create_trigger(self._relayout, -1)  # one relayout a frame, however many changes
         self.bind(ingredients=self._later, categories=self._later, pos=self._later, size=self._later)
+        for part in ("title", "badge"):
+            if part in self.ids:
+                self.ids[part].bind(height=self._later, width=self._later, opacity=self._later)
         self._relayout()
 
     def _relayout(self, *_a: Any) -> None:
@@ -349,10 +363,15 @@ class RecipeCard(Widget):
         for w in self.slots[n:]:
             if w.parent is not None:
                 self.remove_widget(w)
-        pad = self.height * 0.06
-        band = self.height * 0.58  # the pictures' band, under the name
-        side = min(band, (self.width - 2 * pad) / max(1, n) - 4)
-        left = self.x + (self.width - n * (side + 4) + 4) / 2
+        pad = max(3.0, self.height * 0.05)
+        title, badge = self.ids.get("title"), self.ids.get("badge")
+        head = title.height + 4 if title is not None and title.height > 0 else 0.0
+        right = badge.width + 10 if badge is not None and badge.opacity and self.compact else 0.0
+        if title is not None and badge is not None and badge.opacity and not self.compact:
+            head = max(head, badge.height + 6)
+        band = max(1.0, self.height - head - 2 * pad)  # the pictures' row, under the name, left of the points
+        side = max(1.0, min(band, (self.width - 2 * pad - right) / max(1, n) - 4))
+        left = self.x + pad + 2
         cats = list(self.categories) + [""] * n
         for i, (w, kind) in enumerate(zip(self.slots, self.ingredients)):
             w.kind, w.category = kind, cats[i]
@@ -360,6 +379,23 @@ class RecipeCard(Widget):
             w.pos = (left + i * (side + 4), self.y + pad + (band - side) / 2)
             if w.parent is None:
                 self.add_widget(w)
+
+
+class ActionCard(Widget):
+    """An action card (Maki's Switch, Chop, ...; Wasabi!'s Kitchen cards) face up: its ``picture`` (from the card's
+    name, :func:`kiosk.ui.pictures.picture_name`) and, when ``named``, its ``name`` under it (wrapping onto two
+    lines rather than cut); ``count`` above 1 draws ``×N`` (a pile), 0 an empty pile (dimmed). A picture only
+    (``named`` False) for the small cards a seat holds, where the name would not fit; the tray and the display
+    name them."""
+
+    name = StringProperty("")
+    source = StringProperty("")
+    count = NumericProperty(1)
+    named = BooleanProperty(True)
+    fresh = BooleanProperty(False)
+
+    def on_name(self, _w: Any, name: str) -> None:
+        self.source = pictures.picture(pictures.picture_name(name)) if name else ""
 
 
 class MakotoCard(ButtonBehavior, Widget):

@@ -10,7 +10,19 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.engine import Action, Event
-from kiosk.ui.board import BoardScreen, fallback_event_text, game_over_text, join_names, load_categories, plural
+from kiosk.ui.board import (
+    ACTION_BACK,
+    WASABI_DISC,
+    BoardScreen,
+    backs_counter,
+    fallback_event_text,
+    game_over_text,
+    join_names,
+    load_categories,
+    plural,
+    served_counter,
+    wasabi_counter,
+)
 
 __all__ = ["GameScreen", "MakiScreen", "maki_event_text"]
 
@@ -92,6 +104,8 @@ class MakiScreen(BoardScreen):
 
     #: The Pantry is public: its tiles are taken in the centre (a tap takes one, a drag places it as well).
     PICKS = {"Take": "kind"}
+    #: A recipe the acting seat can serve now (a legal ``Serve``) is framed in gold in its tray.
+    READY = {"Serve": "recipe"}
     #: Serving and drawing in one touch: per recipe to serve, one button per deck the engine then offers to draw
     #: from ("Serve Maguro N., then Draw 3"; a 2-ingredient recipe's reward card is chosen first, and the draw
     #: follows by itself), or "..., then End Turn" when every deck is empty; the plain "Serve Maguro N." stays, for
@@ -205,6 +219,67 @@ class MakiScreen(BoardScreen):
         if served:
             lines.append("Served: " + ", ".join(served))
         return lines
+
+    def shelf_items(
+        self, mine: dict[str, Any], g: int, ready: set[int]
+    ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
+        """The seat's recipes (points, style Wasabi; the ones it can serve now ready), its served recipes as one
+        pile (the last one on top, with the count; recipe cards are public once served) and its action cards."""
+        from kiosk.games.maki.rules import RECIPES
+
+        cards = [
+            self.recipe_card(r, points=int(r.get("score", 0)), style=int(r.get("style", 0)), ready=r["id"] in ready)
+            for r in mine["hands"][g]
+            if "name" in r
+        ]
+        served = mine["served"][g]
+        rid = served[-1]["recipe"] if served else None
+        if isinstance(rid, int) and 0 <= rid < len(RECIPES):
+            cards.append(self.recipe_card(RECIPES[rid].to_json(), done=True, count=len(served)))
+        return cards, [str(h["card"]) for h in mine["held"][g]], []
+
+    def seat_rows(self, public: dict[str, Any]) -> list[dict[str, Any]]:
+        """Per seat: points, Wasabi, recipes served, recipes held (backs), held action cards."""
+        return [
+            {
+                "points": int(points),
+                "counters": [
+                    wasabi_counter(int(public["wasabi"][i])),
+                    served_counter(len(public["served"][i])),
+                    backs_counter(len(public["hands"][i])),
+                ],
+                "cards": [str(h["card"]) for h in public["held"][i]],
+            }
+            for i, points in enumerate(public["scores"])
+        ]
+
+    def shared_rows(
+        self, public: dict[str, Any]
+    ) -> tuple[list[tuple[str, float, dict[str, Any]]], list[tuple[str, float, dict[str, Any]]]]:
+        """The Wasabi pool, the action deck and the recipe decks (by length); the display's cards, named."""
+        counts: list[tuple[str, float, dict[str, Any]]] = [
+            (
+                "counter",
+                1.9,
+                {"picture": "wasabi", "shape": "disc", "rgba": list(WASABI_DISC), "count": public["pool"]},
+            ),
+            (
+                "counter",
+                1.6,
+                {
+                    "picture": "",
+                    "symbol": "?",
+                    "shape": "card",
+                    "rgba": list(ACTION_BACK),
+                    "count": public["action_deck"],
+                },
+            ),
+        ]
+        counts += [
+            ("deck", 0.95, {"length": int(k), "count": int(d["count"])}) for k, d in sorted(public["decks"].items())
+        ]
+        display = [("card", 1.45, {"name": str(c), "named": True, "count": 1}) for c in public["display"]]
+        return counts, display
 
 
 GameScreen = MakiScreen

@@ -25,14 +25,18 @@ from typing import Any
 
 from kiosk.engine import Action, Event
 from kiosk.ui.board import (
+    TILE_BACK,
     BoardScreen,
     action_label,
+    backs_counter,
     cell_name,
     fallback_event_text,
     game_over_text,
     load_categories,
     plural,
+    served_counter,
     short_recipe,
+    wasabi_counter,
 )
 
 __all__ = ["GameScreen", "WasabiScreen", "wasabi_action_label", "wasabi_event_text"]
@@ -161,6 +165,8 @@ class WasabiScreen(BoardScreen):
     #: giver's tray (which categories were given is private).
     PICKS = {"DrawTile": "tile"}
     PRIVATE_PICKS = {"GiveTile": "tile"}
+    #: Two recipes of one length done and one token free: the ones the seat may complete are framed in gold.
+    READY = {"ChooseRecipe": "recipe"}
 
     def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
         return str(getattr(action, "tile", "")) if type(action).__name__ == "Place" else None
@@ -272,6 +278,75 @@ class WasabiScreen(BoardScreen):
         if isinstance(giving, list) and giving:
             lines.append("Starting tiles chosen: " + ", ".join(giving))
         return lines
+
+    def shelf_items(
+        self, mine: dict[str, Any], g: int, ready: set[int]
+    ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
+        """The seat's recipes (points from the token for their length), its completed recipes as one pile, its
+        reward cards and its hand's tiles."""
+        from kiosk.games.wasabi.cards import POINTS
+
+        me = mine["seats"][g]
+        cards = [
+            self.recipe_card(r, points=POINTS.get(len(r.get("ingredients", [])), 0), ready=r.get("id") in ready)
+            for r in me.get("recipes", [])
+        ]
+        done = me.get("completed", [])
+        if done:
+            last = done[-1]
+            cards.append(
+                self.recipe_card(
+                    {"name": last["recipe"], "ingredients": last["ingredients"]},
+                    points=POINTS.get(int(last.get("length", 0)), 0),
+                    done=True,
+                    count=len(done),
+                )
+            )
+        tiles = [(str(k), self.categories.get(str(k), "")) for k in me.get("hand", [])]
+        giving = mine["turn"]["giving"]
+        if isinstance(giving, list):
+            tiles += [(str(k), self.categories.get(str(k), "")) for k in giving]
+        return cards, [str(c) for c in me.get("cards", [])], tiles
+
+    def seat_rows(self, public: dict[str, Any]) -> list[dict[str, Any]]:
+        """Per seat: points, Wasabi cubes, recipes completed, recipes held (backs), tiles in hand, reward cards."""
+        return [
+            {
+                "points": int(p["score"]),
+                "counters": [
+                    wasabi_counter(int(p["cubes"])),
+                    served_counter(len(p["completed"])),
+                    backs_counter(len(p["recipe_lengths"])),
+                    ("", "tile", TILE_BACK, int(p["hand_size"]), "?"),
+                ],
+                "cards": [str(c) for c in p["cards"]],
+            }
+            for p in public["seats"]
+        ]
+
+    def shared_rows(
+        self, public: dict[str, Any]
+    ) -> tuple[list[tuple[str, float, dict[str, Any]]], list[tuple[str, float, dict[str, Any]]]]:
+        """The Pantry (kinds left) and the recipe stacks by length; the Kitchen's cards, named, with their counts."""
+        counts: list[tuple[str, float, dict[str, Any]]] = [
+            (
+                "counter",
+                1.9,
+                {
+                    "picture": "rice",
+                    "shape": "tile",
+                    "rgba": [0.95, 0.93, 0.85, 1],
+                    "count": len(public["pantry_available"]),
+                },
+            )
+        ]
+        counts += [
+            ("deck", 0.95, {"length": int(k), "count": int(n)}) for k, n in sorted(public["recipe_stacks"].items())
+        ]
+        kitchen = [
+            ("card", 1.0, {"name": str(c), "named": True, "count": int(n)}) for c, n in public["kitchen"].items()
+        ]
+        return counts, kitchen
 
 
 GameScreen = WasabiScreen

@@ -782,6 +782,9 @@ class BoardPanel(ActionPanel):
     Every button widget carries its choice in ``action``; :meth:`page_of` says on which page a choice is."""
 
     prompt = StringProperty("")
+    #: The page shown holds a :class:`ThenGroup`: the buttons take more of the tray (a group's row of second
+    #: halves, up to four decks, must keep each button a touch target wide at a short edge).
+    group_shown = BooleanProperty(False)
     #: The tray holds tiles to choose (``ids.hand`` has children): the kv rule gives them a row.
     has_tiles = BooleanProperty(False)
     #: Columns of action buttons: two where two fit side by side, else one.
@@ -895,6 +898,7 @@ class BoardPanel(ActionPanel):
             return
         page = pages[int(self.page)] if int(self.page) < len(pages) else []
         group = any(isinstance(e[0], Then) for e in page)
+        self.group_shown = group
         room = self._room[1 if len(pages) > 1 else 0]
         self.button_cols = 1 if group else room[1]
         self._shown = page

@@ -25,7 +25,7 @@ from kiosk.pin import FILE_NAME as PIN_FILE
 from kiosk.pin import PinGuard
 from kiosk.seats import SeatMap
 from kiosk.shell.attract import AttractDirector
-from kiosk.shell.build import LazyBuild, on_demand
+from kiosk.shell.build import GUEST_ROOMS, LazyBuild, on_demand
 from kiosk.shell.desk import OperatorRoom
 from kiosk.shell.gestures import TableGestures
 from kiosk.shell.idle import IdleWatch
@@ -59,11 +59,11 @@ class KioskApp(KioskHardening, App):
     # screens, built by the lazy build (the attract screen at once, the others one per frame after it or on demand)
     attract_screen: AttractScreen
     picker: PickerScreen
-    join_screen: JoinScreen
+    join_screen: JoinScreen = on_demand("_join")
     results: ResultsScreen = on_demand("_results")
     operator: OperatorScreen = on_demand("_operator")
     overlay: Overlay
-    seat_menus: SeatMenus
+    seat_menus: SeatMenus = on_demand("_seat_menus")
     diagnostics: DiagnosticsScreen = on_demand("_diagnostics")
     corner_mark: CornerMark
 
@@ -166,6 +166,7 @@ class KioskApp(KioskHardening, App):
         self.mode = "attract"
         self.desk.update_marks()
         self.director.begin()
+        self.builder.forget(*GUEST_ROOMS)  # nobody opens them in attract mode: built again for the next guests
 
     def leave_attract(self, seat_index: int | None) -> None:
         """Any touch or seat button in attract mode: straight to the picker, facing that seat."""
@@ -175,7 +176,7 @@ class KioskApp(KioskHardening, App):
             self.open_picker(seat_index)
 
     def open_picker(self, seat_index: int | None = None) -> None:
-        self.builder.ensure_ready()
+        self.builder.ensure_ready(guests=True)
         self.launcher.end()
         self.mode = "menu"
         self.picker.face(seat_index if seat_index is not None else self.picker.chooser)
@@ -192,7 +193,7 @@ class KioskApp(KioskHardening, App):
     def start_game(self, key: str, seats: Seats) -> None:
         """Start ``key`` with ``seats`` = [(table seat index, None for a human or a bot level)], clockwise,
         in the match length chosen on the joining screen (when it was set up for this game)."""
-        self.builder.ensure_ready()
+        self.builder.ensure_ready(guests=True)
         join = self.join_screen
         match = join.match_games if join.spec is self.games[key] and join.match_choices else None
         self.launcher.start(key, seats, match)

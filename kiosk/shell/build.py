@@ -3,12 +3,15 @@ per frame right after it, or at once by :meth:`LazyBuild.ensure_ready` when a pl
 start-up within twice a bare Kivy app's (``benchmarks/bench_ui.py``).
 
 The steps, in order: storage (high scores, saved games, resume offers; opened in a thread, see
-:meth:`LazyBuild._games`), the sound effects, the picker, the joining screen, the "Still playing?" overlay and the
-seats' menus: what a guest's first touch needs at once. Built the first time they are used (:func:`on_demand`: the
-app's attribute is built by its step when first read): the results screen (prepared during a game), the operator
-menu and the hardware diagnostics (staff only); about 15 MB of resident memory in attract mode for rooms most
-passers-by never open. (The seats' menus were built on first use too, but a menu built at a badge's tap needs a
-frame or two to lay out before its buttons answer where they are drawn.) A game's screen is built when it is first shown
+:meth:`LazyBuild._games`), the sound effects, the picker and the "Still playing?" overlay: what a guest's first
+touch needs at once. Built the first time they are used (:func:`on_demand`: the app's attribute is built by its
+step when first read): the results screen (prepared during a game), the operator menu and the hardware
+diagnostics (staff only); about 15 MB of resident memory in attract mode for rooms most passers-by never open.
+The joining screen and the seats' menus (:data:`GUEST_ROOMS`: six join pads and six menus, about 400 labels) are
+built the frame after a guest's first touch (:meth:`LazyBuild.ensure_ready` with ``guests``, while the picker
+shows: a menu built at a badge's tap would need a frame or two to lay out before its buttons answer where they are
+drawn) and let go when the table goes back to attract mode (:meth:`LazyBuild.forget`), where nobody opens them.
+A game's screen is built when it is first shown
 (:class:`kiosk.shell.launcher.GameScreens`: building all four at start cost about 100 MB of resident memory for
 screens nobody was looking at).
 """
@@ -31,7 +34,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kiosk.shell.build")
 
-__all__ = ["LazyBuild", "on_demand"]
+__all__ = ["LazyBuild", "on_demand", "GUEST_ROOMS"]
+
+#: Built the frame after a guest's first touch (:meth:`LazyBuild.ensure_ready` with ``guests``), let go when the
+#: table goes back to attract mode, where nobody opens them (:meth:`LazyBuild.forget`).
+GUEST_ROOMS = ("join_screen", "seat_menus")
 
 
 class _OnDemand:
@@ -58,8 +65,8 @@ def on_demand(step: str) -> Any:
 
 
 class LazyBuild:
-    """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``overlay``, ``seat_menus``), one step
-    per frame after :meth:`start`; ``results``, ``operator`` and ``diagnostics`` when first used (:func:`on_demand`).
+    """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``overlay``), one step per frame after
+    :meth:`start`; ``results``, ``operator``, ``diagnostics`` and ``seat_menus`` when first used (:func:`on_demand`).
     """
 
     def __init__(self, app: KioskApp) -> None:
@@ -70,9 +77,7 @@ class LazyBuild:
             self._games,
             self._sounds,
             self._picker,
-            self._join,
             self._overlay,
-            self._seat_menus,
         ]
 
     @property
@@ -92,11 +97,26 @@ class LazyBuild:
         for name in names:
             getattr(self.app, name)
 
-    def ensure_ready(self) -> None:
-        """Build whatever is not built yet, now (a player touched before the table finished starting)."""
+    def ensure_ready(self, guests: bool = False) -> None:
+        """Build whatever is not built yet, now (a player touched before the table finished starting); with
+        ``guests`` (someone is at the table) the seats' menus too, on the next frame (see the module docstring)."""
         while self.steps:
             self.steps.pop(0)()
         self.wait_for_storage()
+        if guests:
+            Clock.schedule_once(lambda _dt: self.prepare(*GUEST_ROOMS), 0)
+
+    def forget(self, *names: str) -> None:
+        """Let the built rooms ``names`` go (off the screen, out of the app); each is built again when next used."""
+        for name in names:
+            self._forget(name)
+
+    def _forget(self, name: str) -> None:
+        room = self.app.__dict__.pop(name, None)
+        if room is not None and getattr(room, "manager", None) is not None:  # a screen: out of the manager
+            room.manager.remove_widget(room)
+        elif room is not None and room.parent is not None:
+            room.parent.remove_widget(room)
 
     def _step(self, _dt: float = 0) -> None:
         if self.steps:

@@ -216,6 +216,8 @@ class GameLauncher:
         app.sm.current = screen.name
         # the results screen (built on demand) is built during the game, not in the frame its last move ends it
         Clock.schedule_once(lambda _dt: app.builder.prepare("results"), 1.0)
+        if session.humans():  # (a resumed game may start from attract mode, without the picker)
+            app.builder.ensure_ready(guests=True)
         session.start()
         if state.is_over():
             self._over()

@@ -182,9 +182,8 @@ class GrillWidget(Widget):
         for b in self.balls:
             b.grill = self
             self.add_widget(b)
+        #: (on the grill only while shown: an invisible widget still costs its drawing under software OpenGL)
         self.marks: list[MoveMark] = [MoveMark(direction=d, grill=self) for d in (*DIRECTIONS, "turn")]
-        for m in self.marks:
-            self.add_widget(m)
         self.bind(selected=self._layout, locked=self._unlock, hint=self._layout)
         self._at: dict[int, BallWidget] = {}
         self._touches: dict[int, dict[str, Any]] = {}
@@ -245,6 +244,10 @@ class GrillWidget(Widget):
             on = dst >= 0
             m.opacity = 1 if on else 0
             m.disabled = not on
+            if on and m.parent is None:
+                self.add_widget(m)  # over the balls
+            elif not on and m.parent is not None:
+                self.remove_widget(m)
             size = self.cell * (0.9 if m.direction == "turn" else 0.6) if on else 0
             m.size = (size, size)
             if on:

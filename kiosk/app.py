@@ -115,10 +115,10 @@ class KioskApp(KioskHardening, App):
     # ---------------------------------------------------------------------------------------------- building
     def build(self) -> FloatLayout:
         """Only what the first attract frame needs (the call at every seat); the rest: :class:`LazyBuild`."""
-        from kiosk.ui import load_layouts
+        from kiosk.ui import FIRST_FRAME, load_layouts
         from kiosk.ui.attract import AttractScreen
 
-        load_layouts()
+        load_layouts(FIRST_FRAME)
         Window.clearcolor = (0.06, 0.08, 0.12, 1)  # the table's background (cheaper than a drawn rectangle)
         root = FloatLayout()
         self.sm = ScreenManager(transition=NoTransition())

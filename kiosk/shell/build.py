@@ -2,18 +2,17 @@
 per frame right after it, or at once by :meth:`LazyBuild.ensure_ready` when a player arrives first. This keeps
 start-up within twice a bare Kivy app's (``benchmarks/bench_ui.py``).
 
-The steps, in order: storage (high scores, saved games, resume offers; opened in a thread, see
-:meth:`LazyBuild._games`), the sound effects, the picker and the "Still playing?" overlay: what a guest's first
-touch needs at once. Built the first time they are used (:func:`on_demand`: the app's attribute is built by its
-step when first read): the results screen (prepared during a game), the operator menu and the hardware
-diagnostics (staff only); about 15 MB of resident memory in attract mode for rooms most passers-by never open.
-The joining screen and the seats' menus (:data:`GUEST_ROOMS`: six join pads and six menus, about 400 labels) are
-built the frame after a guest's first touch (:meth:`LazyBuild.ensure_ready` with ``guests``, while the picker
-shows: a menu built at a badge's tap would need a frame or two to lay out before its buttons answer where they are
-drawn) and let go when the table goes back to attract mode (:meth:`LazyBuild.forget`), where nobody opens them.
-A game's screen is built when it is first shown
-(:class:`kiosk.shell.launcher.GameScreens`: building all four at start cost about 100 MB of resident memory for
-screens nobody was looking at).
+The steps, in order: the shell's other kv files, storage (high scores, saved games, resume offers; opened in a
+thread, see :meth:`LazyBuild._games`), the sound effects, the picker and the "Still playing?" overlay: what a
+guest's first touch needs at once. Built the first time they are used (:func:`on_demand`: the app's attribute is
+built by its step when first read): the results screen (prepared during a game), the operator menu and the hardware
+diagnostics (staff only); about 15 MB of resident memory in attract mode for rooms most passers-by never open. The
+joining screen and the seats' menus (:data:`GUEST_ROOMS`: six join pads and six menus, about 400 labels) are built
+the frame after a guest's first touch (:meth:`LazyBuild.ensure_ready` with ``guests``, while the picker shows: a
+menu built at a badge's tap would need a frame or two to lay out before its buttons answer where they are drawn) and
+let go when the table goes back to attract mode (:meth:`LazyBuild.forget`), where nobody opens them. A game's screen
+is built when it is first shown (:class:`kiosk.shell.launcher.GameScreens`: building all four at start cost about
+100 MB of resident memory for screens nobody was looking at).
 """
 
 from __future__ import annotations
@@ -55,6 +54,9 @@ class _OnDemand:
     def __get__(self, app: Any, owner: type | None = None) -> Any:
         if app is None:
             return self
+        from kiosk.ui import load_layouts
+
+        load_layouts()  # (read before the lazy build's first step: its looks first)
         getattr(app.builder, self.step)()
         return app.__dict__[self.name]
 
@@ -74,6 +76,7 @@ class LazyBuild:
         self._storage_thread: threading.Thread | None = None
         self._opened: OpenedStorage | None = None
         self.steps: list[Callable[[], None]] = [
+            self._layouts,
             self._games,
             self._sounds,
             self._picker,
@@ -127,6 +130,12 @@ class LazyBuild:
             log.info("kiosk fully built %.2f s after the first frame", time.monotonic() - first)
 
     # ----------------------------------------------------------------------------------------------- steps
+    def _layouts(self) -> None:
+        """The shell's kv files the first frame did not need (:data:`kiosk.ui.FIRST_FRAME`)."""
+        from kiosk.ui import load_layouts
+
+        load_layouts()
+
     def _games(self) -> None:
         """High scores and saved games (each falls back to its unavailable stand-in), and the resume offers:
         opened in a thread (a large scores file or a long journal never holds the UI), taken by the app on the

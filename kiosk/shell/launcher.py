@@ -115,6 +115,9 @@ class GameLauncher:
         return screen
 
     def _screen(self, key: str) -> BaseGameScreen:
+        from kiosk.ui import load_layouts
+
+        load_layouts()  # the shell's looks a game screen uses (loaded after the first frame; at once if earlier)
         cls = GenericGameScreen if key in self._broken else screen_class_for(key)
         name = "game:generic" if cls is GenericGameScreen else f"game:{key}"
         screen = self.game_screens.get(name)

@@ -74,16 +74,19 @@ class GameScreens(dict[str, BaseGameScreen]):
 
         from kiosk.ui.seatzone import Oriented
 
+        dropped = False
         for screen in {id(s): s for s in self.values()}.values():
             if screen is keep or screen.name in self.pinned or screen.name == sm.current:
                 continue
-            Clock.schedule_once(give_back_memory, 3.0)  # once Kivy has deleted its GL objects (next frames)
+            dropped = True
             if screen.session is not None:
                 screen.end()
             sm.remove_widget(screen)
             Oriented.forget_parked(screen)
             for k in [k for k, s in self.items() if s is screen]:
                 del self[k]
+        if dropped:
+            Clock.schedule_once(give_back_memory, 3.0)  # once Kivy has deleted its GL objects (next frames)
 
 
 class GameLauncher:

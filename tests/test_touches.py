@@ -305,6 +305,9 @@ def child_main(tmp: Path, out: Path) -> None:
                 tick(3)
                 frames(2)
             assert not problems, "\n".join(str(p) for p in problems)
+            if not panel.ids.tray.is_open:  # the screenshots and resizes took longer than the tray's AUTO_CLOSE_S
+                panel.ids.tray.open()
+                frames(2)
         button = next((b for b in _buttons(panel.ids.tray) if getattr(b, "action", None) == choice), None)
         assert button is not None, f"{choice} is on the tray's first page ({panel.labels})"
         assert button.text == str(n), button.text

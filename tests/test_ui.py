@@ -86,8 +86,10 @@ def test_real_window_and_hardening(app: Any) -> None:
 
 
 def test_attract_cycles_call_real_bot_games_and_boards(app: Any) -> None:
-    to_attract(app)
+    app.go_attract()
+    # checked before any frame: the call's slot is 1 s here, and two frames on a loaded machine can take longer
     assert app.sm.current == "attract" and app.attract_screen.phase == "call", "attract starts with the call"
+    frames(2)
     screenshot("attract_call")
     run_until(lambda: app.sm.current.startswith("game:"), 4, "a bot game")
     session = app.director.session

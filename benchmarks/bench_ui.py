@@ -8,7 +8,10 @@ configuration from :func:`kiosk.__main__.configure_kivy`), on the same X display
 * **start-up**: from just before the parent starts the child until the child's first frame is flipped (for the
   kiosk: the first attract-mode frame), as ``time.monotonic()`` (one clock for all processes on Linux). The
   kiosk's picture atlas is rendered into the child's Kivy home first, untimed, as ``run.sh`` does before every
-  start: a normal start finds it; a first start's render (about 0.3 s) is ``bench_look``'s figure.
+  start: a normal start finds it; a first start's render (about 0.3 s) is ``bench_look``'s figure. Both children
+  load the checkout's bytecode, compiled before (untimed) as ``pip install`` compiles it on the table
+  (:func:`benchmarks.util.compile_like_install`; with ``PYTHONDONTWRITEBYTECODE`` set, each start would otherwise
+  recompile the kiosk from source, ~0.4 s of a ~1 s start).
 * **frame time** (the budget): the mean time between two turns of Kivy's event loop over a few seconds, with the
   kiosk's own frame cap (60 fps) and Kivy's usual drawing (a frame is drawn when something changed); for the
   kiosk while attract mode's bots play a real game, for the bare app while its Label sits there. A ratio near

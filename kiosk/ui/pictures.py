@@ -114,6 +114,7 @@ PICTURES: dict[str, str] = {
     "game_takoyaki": "\U0001f419",
     "trophy": "\U0001f3c6",
     "touch": "\U0001f446",
+    "bot": "\U0001f916",  # a robot's face: a seat a bot plays
     "party": "\U0001f389",
     "star": "\u2b50",
 }

@@ -419,6 +419,13 @@ class PrivateTray(BoxLayout):
     #: action row, whose hand needs the tray's whole width).
     help_room = NumericProperty(0)
     help_strip = BooleanProperty(True)
+    #: A bot plays this seat: no dashed "tap here" frame (nobody will tap it) and, with ``bot_mark``, the bot's
+    #: picture in the middle of the closed tray instead of an empty box (attract mode's seats are all bots).
+    bot = BooleanProperty(False)
+    #: Whether a bot's closed tray shows the bot's picture (Makoto's shows the last moves there instead).
+    bot_mark = BooleanProperty(True)
+    #: The picture's image source (``""``: none to draw), kept by :meth:`on_bot`.
+    bot_picture = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -433,6 +440,11 @@ class PrivateTray(BoxLayout):
             n_touches=self._update,
             latched=self._update,
         )
+
+    def on_bot(self, _w: Any, bot: bool) -> None:
+        from kiosk.ui import pictures
+
+        self.bot_picture = pictures.picture("bot") if bot else ""
 
     def _button_hold(self, _w: Any, held: bool) -> None:
         """The seat's button let go of the tray: it closes, whoever opened it (the release of a hold, as for a

@@ -4,7 +4,8 @@
   built and then garbage-collected), the "Sushi Table" title vanished after the first cycle (the same), and the
   resume offer showed its buttons without the question, at one edge only;
 * results: the initials "OK" button drew as "O" over "K" and the letter arrows were 28x59 px at 1280x800;
-* Takoyaki: a dragged ball's shadow stayed on the grill across orders.
+* Takoyaki: a dragged ball's shadow stayed on the grill across orders;
+* a bot's seat showed a large empty dashed box labelled "Bot" (every seat in attract mode): now the bot's picture.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ SCENARIOS = [
     "resume_offer_asks_at_both_sides",
     "results_initials_fit_at_1280x800",
     "takoyaki_no_shadow_left_behind",
+    "bot_seat_shows_the_bot",
 ]
 
 
@@ -161,6 +163,49 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(2)
 
+    def bot_picture_drawn(tray: Any) -> tuple[float, Any]:
+        """The alpha and the rectangle of the tray's bot picture (the textured rectangle of its canvas.after)."""
+        from kivy.graphics import Color, Rectangle
+
+        alpha, found = 0.0, None
+        for ins in tray.canvas.after.children:
+            if isinstance(ins, Color):
+                alpha = ins.a
+            elif isinstance(ins, Rectangle) and ins.texture is not None:
+                found = ins
+        return alpha, found
+
+    def bot_seat_shows_the_bot() -> None:
+        from kivy.uix.label import Label
+
+        sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
+        for key in ("maki", "wasabi", "makoto"):
+            app.start_game(key, [(sw, None), (ne, "easy")])
+            screen = app.launcher.game_screens[key]
+            run_until(lambda s=screen: s.panels[ne].ids.tray.bot, 10, f"{key}: the bot's seat set up")
+            frames(2)
+            bot, human = screen.panels[ne].ids.tray, screen.panels[sw].ids.tray
+            assert bot.locked and not bot.is_open and not human.bot
+            assert bot.bot_picture.endswith("/bot") and human.bot_picture == ""
+            words = [w.text for w in bot.walk(restrict=True) if isinstance(w, Label) and w.opacity > 0]
+            assert not any(t.strip() == "Bot" for t in words), ("no 'Bot' box label any more", words)
+            alpha, rect = bot_picture_drawn(bot)
+            if key == "makoto":  # its closed tray shows the last moves there instead
+                assert alpha == 0 and not bot.bot_mark, alpha
+            else:
+                u = app.u
+                assert alpha > 0.5 and rect is not None, (key, alpha, rect)
+                x, y = rect.pos
+                w, h = rect.size
+                assert w == h and 60 * u <= w <= 140 * u, (key, rect.size)
+                assert bot.x <= x and x + w <= bot.right and bot.y <= y and y + h <= bot.top, (key, rect.pos)
+                assert abs(x + w / 2 - bot.center_x) < 1 and abs(y + h / 2 - bot.center_y) < 1, "in its middle"
+            h_alpha, _ = bot_picture_drawn(human)
+            assert h_alpha == 0, "a human's tray shows no bot"
+            screenshot(f"bot_seat_{key}")
+            app.go_attract()
+            frames(2)
+
     run_scenarios(
         {
             "attract_boards_draw_every_cycle": attract_boards_draw_every_cycle,
@@ -168,6 +213,7 @@ def child_main(tmp: Path, out: Path) -> None:
             "resume_offer_asks_at_both_sides": resume_offer_asks_at_both_sides,
             "results_initials_fit_at_1280x800": results_initials_fit_at_1280x800,
             "takoyaki_no_shadow_left_behind": takoyaki_no_shadow_left_behind,
+            "bot_seat_shows_the_bot": bot_seat_shows_the_bot,  # last: its games take from the app's seeds
         },
         out,
     )

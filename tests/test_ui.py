@@ -16,7 +16,7 @@ from typing import Any
 
 import conftest
 import pytest
-from conftest import button_with_text, frames, screenshot, start_kiosk, tap, touch_down, touch_up, window_point
+from conftest import button_with_text, frames, run_for, screenshot, start_kiosk, tap, touch_down, touch_up, window_point
 
 pytestmark = pytest.mark.ui
 
@@ -328,6 +328,52 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     assert any("CAA" in row for row in app.results.alltime)
     screenshot("results_boards")
     run_until(lambda: app.mode == "attract", 5, "attract after the results")
+
+
+def test_still_playing_goes_with_the_game_it_asked_about(app: Any) -> None:
+    """The game's last move lands while "Still playing?" is up and nobody answers it: the question goes with the
+    game, the finished game is not abandoned by the time-out (its results and scores come), and the results take
+    the next tap (the question used to stay over them, or the time-out abandoned the finished game)."""
+    join = _open_join(app, "south-east")
+    se = app.table.by_position("south-east").index
+    nw = app.table.by_position("north-west").index
+    tap(button_with_text(join.pads[nw], "+ Add a bot here"))
+    tap(button_with_text(join.pads[se], "Start \u25b6"))
+    from kiosk.ai import RandomBot
+
+    session = app.launcher.session
+    session.move_delay = 0.0
+    (human,) = session.humans()
+    bot = RandomBot(human, 5)
+    end = time.monotonic() + 60
+    while not session.state.is_over():
+        assert time.monotonic() < end, "the game did not end"
+        app.hub.last_input = time.monotonic()
+        if session.state.to_move() != [human]:
+            frames(1)
+            continue
+        action = bot.choose(session.state)
+        after = session.state.clone()
+        after.apply(human, action)
+        if after.is_over():  # nobody touched for a while: the question is up when the last move lands
+            app.hub.last_input = time.monotonic() - app.cfg.timeouts.idle_s - 0.05
+            run_until(lambda: app.overlay.prompting, 2, "the Still playing? prompt")
+            assert app.overlay.parent is not None
+        session.apply(human, action)
+    run_for(app.cfg.timeouts.still_playing_s + 0.5)  # past the question's time-out, nobody answering
+    assert app.mode in ("game", "results") and not app.idle.prompting, app.mode
+    run_until(lambda: app.mode == "results", 5, "the results screen (not abandoned: that is attract mode)")
+    frames(2)
+    assert not app.idle.prompting and app.overlay.parent is None, "the question went with its game"
+    pad = app.results.pads[se]
+    if pad.entering:
+        first = next(w for w in pad.walk(restrict=True) if type(w).__name__ == "InitialSlot" and w.slot == 0)
+        tap(next(b for b in first.walk(restrict=True) if getattr(b, "text", "") == "\u25b2"))
+        assert pad.letters[0] == "B", pad.letters
+    else:
+        tap(button_with_text(pad, "Play again \u21bb"))
+        assert app.mode == "menu", "the results took the tap: Play again opens the picker"
+    to_attract(app)
 
 
 def _hold_corner(app: Any) -> Any:

@@ -41,6 +41,12 @@ class IdleWatch:
         idle = time.monotonic() - app.hub.last_input
         t = app.cfg.timeouts
         if app.mode == "game":
+            session = app.launcher.session
+            if session is not None and session.state.is_over():
+                # the last move landed (perhaps under the question): the results are on their way, nothing to ask
+                # and nothing to abandon (a finished game abandoned here lost its scores)
+                self.unprompt()
+                return
             if idle >= t.idle_s + t.still_playing_s:
                 log.info("nobody answered 'Still playing?': game saved and abandoned")
                 app.launcher.abandon("idle")

@@ -274,6 +274,7 @@ class GameLauncher:
         app.results.setup(session, app.scores, app.cfg.timeouts.initials_s, app.cfg.timeouts.results_s)
         self.end()
         app.mode = "results"
+        app.idle.unprompt()  # a "Still playing?" still up when the last move came goes with its game
         app.sm.current = "results"
 
     def end_game(self, reason: str = "ended") -> None:

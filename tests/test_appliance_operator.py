@@ -44,7 +44,7 @@ def _open_menu(app: Any) -> Any:
     app.leave_attract(0)
     frames(2)
     hold = touch_down(20, 20)
-    conftest.run_until(lambda: app.mode == "operator", 3, "the operator PIN pad", settle=2)
+    conftest.run_until(lambda: app.mode == "operator", 10, "the operator PIN pad", settle=2)
     touch_up(hold)
     op = app.operator
     for d in "2468":

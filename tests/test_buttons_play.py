@@ -335,7 +335,7 @@ def child_main(tmp: Path, out: Path) -> None:
             st = session.state
             if g not in st.to_move():
                 if btn.focused() is not None:  # the seat's highlight follows its choices within a tenth of a second
-                    run_until(lambda: btn.focused() is None, 2, "no highlight once the turn passed")
+                    run_until(lambda: btn.focused() is None, 8, "no highlight once the turn passed")
                 tick()
                 continue
             tick(2)
@@ -386,7 +386,7 @@ def child_main(tmp: Path, out: Path) -> None:
             st = st_of()
             if st.turn != g:
                 if btn.focused() is not None:
-                    run_until(lambda: btn.focused() is None, 2, "no highlight once the turn passed")
+                    run_until(lambda: btn.focused() is None, 8, "no highlight once the turn passed")
                 if tray.is_open:
                     tick(3)
                 assert not tray.is_open, (

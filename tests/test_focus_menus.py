@@ -77,7 +77,7 @@ def child_main(tmp: Path, out: Path) -> None:
         btn.hold("a")
         menu = app.seat_menus.menus[btn.seat]
         assert btn.menu_open() and menu.page == "howto", "hold a opens the how-to at the seat"
-        run_until(lambda: btn.focused() is not None, 2, "the how-to's highlight")
+        run_until(lambda: btn.focused() is not None, 8, "the how-to's highlight")
         assert btn.focused().text == "Next \u25b6", _name(btn.focused())
         btn.press("a")
         assert menu.step == 1, "a chose Next"
@@ -168,7 +168,7 @@ def child_main(tmp: Path, out: Path) -> None:
         btn.hold("a")
         menu = menus.menus[btn.seat]
         assert btn.menu_open() and menu.page == "menu"
-        run_until(lambda: btn.focused() is not None, 2, "the menu's highlight")
+        run_until(lambda: btn.focused() is not None, 8, "the menu's highlight")
         assert screen.focus.focused(btn.seat) is None, "the game's highlight let go under the menu"
         assert len(state.journal) == before, "no hold chose anything in the game"
         names = [_name(w) for w in btn.choices()]
@@ -259,7 +259,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
         hold_key(a)
         assert menus.is_open(seat), "the held key opened the seat's menu"
-        run_until(lambda: menus.focus.focused(seat) is not None, 2, "the menu's highlight")
+        run_until(lambda: menus.focus.focused(seat) is not None, 8, "the menu's highlight")
         first = menus.focus.focused(seat)
         assert _name(first) == "? How to play", _name(first)
         Window.dispatch("on_key_down", ord(b), 0, b, [])

@@ -426,7 +426,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tap(button_with_text(menu, "\u2716 Leave the game..."))
         assert "last player" in menu.leave_text
         tap(button_with_text(menu, "Yes, leave"))
-        run_until(lambda: app.mode == "attract", 3, "attract mode")
+        run_until(lambda: app.mode == "attract", 10, "attract mode")
         assert app.launcher.session is None and app.scores.count("maki") == plays_before
         assert journal is not None and not journal.path.exists()
         archived = list((journal.path.parent.parent / "archive").glob(journal.path.stem + "*"))
@@ -449,13 +449,13 @@ def child_main(tmp: Path, out: Path) -> None:
         end_button = [b for b in op.walk(restrict=True) if getattr(b, "text", "") == "End the current game..."]
         assert end_button and end_button[0].disabled, "nothing left to end"
         tap(button_with_text(op, "Close menu"))
-        run_until(lambda: app.mode == "attract", 3, "attract after the menu")
+        run_until(lambda: app.mode == "attract", 10, "attract after the menu")
         assert journal is not None and not journal.path.exists()
 
     def still_playing_only_at_human_seats() -> None:
         start("makoto", [(sw, None), (east, "random"), (ne, None), (west, "random")])
         app.hub.last_input = time.monotonic() - app.cfg.timeouts.idle_s - 1
-        run_until(lambda: app.idle.prompting, 3, "the prompt")
+        run_until(lambda: app.idle.prompting, 10, "the prompt")
         shown = {z.seat.index for z in app.overlay.zones if z.get_root_window() is not None}
         assert shown == {sw, ne}, shown
         screenshot("learn_still_playing")

@@ -91,7 +91,7 @@ def test_attract_cycles_call_real_bot_games_and_boards(app: Any) -> None:
     assert app.sm.current == "attract" and app.attract_screen.phase == "call", "attract starts with the call"
     frames(2)
     screenshot("attract_call")
-    run_until(lambda: app.sm.current.startswith("game:"), 4, "a bot game")
+    run_until(lambda: app.sm.current.startswith("game:"), 10, "a bot game")
     session = app.director.session
     assert session is not None and session.attract and len(session.bots) == session.players
     start = len(session.state.journal)
@@ -99,7 +99,7 @@ def test_attract_cycles_call_real_bot_games_and_boards(app: Any) -> None:
     screenshot("attract_game")
     run_until(lambda: app.sm.current == "attract" and app.attract_screen.phase == "boards", 8, "boards")
     screenshot("attract_boards")
-    run_until(lambda: app.attract_screen.phase == "call", 4, "the touch-to-play call again")
+    run_until(lambda: app.attract_screen.phase == "call", 10, "the touch-to-play call again")
 
 
 def test_touch_leaves_attract_for_picker_within_200ms(app: Any) -> None:
@@ -206,7 +206,7 @@ def test_private_tray_hides_hand_until_held_and_human_plays_by_touch(app: Any) -
     tray = panel.ids.tray
     other = next(p for i, p in screen.panels.items() if p.in_game and p is not panel and not p.is_bot)
     # the seat to move sees its hand at once (the tray opens by itself at its turn); nobody else's opens
-    run_until(lambda: tray.is_open, 3, "the hand opening by itself at the seat's turn")
+    run_until(lambda: tray.is_open, 10, "the hand opening by itself at the seat's turn")
     assert not other.ids.tray.is_open
     tray.toggle()  # what a tap on the open tray does: closed for the rest of the turn, until held or tapped
     frames(1)
@@ -249,14 +249,14 @@ def test_idle_asks_still_playing_then_saves_and_returns_to_attract(app: Any) -> 
     session = app.launcher.session
     screen = _generic_screen(app)
     journal = session.journal
-    run_until(lambda: app.overlay.prompting, 4, "the Still playing? prompt")
+    run_until(lambda: app.overlay.prompting, 10, "the Still playing? prompt")
     assert all(not p.ids.tray.is_open for p in screen.panels.values()), "private hands hide when idle"
     screenshot("still_playing")
     # an answer (any touch) keeps the game
     touch_up(touch_down(960, 540))
     assert not app.overlay.prompting and app.mode == "game"
-    run_until(lambda: app.overlay.prompting, 4, "the prompt again")
-    run_until(lambda: app.mode == "attract", 4, "attract after the timeout")
+    run_until(lambda: app.overlay.prompting, 10, "the prompt again")
+    run_until(lambda: app.mode == "attract", 10, "attract after the timeout")
     assert app.launcher.session is None
     # saved: the journal was closed as abandoned and archived
     assert journal is not None and not journal.path.exists()
@@ -357,7 +357,7 @@ def test_still_playing_goes_with_the_game_it_asked_about(app: Any) -> None:
         after.apply(human, action)
         if after.is_over():  # nobody touched for a while: the question is up when the last move lands
             app.hub.last_input = time.monotonic() - app.cfg.timeouts.idle_s - 0.05
-            run_until(lambda: app.overlay.prompting, 2, "the Still playing? prompt")
+            run_until(lambda: app.overlay.prompting, 5, "the Still playing? prompt")
             assert app.overlay.parent is not None
         session.apply(human, action)
     run_for(app.cfg.timeouts.still_playing_s + 0.5)  # past the question's time-out, nobody answering
@@ -382,7 +382,7 @@ def _hold_corner(app: Any) -> Any:
         app.leave_attract(0)  # attract intercepts touches, so the corner hold begins in the picker (any mode works)
         frames(2)
     hold = touch_down(20, 20)
-    run_until(lambda: app.mode == "operator", 3, "the operator PIN pad")
+    run_until(lambda: app.mode == "operator", 10, "the operator PIN pad")
     touch_up(hold)
     frames(4)  # a screen that was not current while the window changed size lays out on its first frames
     return app.operator.ids.pinpad
@@ -452,7 +452,7 @@ def test_wrong_pins_wait_longer_then_lock_the_pad(app: Any) -> None:
             if n == 3:
                 screenshot("operator_pin_wait")
             now[0] += delay_after(n)
-            run_until(lambda: not pad.waiting, 3, "the wait to end")
+            run_until(lambda: not pad.waiting, 10, "the wait to end")
     assert "Locked after 10 wrong PINs: try again in 15:00" in pad.message
     screenshot("operator_pin_locked")
     tap(button_with_text(pad, "\u2716"))  # closing and holding the corner again buys nothing
@@ -460,7 +460,7 @@ def test_wrong_pins_wait_longer_then_lock_the_pad(app: Any) -> None:
     pad = _hold_corner(app)
     assert pad.waiting and "Locked" in pad.message
     now[0] += LOCKOUT_S
-    run_until(lambda: not pad.waiting, 3, "the lockout to end")
+    run_until(lambda: not pad.waiting, 10, "the lockout to end")
     _type_pin(pad, "258013")
     run_until(lambda: app.operator.phase == "menu", 5, "the menu")
     assert "wrong PINs since last visit: 10" in app.operator.health_text

@@ -304,6 +304,12 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     # only the seats that played have a results pad on screen
     on_screen = {i for i, p in app.results.pads.items() if p.get_root_window() is not None}
     assert on_screen == {se, nw}
+    for i in on_screen:  # the winners' trophy: a picture beside the place, only at a winner's pad
+        p = app.results.pads[i]
+        trophy = next(w for w in p.walk(restrict=True) if type(w).__name__ == "Picture" and w.name == "trophy")
+        assert (trophy.width > 40 * app.u and trophy.opacity == 1) == p.winner, (i, p.winner, trophy.size)
+        assert not p.winner or trophy.source.endswith("/trophy")
+    assert any(app.results.pads[i].winner for i in on_screen)
     assert pad.entering, "an empty board: the human's score qualifies"
     # arcade initials: up once on the first letter ("B"), then seat button "b" (next) once more, OK
     slots = [w for w in pad.walk(restrict=True) if type(w).__name__ == "InitialSlot"]

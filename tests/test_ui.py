@@ -310,6 +310,7 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
         assert (trophy.width > 40 * app.u and trophy.opacity == 1) == p.winner, (i, p.winner, trophy.size)
         assert not p.winner or trophy.source.endswith("/trophy")
     assert any(app.results.pads[i].winner for i in on_screen)
+    assert not conftest.buttons(app.results.pads[nw], "Play again \u21bb"), "no Play again at a bot's pad"
     assert pad.entering, "an empty board: the human's score qualifies"
     # arcade initials: up once on the first letter ("B"), then seat button "b" (next) once more, OK
     slots = [w for w in pad.walk(restrict=True) if type(w).__name__ == "InitialSlot"]
@@ -329,6 +330,7 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     screenshot("results_initials")
     tap(button_with_text(pad, "OK"))
     assert not pad.entering and "Saved" in pad.saved
+    assert button_with_text(pad, "Play again \u21bb").width >= 60 * app.u, "a player's pad offers to play again"
     top = app.scores.top(GAME, 5)
     assert top and top[0].name == "CAA"
     assert any("CAA" in row for row in app.results.alltime)

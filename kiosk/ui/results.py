@@ -86,6 +86,8 @@ class ResultPad(SeatZone):
     rank_text = StringProperty("")
     score_text = StringProperty("")
     winner = BooleanProperty(False)
+    #: A bot played this seat: no "Play again" at its pad (nobody sits there to press it).
+    bot = BooleanProperty(False)
     entering = BooleanProperty(False)
     #: What the entry is for: "New high score!" (all-time top 10) or "Today's top 10!".
     entry_title = StringProperty("New high score!")
@@ -184,6 +186,7 @@ class ResultsScreen(Screen):
             pad.game_seat = g
             pad.score = final[g]
             pad.winner = g in winners
+            pad.bot = session.is_bot(g)
             pad.rank_text = ("\u2605 " if g in winners else "") + ordinal(place[g])
             who = "Bot" if session.is_bot(g) else "You"
             pad.score_text = f"{who}: {points_text(final[g])}"

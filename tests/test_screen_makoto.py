@@ -42,6 +42,7 @@ SCENARIOS = [
     "hand_shows_whole_numbers_at_1280x800",
     "long_hand_pages_at_a_short_edge",
     "seat_status_fits_at_1280x800",
+    "long_play_button_fits_a_short_edge",
 ]
 
 
@@ -550,8 +551,43 @@ def child_main(tmp: Path, out: Path) -> None:
             Window.size = (1920, 1080)
             frames(3)
 
+    def long_play_button_fits_a_short_edge() -> None:
+        """A quick play of five cards on a short edge's action button at 1280x800 (four buttons of about 78 px to a
+        row): "Play 9 10 11⚔ 12 13⚔" needed three lines of the button's two (seen in the screenshot tour); the
+        button drops its "Play " there and the cards fit, while a long edge's wider button at 1920x1080 keeps the
+        whole label."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.fit import check_tree
+
+        label = "Play 9 10 11\u2694 12 13\u2694"
+        try:
+            for size, position, whole in (((1280, 800), "west", False), ((1920, 1080), "south-west", True)):
+                Window.size = size
+                frames(3)
+                tb.start([(position, None), ("north-east", None)])
+                panel = tb.panel(position)
+                hold = tb.hold(position)
+                panel.refresh()
+                tick(3)
+                button = next(b for b in panel.actions if b.opacity > 0 and b.parent is not None)
+                button.label = label
+                tick(2)
+                assert button.text == (label if whole else label[len("Play ") :]), (position, button.text)
+                problems = [p for p in check_tree(panel.ids.tray, size) if p.kind == "cut"]
+                assert not problems, f"{position}:\n" + "\n".join(str(p) for p in problems)
+                button.label = "Pass"
+                tick(1)
+                assert button.text == "Pass", "a short label is shown whole"
+                hold.up()
+                tick()
+        finally:
+            Window.size = (1920, 1080)
+            frames(3)
+
     run_scenarios(
         {
+            "long_play_button_fits_a_short_edge": long_play_button_fits_a_short_edge,
             "screen_four_seats": screen_four_seats,
             "hand_never_visible_to_another_seat": hand_never_visible_to_another_seat,
             "illegal_choices_disabled_and_errors": illegal_choices_disabled_and_errors,

@@ -82,7 +82,7 @@ from kiosk.ui import load_kv, motion
 from kiosk.ui.board import plural
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.pieces import MakotoCard
-from kiosk.ui.seatzone import Oriented, SeatZone
+from kiosk.ui.seatzone import Oriented, SeatZone, _fits
 from kiosk.ui.session import GameSession
 
 log = logging.getLogger("kiosk.games.makoto.screen")
@@ -91,6 +91,8 @@ __all__ = ["GameScreen", "MakotoScreen", "MakotoPanel", "HandCard", "CentreSlice
 
 MAX_HAND = 18
 MAX_ACTIONS = 8
+#: The word a play's button starts with (:class:`StepButton` drops it where the play's cards need the room).
+PLAY_WORD = "Play "
 SYMBOL = {SWORD: "\u2694", ORACLE: "\u2600"}
 
 
@@ -180,10 +182,29 @@ class HandCard(MakotoCard):
 
 
 class StepButton(Button):
-    """One action of the tray's action row (``action`` an engine action, or a string command)."""
+    """One action of the tray's action row (``action`` an engine action, or a string command). ``label`` is what
+    it says: ``text`` shows it whole or, where a play does not fit the button (a short edge's tray at 1280x800
+    has four buttons of about 78 px to a row, and "Play 9 10 11⚔ 12 13⚔" needs three lines of its two), without
+    its leading "Play " (the cards are what the player reads; decision: never a smaller font, which would go under
+    the reading minimum)."""
 
     panel = ObjectProperty(None, allownone=True)
+    label = StringProperty("")
     command: Any = None
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(label=self._fit, size=self._fit, font_size=self._fit)
+
+    def _fit(self, *_a: Any) -> None:
+        text = self.label
+        if text.startswith(PLAY_WORD) and self.width > 1:
+            from kivy.app import App
+
+            u = getattr(App.get_running_app(), "u", 1.0)
+            if not _fits(text, self.width - 6 * u, self.height, self.font_size, self.font_name):
+                text = text[len(PLAY_WORD) :]
+        self.text = text
 
     def on_release(self) -> None:
         if self.panel is not None and self.command is not None:
@@ -329,11 +350,11 @@ class MakotoPanel(SeatZone):
         for i, a in enumerate(self.actions):
             if open_ and i < len(commands):
                 text, cmd, ok = commands[i]
-                a.text, a.command, a.disabled, a.opacity = text, cmd, not ok, 1
+                a.label, a.command, a.disabled, a.opacity = text, cmd, not ok, 1
                 if a.parent is None:  # (the shown ones are always the first: the grid keeps their order)
                     self.ids.actions.add_widget(a)
             else:
-                a.text, a.command, a.disabled, a.opacity = "", None, True, 0
+                a.label, a.command, a.disabled, a.opacity = "", None, True, 0
                 if a.parent is not None and i >= 4:  # an unused button takes no row of the grid
                     a.parent.remove_widget(a)
         self.labels = [text for text, _cmd, ok in commands if ok]

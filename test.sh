@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Install the kiosk with its test extra into ./.venv (a real `pip install .`, not editable) and run every test.
-# UI tests run in a real window on Xvfb, installed here when missing. Extra arguments go to pytest.
+# The one test command (what CI runs). Installs the kiosk with its test extra into ./.venv (a real `pip install .`,
+# not editable; skipped when nothing it installs changed since the last install) and runs the tests against the
+# installed copy. UI tests run in real windows, one Xvfb display per pytest-xdist worker.
+#
+#   ./test.sh                        lint and types, then the unit tier (stops there on a failure), then the rest
+#   ./test.sh tests/test_x.py        one file (also test_x.py, test_x.py::name); any other pytest arguments:
+#   ./test.sh -k makoto              ./test.sh --lf             ./test.sh -m ui              ./test.sh -n 0
+#   ./test.sh --coverage [args]      the same, measured by coverage.py (subprocesses too), with a report at the end
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh
@@ -8,14 +14,66 @@ source scripts/venv.sh
 apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core \
     systemd mmdebstrap
 ensure_venv
-rm -rf build  # setuptools keeps deleted package files in build/lib and would install them again
-"$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"
-# The gate: lint and format (ruff) and types (mypy), configured in pyproject.toml.
+
+# --- install, unless what it installs is unchanged (a clean clone always installs: it has no stamp)
+stamp="$VENV/.installed-tree"
+tree=$( (cat pyproject.toml; find kiosk hardware layouts README.md -type f ! -name '*.pyc' ! -path '*/__pycache__/*' \
+    -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$tree" ]; then
+    rm -f "$stamp"
+    rm -rf build  # setuptools keeps deleted package files in build/lib and would install them again
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"
+    echo "$tree" >"$stamp"
+else
+    echo "test.sh: the installed kiosk is up to date (nothing under kiosk/, hardware/, layouts/ or pyproject changed)"
+fi
+
+# --- arguments: --coverage is ours; a bare test file name means the one under tests/
+coverage=0
+args=()
+for a in "$@"; do
+    if [ "$a" = "--coverage" ]; then
+        coverage=1
+    elif [[ "$a" == test_*.py* && ! -e "${a%%::*}" && -e "tests/${a%%::*}" ]]; then
+        args+=("tests/$a")
+    else
+        args+=("$a")
+    fi
+done
+
+export KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1 SDL_AUDIODRIVER=dummy
+export LP_NUM_THREADS=1  # software GL: one thread per worker (the workers already use every core)
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-dev}"
+# -P: the tests import the installed kiosk, not ./kiosk (the source tree is not on the path)
+pytest=("$VENV/bin/python" -P -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile)
+if [ "$coverage" = 1 ]; then
+    rm -rf .coverage .coverage.*
+    pytest=("$VENV/bin/python" -P -m coverage run -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile)
+fi
+report() {
+    if [ "$coverage" = 1 ]; then
+        "$VENV/bin/coverage" combine --quiet
+        "$VENV/bin/coverage" report
+    fi
+}
+
+if [ ${#args[@]} -gt 0 ]; then
+    status=0
+    "${pytest[@]}" "${args[@]}" || status=$?
+    report
+    exit $status
+fi
+
+# --- the full run: the gate (lint, format, types; configured in pyproject.toml), the unit tier, then the rest
 "$VENV/bin/ruff" check --quiet .
 "$VENV/bin/ruff" format --check --quiet .
 "$VENV/bin/mypy"
-# Run the tests against the installed package, not the source tree, so a missing data file fails here.
-export KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1
-export KIVY_HOME="$PWD/.venv/kivy-home"
-cd tests
-exec xvfb-run -a -s "-screen 0 1920x1080x24" "$VENV/bin/python" -m pytest -p no:cacheprovider --rootdir=.. -c ../pyproject.toml "$@" .
+status=0
+"${pytest[@]}" -m unit || status=$?
+if [ $status -eq 0 ]; then
+    "${pytest[@]}" -m "not unit" --durations=15 || status=$?
+else
+    echo "test.sh: the unit tier failed; the UI, slow and appliance tiers were not run" >&2
+fi
+report
+exit $status

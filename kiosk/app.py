@@ -78,6 +78,7 @@ class KioskApp(KioskHardening, App):
         kiosk_mode: bool = True,
         handle_signals: bool = True,
         seed: int | None = None,
+        bot_iterations: int | None = None,
         **kw: Any,
     ) -> None:
         from kiosk.storage import UnavailableHighScores, UnavailableSavedGames
@@ -92,7 +93,11 @@ class KioskApp(KioskHardening, App):
         self.config_path = Path(config_path) if config_path else None
         self.games: dict[str, GameSpec] = dict(games)
         self.hardware_mode = hardware
-        self.rng = random.Random(seed)
+        #: The seed every flow's own generator starts from (None: a new one each start).
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        #: A fixed search budget for every bot the table makes (None: the bots' own time limits). The UI tests
+        #: set it, so a bot's move depends on the seed alone, never on the machine's speed.
+        self.bot_iterations = bot_iterations
         self.table = SeatMap.from_config(cfg)
         self.hub = InputHub()
         self.sounds = Sounds(None, cfg.sound.volume, cfg.sound.muted)  # silent until the build loads them
@@ -190,10 +195,11 @@ class KioskApp(KioskHardening, App):
         self.sm.current = "join"
         self.sounds.play("join")
 
-    def start_game(self, key: str, seats: Seats) -> None:
+    def start_game(self, key: str, seats: Seats, seed: int | None = None) -> None:
         """Start ``key`` with ``seats`` = [(table seat index, None for a human or a bot level)], clockwise,
-        in the match length chosen on the joining screen (when it was set up for this game)."""
+        in the match length chosen on the joining screen (when it was set up for this game); ``seed``: the
+        launcher draws one unless given."""
         self.builder.ensure_ready(guests=True)
         join = self.join_screen
         match = join.match_games if join.spec is self.games[key] and join.match_choices else None
-        self.launcher.start(key, seats, match)
+        self.launcher.start(key, seats, match, seed)

@@ -19,7 +19,6 @@ When there is no GPIO (a desktop) or no tap-stick board, one log line says so an
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -28,6 +27,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
 
+from kiosk import clock
 from kiosk.seats import SeatMap
 
 log = logging.getLogger("kiosk.inputs")
@@ -52,7 +52,7 @@ class SeatEvent:
     source: str
     kind: str
     button: str | None = None
-    t: float = field(default_factory=time.monotonic)
+    t: float = field(default_factory=clock.now)
     pos: tuple[float, float] | None = None
     detail: Mapping[str, Any] = field(default_factory=dict)
 
@@ -70,7 +70,7 @@ class InputHub(EventDispatcher):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.held: set[tuple[int, str]] = set()
-        self.last_input = time.monotonic()
+        self.last_input = clock.now()
         self.count = 0
 
     def emit(self, event: SeatEvent) -> None:
@@ -80,9 +80,13 @@ class InputHub(EventDispatcher):
                 self.held.add((event.seat, event.button))
             elif event.kind == "release":
                 self.held.discard((event.seat, event.button))
-        self.last_input = time.monotonic()
+        self.note_input()
         self.count += 1
         self.dispatch("on_seat_event", event)
+
+    def note_input(self) -> None:
+        """Someone is at the table now (the idle watch counts from here)."""
+        self.last_input = clock.now()
 
     def emit_threadsafe(self, event: SeatEvent) -> None:
         Clock.schedule_once(partial(self._emit_from_clock, event), 0)
@@ -291,7 +295,7 @@ class HardwareInputs:
     def _on_button(self, ev: Any) -> None:
         seat = getattr(ev, "seat", None)
         kind = getattr(ev, "kind", "press")
-        t = getattr(ev, "t", None) or time.monotonic()
+        t = getattr(ev, "t", None) or clock.now()
         self.hub.emit_threadsafe(SeatEvent(seat, "button", kind, button=getattr(ev, "button", None), t=t))
 
     def _on_tap(self, ev: Any) -> None:
@@ -303,7 +307,7 @@ class HardwareInputs:
             seat = found.index if found else None
         elif isinstance(seat, str):
             seat = self.seats.by_position(seat).index
-        t = getattr(ev, "received", None) or time.monotonic()
+        t = getattr(ev, "received", None) or clock.now()
         self.hub.emit_threadsafe(
             SeatEvent(
                 seat,

@@ -31,11 +31,11 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from kiosk import clock as kiosk_clock
 from kiosk import safejson
 from kiosk.config import check_pin, hash_pin
 from kiosk.storage.atomic import atomic_write_bytes, quarantine
@@ -75,10 +75,10 @@ class PinGuard:
     """Counts wrong PINs, says how long the next try must wait, and keeps the failure log.
 
     ``path``: the state file (``<state folder>/operator-pin.json``), or None to keep everything in memory.
-    ``clock``: wall-clock seconds (``time.time``); tests pass a fake one.
+    ``clock``: wall-clock seconds (:func:`kiosk.clock.wall`); tests pass a fake one.
     """
 
-    def __init__(self, path: Path | str | None, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: Path | str | None, *, clock: Callable[[], float] = kiosk_clock.wall) -> None:
         self.path = Path(path) if path is not None else None
         self._clock = clock
         self._lock = threading.Lock()
@@ -206,9 +206,7 @@ def new_pin_hash(first: str, second: str) -> str:
 def check_in_background(pin: str, pin_hash: str | None, done: Callable[[bool], None]) -> threading.Thread:
     """Check ``pin`` in a daemon thread and call ``done(matches)`` from that thread (hand it to the UI with
     ``Clock.schedule_once``)."""
-    t = threading.Thread(target=lambda: done(check_pin(pin, pin_hash)), name="pin-check", daemon=True)
-    t.start()
-    return t
+    return kiosk_clock.background(lambda: done(check_pin(pin, pin_hash)), "pin-check")
 
 
 def hash_in_background(first: str, second: str, done: Callable[[str | None, str | None], None]) -> threading.Thread:
@@ -222,6 +220,4 @@ def hash_in_background(first: str, second: str, done: Callable[[str | None, str 
             return
         done(h, None)
 
-    t = threading.Thread(target=run, name="pin-hash", daemon=True)
-    t.start()
-    return t
+    return kiosk_clock.background(run, "pin-hash")

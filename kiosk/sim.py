@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from kiosk.ai import make_bot
 from kiosk.engine import GameSpec, RuleError, State
 
 MAX_ACTIONS = 100_000
@@ -43,17 +44,6 @@ class GameResult:
     state: State | None = None
     think: list[list[float]] = field(default_factory=list)  # per seat: seconds per decision
     searched: list[list[int]] = field(default_factory=list)  # per seat: iterations of each decision that searched
-
-
-def make_bot(spec: GameSpec, level: str, seat: int, seed: int, iterations: int | None = None) -> Any:
-    """The bot for ``level``; with ``iterations``, a search bot gets exactly that budget and no time limit."""
-    from kiosk.ai import ISMCTSBot
-
-    bot = spec.bots[level](seat, seed)
-    if iterations is not None and isinstance(bot, ISMCTSBot):
-        bot.iterations = iterations
-        bot.time_limit = None
-    return bot
 
 
 def play_game(

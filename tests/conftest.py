@@ -15,6 +15,7 @@ folder on ``sys.path`` for its conftest; a script run as ``python tests/test_x.p
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import socket
@@ -26,7 +27,45 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+#: The search bots' fixed budget in UI tests (a decision then depends on the seed alone).
+BOT_ITERATIONS = 40
+
 ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", Path(__file__).resolve().parents[1] / "artifacts"))
+
+
+# =============================================================================================== pytest
+#: The tiers other than ``unit``: a test marked with none of them is a unit test (see pyproject.toml's markers).
+TIERS = ("ui", "slow", "appliance")
+
+try:  # the child scripts import this file without pytest's plugins configured; hypothesis is always installed
+    from hypothesis import HealthCheck, settings
+
+    #: ci: the same examples every run (a red run is about the change, not the draw); dev: new examples each run,
+    #: a failure kept in .hypothesis/ and tried first next time. ./test.sh picks dev, .ci/run picks ci.
+    settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+    settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+    settings.load_profile(HYPOTHESIS_PROFILE)
+except ImportError:  # pragma: no cover
+    HYPOTHESIS_PROFILE = "none"
+
+
+def pytest_report_header(config: Any) -> str:
+    return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE=ci or dev)"
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Mark every test outside the other tiers ``unit``; give a UI file's tests its child's bound (``CHILD_S``)
+    plus a minute, so pytest-timeout never cuts a child short."""
+    for item in items:
+        if not any(item.get_closest_marker(t) for t in TIERS):
+            item.add_marker(pytest.mark.unit)
+        child_s = getattr(item.module, "CHILD_S", None)
+        if child_s is not None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(child_s + 60))
 
 
 # =============================================================================================== the app
@@ -38,7 +77,12 @@ def start_kiosk(state: Path, cfg: Any, **app_kw: Any) -> Any:
     from kivy.base import runTouchApp
     from kivy.core.window import Window
 
+    from kiosk import clock
     from kiosk.app import KioskApp
+
+    clock.freeze()  # virtual time from here: see frames()
+    app_kw.setdefault("seed", 1)
+    app_kw.setdefault("bot_iterations", BOT_ITERATIONS)
 
     assert type(Window).__module__ == "kivy.core.window.window_sdl2", f"window provider is {type(Window)}"
     assert os.environ.get("SDL_VIDEODRIVER", "x11") == "x11", "SDL must draw to the X display, not offscreen"
@@ -71,42 +115,65 @@ def build_app(state: Path, **cfg_overrides: Any) -> Any:
         check_ranges=False,  # a fast attract cycle (outside the ranges a config file may use)
         **cfg_overrides,
     )
-    return start_kiosk(state, cfg, seed=1)
+    return start_kiosk(state, cfg)
 
 
 # =============================================================================================== the loop
-def frames(n: int = 1) -> None:
-    """Turn Kivy's event loop ``n`` times (each draws a frame when something changed)."""
-    from kivy.base import EventLoop
+#: Virtual seconds one frame advances the kiosk's clock (``kiosk.clock.freeze``): a scenario's outcome depends on
+#: frames, never on how fast the machine draws them.
+STEP = 1 / 30
 
-    for _ in range(n):
+
+def _frame(draw: bool) -> None:
+    """One turn of Kivy's event loop, a :data:`STEP` of virtual time after the last, once the kiosk's background
+    work (a bot's search, a PIN check, a demo) has finished: what a frame sees never depends on the machine's
+    speed. Without ``draw``, everything but the drawing (``EventLoop.idle`` up to its ``on_draw``)."""
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+    from kivy.lang import Builder
+
+    from kiosk import clock
+
+    clock.settle()
+    virtual = clock.frozen()
+    if virtual is not None:
+        virtual.advance(STEP)
+    if draw:
         EventLoop.idle()
+        return
+    Clock.tick()
+    EventLoop.dispatch_input()
+    Builder.sync()
+    Clock.tick_draw()
+    Builder.sync()
+
+
+def frames(n: int = 1) -> None:
+    """Turn Kivy's event loop ``n`` times (:data:`STEP` virtual seconds each); the last one draws the screen."""
+    for i in range(n):
+        _frame(draw=i == n - 1)
 
 
 def tick(n: int = 1) -> None:
-    """Run Kivy's clock (scheduled callbacks, redraw triggers) without rendering a frame: cheap under Xvfb."""
-    from kivy.clock import Clock
-
+    """Turn the loop ``n`` times without drawing (cheap under Xvfb)."""
     for _ in range(n):
-        Clock.tick()
+        _frame(draw=False)
 
 
 def run_until(pred: Callable[[], bool], timeout: float = 10.0, what: str = "condition", settle: int = 0) -> None:
-    """Turn the loop until ``pred()``, then ``settle`` more frames (a screen switch completes on the next frame,
-    and Kivy's ScreenManager drops touches while its transition is active)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        frames(1)
+    """Turn the loop until ``pred()`` (at most ``timeout`` virtual seconds), then ``settle`` more frames (a screen
+    switch completes on the next frame, and Kivy's ScreenManager drops touches while its transition is active)."""
+    for _ in range(math.ceil(timeout / STEP)):
+        _frame(draw=False)
         if pred():
-            frames(settle)
+            frames(settle + 1)
             return
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    raise AssertionError(f"not reached within {timeout} virtual seconds: {what}")
 
 
 def run_for(seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        frames(1)
+    """Turn the loop for ``seconds`` of virtual time."""
+    frames(math.ceil(seconds / STEP))
 
 
 # =============================================================================================== touches

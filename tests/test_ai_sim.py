@@ -125,7 +125,7 @@ def test_fixed_iterations_make_search_bots_reproducible_and_jobs_change_nothing(
     assert timed["search_iterations"][0]["mean"] == timed["search_iterations"][0]["min"] == 12
     assert timed["search_iterations"][0]["decisions"] > 0 and timed["search_iterations"][1]["decisions"] == 0
     # the budget really reaches the bot: exactly 12 iterations, no clock
-    from kiosk.sim import make_bot
+    from kiosk.ai import make_bot
 
     bot = make_bot(spec, "hard", 0, 5, iterations=12)
     state = spec.new_game(2, 5)

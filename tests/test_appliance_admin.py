@@ -21,6 +21,8 @@ from kiosk.appliance.admin import Admin, newest_bundle
 from kiosk.appliance.requests import pending, read_status, request_read_only, request_update, system_state, write_status
 from kiosk.appliance.update import NoStart, Updater
 
+pytestmark = pytest.mark.appliance
+
 
 def _fake_bundle(path: Path, version: str) -> Path:
     """A bundle with a manifest only (enough for choosing; its missing wheels make an install fail)."""

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.appliance
+
 FIRMWARE = Path(__file__).resolve().parents[1] / "hardware" / "firmware"
 PICO_FILES = ("main.py", "tapcore.py", "board_config.py")  # what goes on the Pico (not the CPython __init__.py)
 

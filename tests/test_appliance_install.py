@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.appliance
+
 ROOT = Path(__file__).resolve().parents[1]
 INSTALLED = (
     Path("/etc/systemd/system/kiosk.service"),

@@ -17,6 +17,8 @@ from conftest import button_with_text, buttons, frames, screenshot, start_kiosk,
 
 from kiosk.appliance import requests
 
+pytestmark = [pytest.mark.appliance, pytest.mark.ui]
+
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:

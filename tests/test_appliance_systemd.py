@@ -17,9 +17,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = sorted((ROOT / "systemd").glob("*.service"))
 KIOSK = ROOT / "systemd" / "kiosk.service"
-pytestmark = pytest.mark.skipif(
-    shutil.which("systemd-analyze") is None, reason="systemd-analyze missing (test.sh installs the systemd package)"
-)
+pytestmark = [
+    pytest.mark.appliance,
+    pytest.mark.skipif(
+        shutil.which("systemd-analyze") is None, reason="systemd-analyze missing (test.sh installs the systemd package)"
+    ),
+]
 
 
 def _security(unit: Path) -> tuple[float, list[str]]:

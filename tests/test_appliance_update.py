@@ -24,7 +24,7 @@ import pytest
 from kiosk.appliance.update import CRASH_ENV, STEPS, ProcessReady, UpdateError, Updater, build_bundle, read_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.appliance, pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 def _source_copy(dest: Path, version: str, broken: bool = False) -> Path:

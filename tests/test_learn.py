@@ -18,6 +18,9 @@ from typing import Any
 import pytest
 from conftest import build_app, button_with_text, frames, run_child, run_scenarios, run_until, screenshot, tap
 
+#: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
+CHILD_S = 600
+
 HERE = Path(__file__).resolve()
 SCENARIOS = [
     "seat_menu_howto_steps_with_pictures",
@@ -114,7 +117,7 @@ def test_a_bad_demo_in_a_howto_is_refused_with_the_file_named(tmp_path: Path) ->
 # =============================================================================================== the child
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return run_child(HERE, tmp_path_factory.mktemp("learn"), timeout=280)
+    return run_child(HERE, tmp_path_factory.mktemp("learn"), timeout=CHILD_S)
 
 
 @pytest.mark.ui

@@ -30,6 +30,8 @@ import pytest
 from conftest import ARTIFACTS, Finger, build_app, buttons, frames, run_child, run_scenarios, run_until, tick
 
 pytestmark = pytest.mark.ui
+#: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
+CHILD_S = 600
 
 HERE = Path(__file__).resolve()
 SCENARIOS = [
@@ -44,7 +46,7 @@ SCENARIOS = [
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return run_child(HERE, tmp_path_factory.mktemp("motion"), timeout=240)
+    return run_child(HERE, tmp_path_factory.mktemp("motion"), timeout=CHILD_S)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -32,6 +32,8 @@ from conftest import (
 )
 
 pytestmark = pytest.mark.ui
+#: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
+CHILD_S = 600
 
 HERE = Path(__file__).resolve()
 PAD = "TAKOYAKI!\n(claim)"
@@ -52,7 +54,7 @@ SCENARIOS = [
 # =============================================================================================== pytest side
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return run_child(HERE, tmp_path_factory.mktemp("takoyaki-screen"))
+    return run_child(HERE, tmp_path_factory.mktemp("takoyaki-screen"), timeout=CHILD_S)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -22,6 +22,9 @@ from conftest import build_app, button_with_text, frames, run_child, run_scenari
 from kiosk.games import GAMES
 from kiosk.storage import SavedGames, load_journal
 
+#: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
+CHILD_S = 600
+
 HERE = Path(__file__).resolve()
 SPECS = {"maki": GAMES["maki"]}
 
@@ -98,10 +101,11 @@ def test_a_bad_seats_record_ends_the_readable_part_there(tmp_path: Path) -> None
 
 # =============================================================================================== the window
 @pytest.mark.ui
+@pytest.mark.timeout(2 * CHILD_S + 60)  # two children, one after the other
 def test_a_seat_left_to_a_bot_stays_a_bot_after_a_crash_and_a_resume(tmp_path: Path) -> None:
-    first = run_child(HERE, tmp_path, timeout=240, env={"TAKEOVER_PHASE": "leave"})
+    first = run_child(HERE, tmp_path, timeout=CHILD_S, env={"TAKEOVER_PHASE": "leave"})
     assert first == {"leave": "ok"}, first
-    second = run_child(HERE, tmp_path, timeout=240, env={"TAKEOVER_PHASE": "resume"})
+    second = run_child(HERE, tmp_path, timeout=CHILD_S, env={"TAKEOVER_PHASE": "resume"})
     assert second == {"resume": "ok"}, second
 
 

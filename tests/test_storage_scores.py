@@ -11,9 +11,13 @@ import json
 import logging
 import os
 import shutil
+import subprocess
+import sys
+import tempfile
 import threading
 import unicodedata
 from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -383,15 +387,34 @@ def test_unwritable_folder_gives_a_clear_error_and_an_unavailable_board(tmp_path
         s.record_play("makoto")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_read_only_folder_is_unavailable(tmp_path):
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    folder.chmod(0o500)
-    try:
-        assert HighScores.open_or_unavailable(folder / "s.json").available is False
-    finally:
-        folder.chmod(0o700)
+READ_ONLY_CHECK = """
+import sys
+from pathlib import Path
+from kiosk.storage import HighScores
+sys.exit(0 if HighScores.open_or_unavailable(Path(sys.argv[1]) / "s.json").available is False else 3)
+"""
+
+
+def test_read_only_folder_is_unavailable():
+    """A scores file in a folder the kiosk cannot write is unavailable, not a crash. Root writes into read-only
+    folders (and CI runs as root), so as root the check runs in a child that drops to ``nobody`` first."""
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+    with tempfile.TemporaryDirectory(prefix="ro-check-") as base:  # pytest's own folders are root's alone
+        os.chmod(base, 0o711)  # nobody may pass through, not list or write
+        folder = Path(base) / "ro"
+        folder.mkdir()
+        folder.chmod(0o555)
+        try:
+            proc = subprocess.run(
+                [*drop, sys.executable, "-P", "-c", READ_ONLY_CHECK, str(folder)],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+            assert not (folder / "s.json").exists(), "nothing was written"
+        finally:
+            folder.chmod(0o700)
 
 
 def test_a_write_that_fails_later_raises_and_keeps_the_last_saved_state(tmp_path):

@@ -14,10 +14,12 @@ While a bots' game is shown, "Touch to play" faces every edge of the table (:cla
 from __future__ import annotations
 
 import logging
+import random
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock, ClockEvent
 
+from kiosk.ai import make_bot
 from kiosk.engine import Event, GameSpec, State
 from kiosk.seats import Seat
 from kiosk.ui.attract import EdgeCalls, board_rows
@@ -91,6 +93,8 @@ class AttractDirector:
 
     def __init__(self, app: KioskApp) -> None:
         self.app = app
+        #: The bots' games' seeds (its own generator, apart from the guests' games).
+        self.rng = random.Random(f"{app.seed}:attract")
         #: unfinished games to offer (``kiosk.storage.UnfinishedGame``), set when storage opens
         self.offers: list[Any] = []
         #: the bots' game on screen, if any
@@ -177,7 +181,7 @@ class AttractDirector:
         spec = app.games[key]
         n = max(spec.min_players, min(spec.max_players, 4, len(app.table)))
         seats = self._spread_seats(n)
-        seed = app.rng.randrange(2**31)
+        seed = self.rng.randrange(2**31)
         level = app.cfg.attract.bot_level if app.cfg.attract.bot_level in spec.bots else next(iter(spec.bots))
         state = spec.new_game(n, seed)
         seats = state.seating(seats)
@@ -187,7 +191,7 @@ class AttractDirector:
         except Exception as exc:  # a bot or engine bug: show the game as dealt
             log.warning("attract: %s could not be played to a lively moment: %s", key, exc)
             state = spec.new_game(n, seed)
-        bots = {g: spec.bots[level](g, seed + 7919 * (g + 1)) for g in range(n)}
+        bots = {g: make_bot(spec, level, g, seed + 7919 * (g + 1), app.bot_iterations) for g in range(n)}
         session = GameSession(
             spec,
             state,

@@ -9,7 +9,6 @@ gathers the table's health for the menu (:meth:`OperatorRoom.health`).
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -57,7 +56,7 @@ class OperatorRoom:
         before, self._before = self._before, None
         if before is not None and before[1] == "game" and app.launcher.session is not None:
             app.mode = "game"
-            app.hub.last_input = time.monotonic()
+            app.hub.note_input()
             app.sm.current = before[0]
             app.launcher.resume_play()
             return

@@ -8,10 +8,11 @@ without a touch returns to attract mode.
 from __future__ import annotations
 
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock, ClockEvent
+
+from kiosk import clock
 
 if TYPE_CHECKING:
     from kiosk.app import KioskApp
@@ -38,7 +39,7 @@ class IdleWatch:
 
     def _tick(self, _dt: float) -> None:
         app = self.app
-        idle = time.monotonic() - app.hub.last_input
+        idle = clock.now() - app.hub.last_input
         t = app.cfg.timeouts
         if app.mode == "game":
             session = app.launcher.session
@@ -81,7 +82,7 @@ class IdleWatch:
 
     def answer(self) -> None:
         """Someone answered "Still playing?"."""
-        self.app.hub.last_input = time.monotonic()
+        self.app.hub.note_input()
         self.unprompt()
 
     def unprompt(self) -> None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import datetime
 import functools
 import logging
-import time
+import random
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 
+from kiosk.ai import make_bot
 from kiosk.engine import Event, GameSpec, State
 from kiosk.ui.game import BaseGameScreen, GenericGameScreen, screen_class_for
 from kiosk.ui.session import GameSession
@@ -94,6 +95,8 @@ class GameLauncher:
 
     def __init__(self, app: KioskApp) -> None:
         self.app = app
+        #: The guests' games' seeds (its own generator: attract mode's draws never shift them).
+        self.rng = random.Random(f"{app.seed}:games")
         self.session: GameSession | None = None
         #: "game:<key>" / "game:generic" and every game key -> its screen
         self.game_screens = GameScreens(self)
@@ -132,13 +135,15 @@ class GameLauncher:
         return screen
 
     # ---------------------------------------------------------------------------------------------- starting
-    def start(self, key: str, seats: Seats, match_games: int | None = None) -> None:
-        """A new game of ``key``: journal it, count the play, tell the hardware who plays, launch it."""
+    def start(self, key: str, seats: Seats, match_games: int | None = None, seed: int | None = None) -> None:
+        """A new game of ``key``: journal it, count the play, tell the hardware who plays, launch it. ``seed``:
+        drawn from the launcher's own generator unless given."""
         app = self.app
         spec = app.games[key]
         chairs = sorted(seats)  # clockwise
         spec.check_players(len(chairs))
-        seed = app.rng.randrange(2**31)
+        if seed is None:
+            seed = self.rng.randrange(2**31)
         state = spec.new_game(len(chairs), seed)
         seats = state.seating(chairs)  # seat 0 starts: drawn from the seed where the rulebook says "at random"
         meta: dict[str, Any] = {} if match_games is None else {"match_games": match_games}
@@ -178,7 +183,7 @@ class GameLauncher:
         for g, (_index, level) in enumerate(seats):
             if level is not None:
                 lv = level if level in spec.bots else next(iter(spec.bots))
-                bots[g] = spec.bots[lv](g, seed * 1009 + g * 7919 + 1)
+                bots[g] = make_bot(spec, lv, g, seed * 1009 + g * 7919 + 1, app.bot_iterations)
                 levels[g] = lv
         session = GameSession(
             spec,
@@ -216,9 +221,9 @@ class GameLauncher:
             if zone is not None:
                 zone.hints = session.seats[g].index not in done
         app.mode = "game"
-        app.hub.last_input = time.monotonic()
+        app.hub.note_input()
         # and again once it is drawn: a screen's first frame (built when first shown) may take a moment
-        Clock.schedule_once(lambda _dt: setattr(app.hub, "last_input", time.monotonic()), 0)
+        Clock.schedule_once(lambda _dt: app.hub.note_input(), 0)
         app.sm.current = screen.name
         # the results screen (built on demand) is built during the game, not in the frame its last move ends it
         Clock.schedule_once(lambda _dt: app.builder.prepare("results"), 1.0)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from kiosk.ai import make_bot
 from kiosk.engine import GameSpec
 from kiosk.ui.session import GameSession
 
@@ -105,7 +106,7 @@ class SeatHelp:
         spec = session.spec
         wanted = self.app.cfg.bots.default_level
         level = wanted if wanted in spec.bots else next(iter(spec.bots))
-        bot = spec.bots[level](g, session.seed * 1009 + g * 7919 + 2)
+        bot = make_bot(spec, level, g, session.seed * 1009 + g * 7919 + 2, self.app.bot_iterations)
         session.replace_with_bot(g, bot, level)
         screen = self.app.launcher.game_screens.get(spec.key)
         if screen is not None and screen.session is session:

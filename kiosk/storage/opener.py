@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk import clock
+
 from .journal import SavedGames, UnavailableSavedGames, UnfinishedGame
 from .scores import HighScores, UnavailableHighScores
 
@@ -84,6 +86,4 @@ def open_in_background(
         log.info("storage opened in %.2f s", opened.seconds)
         done(opened)
 
-    thread = threading.Thread(target=run, name="storage-open", daemon=True)
-    thread.start()
-    return thread
+    return clock.background(run, "storage-open")

@@ -27,7 +27,6 @@ how-to's previous step, the Leave question's "No, stay", and from the menu itsel
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +41,7 @@ from kivy.properties import (
 )
 from kivy.uix.floatlayout import FloatLayout
 
+from kiosk import clock
 from kiosk.engine import GameSpec
 from kiosk.inputs import SeatEvent
 from kiosk.ui.demo import DemoFrame, demo_frames
@@ -122,7 +122,7 @@ class SeatMenu(SeatZone):
                 frames = []
             Clock.schedule_once(lambda _dt: self._demo_ready(token, frames), 0)
 
-        threading.Thread(target=work, daemon=True, name=f"demo-{spec.key}").start()
+        clock.background(work, f"demo-{spec.key}")
 
     def _demo_ready(self, token: int, frames: list[DemoFrame]) -> None:
         if token != self._demo_token or self.page != "howto":

@@ -16,7 +16,6 @@ and the end of a game close it with :meth:`PrivateTray.close`. While it is open 
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +34,7 @@ from kivy.uix.label import Label
 from kivy.uix.scatterlayout import ScatterLayout
 from kivy.uix.widget import Widget
 
+from kiosk import clock
 from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
 
 __all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "TrayHelp", "use_players"]
@@ -524,7 +524,7 @@ class PrivateTray(BoxLayout):
         self._touches.add(touch.uid)
         touch.grab(self)
         self.n_touches = len(self._touches)
-        touch.ud[self] = time.monotonic()  # a hold is timed from when the tray shows (opening it may take a while)
+        touch.ud[self] = clock.now()  # a hold is timed from when the tray shows (opening it may take a while)
         return True
 
     def on_touch_up(self, touch: Any) -> bool:
@@ -532,7 +532,7 @@ class PrivateTray(BoxLayout):
             return bool(super().on_touch_up(touch))
         touch.ungrab(self)
         self._touches.discard(touch.uid)
-        held = time.monotonic() - touch.ud.get(self, time.monotonic()) >= self.HOLD_S
+        held = clock.now() - touch.ud.get(self, clock.now()) >= self.HOLD_S
         if touch.uid == self._opened_by:
             self._opened_by = None
             if held or self._used:

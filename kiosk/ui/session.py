@@ -20,8 +20,6 @@ journal (storage unavailable, attract mode) the session runs the same.
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -29,6 +27,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
 
+from kiosk import clock
 from kiosk.engine import Action, Event, GameSpec, RuleError, State
 from kiosk.seats import Seat
 
@@ -102,7 +101,7 @@ class GameSession(EventDispatcher):
         #: A time trial's time in seconds, set by the game's screen when a lone player finishes (results then
         #: enter it on the game's time-trial board).
         self.trial_time: float | None = None
-        self.started = time.time()
+        self.started = clock.wall()
         self.last_events: list[Event] = []
         self.last_error: tuple[int, str] | None = None
         self._generation = 0
@@ -267,9 +266,7 @@ class GameSession(EventDispatcher):
             self._bot_answer(g, generation, self.bots[g].choose(self.state), 0)
             return
         self._thinking.add(g)
-        threading.Thread(
-            target=self._bot_worker, args=(g, generation, snapshot), daemon=True, name=f"bot-{self.spec.key}-{g}"
-        ).start()
+        clock.background(partial(self._bot_worker, g, generation, snapshot), f"bot-{self.spec.key}-{g}")
 
     def _bot_worker(self, g: int, generation: int, snapshot: State) -> None:
         try:

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -59,6 +58,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from kiosk import clock
 from kiosk.engine import Action
 from kiosk.games.takoyaki.actions import FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried, parse_grill, parse_order
@@ -367,7 +367,7 @@ class GrillWidget(Widget):
             if info["travel"] >= self.SWIPE_CELLS * self.cell:
                 action = Turn(start)
             else:
-                now = time.monotonic()
+                now = clock.now()
                 if (
                     self._last_tap is not None
                     and self._last_tap[0] == start
@@ -655,7 +655,7 @@ class TakoyakiScreen(BaseGameScreen):
     def _start_countdown(self, seconds: float) -> None:
         if self._countdown_ev is not None:
             self._countdown_ev.cancel()
-        self._countdown_end = time.monotonic() + seconds
+        self._countdown_end = clock.now() + seconds
         for panel in self.panels.values():
             panel.ids.grill.reset_touches()
         self._countdown_ev = Clock.schedule_once(self._reveal, seconds)
@@ -664,7 +664,7 @@ class TakoyakiScreen(BaseGameScreen):
 
     def _reveal(self, _dt: float) -> None:
         self._countdown_ev = None
-        now = time.monotonic()
+        now = clock.now()
         self.revealed_at = now
         if self.started_at is None:
             self.started_at = now
@@ -685,7 +685,7 @@ class TakoyakiScreen(BaseGameScreen):
         if self._countdown_ev is None:
             self.countdown = ""
         else:
-            left = max(0.0, self._countdown_end - time.monotonic())
+            left = max(0.0, self._countdown_end - clock.now())
             self.countdown = str(int(math.ceil(left))) if left > 0.05 else "GO!"
         for panel in self.panels.values():
             panel.countdown = self.countdown
@@ -693,7 +693,7 @@ class TakoyakiScreen(BaseGameScreen):
     def _tick(self, _dt: float) -> None:
         self._update_countdown()
         if self.session is not None and self.session.players == 1 and self.started_at is not None:
-            t = self.trial_time if self.trial_time is not None else time.monotonic() - self.started_at
+            t = self.trial_time if self.trial_time is not None else clock.now() - self.started_at
             self.clock_text = _fmt_time(t)
         else:
             self.clock_text = ""
@@ -780,7 +780,7 @@ class TakoyakiScreen(BaseGameScreen):
 
     # ------------------------------------------------------------------------------------------- events
     def _on_change(self, _session: Any, events: list[Any]) -> None:
-        now = time.monotonic()
+        now = clock.now()
         new_order = False
         session = self.session
         for ev in events:

@@ -22,7 +22,7 @@ tree=$( (cat pyproject.toml; find kiosk hardware layouts README.md -type f ! -na
 if [ "$(cat "$stamp" 2>/dev/null)" != "$tree" ]; then
     rm -f "$stamp"
     rm -rf build  # setuptools keeps deleted package files in build/lib and would install them again
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check ".[test]"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check ".[test]"
     echo "$tree" >"$stamp"
 else
     echo "test.sh: the installed kiosk is up to date (nothing under kiosk/, hardware/, layouts/ or pyproject changed)"
@@ -45,21 +45,22 @@ export KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1 SDL_AUDIODRIVER=dum
 export LP_NUM_THREADS=1  # software GL: one thread per worker (the workers already use every core)
 export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-dev}"
 # -P: the tests import the installed kiosk, not ./kiosk (the source tree is not on the path)
-pytest=("$VENV/bin/python" -P -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile)
+# a UI file's scenarios share one child kiosk: its tests stay on one worker (loadfile); unit tests spread (load)
+pytest=("$VENV/bin/python" -P -m pytest -n "${TEST_WORKERS:-auto}")
 if [ "$coverage" = 1 ]; then
     rm -rf .coverage .coverage.*
-    pytest=("$VENV/bin/python" -P -m coverage run -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile)
+    pytest=("$VENV/bin/python" -P -m coverage run -m pytest -n "${TEST_WORKERS:-auto}")
 fi
 report() {
     if [ "$coverage" = 1 ]; then
-        "$VENV/bin/coverage" combine --quiet
-        "$VENV/bin/coverage" report
+        "$VENV/bin/python" -m coverage combine --quiet
+        "$VENV/bin/python" -m coverage report
     fi
 }
 
 if [ ${#args[@]} -gt 0 ]; then
     status=0
-    "${pytest[@]}" "${args[@]}" || status=$?
+    "${pytest[@]}" --dist loadfile "${args[@]}" || status=$?
     report
     exit $status
 fi
@@ -67,11 +68,11 @@ fi
 # --- the full run: the gate (lint, format, types; configured in pyproject.toml), the unit tier, then the rest
 "$VENV/bin/ruff" check --quiet .
 "$VENV/bin/ruff" format --check --quiet .
-"$VENV/bin/mypy"
+"$VENV/bin/python" -m mypy
 status=0
-"${pytest[@]}" -m unit || status=$?
+"${pytest[@]}" --dist load -m unit || status=$?
 if [ $status -eq 0 ]; then
-    "${pytest[@]}" -m "not unit" --durations=15 || status=$?
+    "${pytest[@]}" --dist loadfile -m "not unit" --durations=15 || status=$?
 else
     echo "test.sh: the unit tier failed; the UI, slow and appliance tiers were not run" >&2
 fi

@@ -46,7 +46,7 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 def test_recipe_grid_fills_the_shelf() -> None:
     """Three recipes sit side by side in a wide tray and one above the other in a tall one; cards never leave
     the box."""
-    from kiosk.ui.board import RecipeShelf
+    from kiosk.ui.boardpieces import RecipeShelf
 
     assert RecipeShelf.grid(3, 660, 150, 6)[0] == 3
     assert RecipeShelf.grid(3, 200, 300, 6)[0] == 1

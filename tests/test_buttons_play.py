@@ -250,7 +250,9 @@ def child_main(tmp: Path, out: Path) -> None:
         """One move the player wants (``action``), chosen by buttons among the seat's tiles, squares and buttons."""
         from kivy.uix.button import Button
 
-        from kiosk.ui.board import BoardTile, Then, TileChoice, action_squares
+        from kiosk.ui.boardpieces import BoardTile, TileChoice
+        from kiosk.ui.twostep import Then
+        from kiosk.ui.words import action_squares
 
         session = screen.session
         before = len(session.state.journal)
@@ -533,7 +535,8 @@ def child_main(tmp: Path, out: Path) -> None:
         "hold b" comes back to it (one step retraced), and a second "hold b" clears the selection."""
         from kivy.uix.button import Button
 
-        from kiosk.ui.board import BoardTile, action_squares
+        from kiosk.ui.boardpieces import BoardTile
+        from kiosk.ui.words import action_squares
 
         session = start("wasabi", [("south-west", None), ("north-east", "easy")])
         screen = app.sm.current_screen

@@ -62,7 +62,7 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 
 def test_action_labels_name_squares() -> None:
     from kiosk.games.maki.rules import Place, Switch, Take
-    from kiosk.ui.board import action_label, short_name
+    from kiosk.ui.words import action_label, short_name
 
     assert action_label(Place(cell=8), 6, 36) == "Place B3"
     assert action_label(Switch(a=0, b=1), 6, 36) == "Switch A1 A2"
@@ -84,7 +84,7 @@ def test_action_squares_and_button_order() -> None:
     from kiosk.games.wasabi.rules import EndStep, Pass, PlayChop, PlayStack, PlaySwitch, TakeCard
     from kiosk.games.wasabi.rules import Place as WPlace
     from kiosk.games.wasabi.screen import WasabiScreen
-    from kiosk.ui.board import action_squares
+    from kiosk.ui.words import action_squares
 
     assert action_squares(Place(cell=8), 36) == (8,)
     assert action_squares(Switch(a=0, b=1), 36) == (0, 1)
@@ -169,7 +169,7 @@ def engine_events(key: str, games: int = 3) -> tuple[set[str], list[Any]]:
 def test_every_event_reads_as_words(key: str) -> None:
     from kiosk.games.maki.screen import maki_event_text
     from kiosk.games.wasabi.screen import wasabi_event_text
-    from kiosk.ui.board import cell_name, fallback_event_text
+    from kiosk.ui.words import cell_name, fallback_event_text
 
     fmt = maki_event_text if key == "maki" else wasabi_event_text
     names = ["Circle", "Diamond", "Triangle", "Square"]
@@ -393,7 +393,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def tap_board(key: str) -> None:
         from kivy.uix.label import Label
 
-        from kiosk.ui.board import action_squares, cell_name
+        from kiosk.ui.words import action_squares, cell_name
 
         screen, sw, ne, session, g = start_human_against_bot(key)
         panel, other = screen.panels[sw], screen.panels[ne]

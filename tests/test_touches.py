@@ -242,8 +242,8 @@ def child_main(tmp: Path, out: Path) -> None:
         three again; ``two``: the tap serves, the reward card is chosen next (the prompt says the draw follows),
         and that tap draws from the chosen deck by itself: two touches for three decisions."""
         from kiosk.games.maki.rules import RECIPES, Draw, Gain, Serve
-        from kiosk.ui.board import Then
         from kiosk.ui.touchplay import Toucher, _buttons
+        from kiosk.ui.twostep import Then
 
         spec = app.games["maki"]
         sw, ne = app.table.by_position(position).index, app.table.by_position("north-east").index

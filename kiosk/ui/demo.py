@@ -71,7 +71,7 @@ def demo_frames(
     spec: GameSpec, players: int = 0, seed: int = 5, moves: int = 6, level: str = "easy"
 ) -> list[DemoFrame]:
     """The demo's frames: the position after set-up, then one frame per bot move (see the module docstring)."""
-    from kiosk.ui.board import cell_name, fallback_event_text
+    from kiosk.ui.words import cell_name, fallback_event_text
 
     n = players or spec.min_players
     state = spec.new_game(n, seed)

@@ -220,7 +220,7 @@ class BoardDriver:
     def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
         """Carry out ``action``; returns how many engine actions were applied (a drag may apply two, a button two
         choices)."""
-        from kiosk.ui.board import action_squares
+        from kiosk.ui.words import action_squares
 
         screen = self.screen
         session = screen.session
@@ -270,7 +270,7 @@ def both_button(panel: Any, action: Action, next_intent: Callable[..., Action | 
     board screen's seat) offer one for what the player wants next: the intents after ``action`` on a copy of the
     state (``next_intent(*actions)``), through the steps between (a 2-ingredient recipe's reward card, chosen on
     its own afterwards) up to a choice such a button offers. None: no such button (the plain one is for it)."""
-    from kiosk.ui.board import Then
+    from kiosk.ui.twostep import Then
 
     offered = [a for a in panel.actions if isinstance(a, Then) and a.first == action]
     kinds = {type(a.then) for a in offered}

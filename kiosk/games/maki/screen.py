@@ -10,19 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.engine import Action, Event
-from kiosk.ui.board import (
+from kiosk.ui.board import BoardScreen
+from kiosk.ui.boardpieces import (
     ACTION_BACK,
     WASABI_DISC,
-    BoardScreen,
     backs_counter,
-    fallback_event_text,
-    game_over_text,
-    join_names,
     load_categories,
-    plural,
     served_counter,
     wasabi_counter,
 )
+from kiosk.ui.words import fallback_event_text, game_over_text, join_names, plural
 
 __all__ = ["GameScreen", "MakiScreen", "maki_event_text"]
 

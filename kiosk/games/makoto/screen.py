@@ -79,11 +79,11 @@ from kiosk.games.makoto.rules import (
 )
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv, motion
-from kiosk.ui.board import plural
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.pieces import MakotoCard
 from kiosk.ui.seatzone import Oriented, SeatZone, _fits
 from kiosk.ui.session import GameSession
+from kiosk.ui.words import plural
 
 log = logging.getLogger("kiosk.games.makoto.screen")
 
@@ -99,7 +99,7 @@ SYMBOL = {SWORD: "\u2694", ORACLE: "\u2600"}
 def makoto_event_text(ev: Any, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
     """One Makoto event in words (the how-to's demo); public things only (a card drawn from the Oracle is never
     named)."""
-    from kiosk.ui.board import fallback_event_text
+    from kiosk.ui.words import fallback_event_text
 
     d = dict(ev.data)
     p = who(ev.seat)

@@ -886,7 +886,7 @@ class TakoyakiScreen(BaseGameScreen):
 
 def takoyaki_event_text(ev: Any, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
     """One Takoyaki event in words (the how-to's demo)."""
-    from kiosk.ui.board import fallback_event_text
+    from kiosk.ui.words import fallback_event_text
 
     d = dict(ev.data)
     p = who(ev.seat)

@@ -24,20 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.engine import Action, Event
-from kiosk.ui.board import (
-    TILE_BACK,
-    BoardScreen,
-    action_label,
-    backs_counter,
-    cell_name,
-    fallback_event_text,
-    game_over_text,
-    load_categories,
-    plural,
-    served_counter,
-    short_recipe,
-    wasabi_counter,
-)
+from kiosk.ui.board import BoardScreen
+from kiosk.ui.boardpieces import TILE_BACK, backs_counter, load_categories, served_counter, wasabi_counter
+from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural, short_recipe
 
 __all__ = ["GameScreen", "WasabiScreen", "wasabi_action_label", "wasabi_event_text"]
 

@@ -1,0 +1,111 @@
+"""Game words every screen shares: squares by name (``B3``), actions as button labels, events in words, plurals.
+
+A game's own words (its event texts, its action names) live in its folder; these are the fallbacks and pieces
+they are built from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kiosk.engine import Action, Event
+
+ROW_LETTERS = "ABCDEFGH"
+
+
+def short_name(name: str) -> str:
+    """An ingredient name short enough for a tile: up to 8 characters (``Yellowtail`` -> ``Yellowt.``)."""
+    return name if len(name) <= 8 else name[:7] + "."
+
+
+def short_recipe(name: str) -> str:
+    """A recipe name short enough for a button: first word plus initials (``Maguro Nigiri`` -> ``Maguro N.``)."""
+    words = name.split()
+    return name if len(words) < 2 or len(name) <= 10 else words[0] + " " + "".join(w[0] + "." for w in words[1:])
+
+
+def cell_name(cols: int, cell: int) -> str:
+    """A square as players read it: row letter and column number (``B3``), as the engines name them."""
+    return f"{ROW_LETTERS[cell // cols]}{cell % cols + 1}"
+
+
+RECIPE_FIELDS = ("recipe", "recipes", "discard")
+#: Action fields that name a board square (Maki ``cell``, Wasabi! ``square``, a Switch's ``a`` and ``b``).
+SQUARE_FIELDS = ("cell", "square", "a", "b")
+
+
+def action_squares(action: Action, cells: int) -> tuple[int, ...]:
+    """The board squares an action names (its :data:`SQUARE_FIELDS` holding a square number in range)."""
+    data = action.to_json()
+    return tuple(
+        v for k in SQUARE_FIELDS if isinstance(v := data.get(k), int) and not isinstance(v, bool) and 0 <= v < cells
+    )
+
+
+def action_label(action: Action, cols: int, cells: int, recipes: dict[int, str] | None = None) -> str:
+    """A button label for ``action``: square numbers written as square names (``Place B3``), recipe ids as the
+    recipe names from the seat's own view (``recipes``), ``DrawRecipe`` as ``Draw Recipe``."""
+    recipes = recipes or {}
+    data = action.to_json()
+    name = data.pop("type")
+    parts = []
+    for k, v in data.items():
+        if k in ("cell", "square", "a", "b") and isinstance(v, int) and 0 <= v < cells:
+            parts.append(cell_name(cols, v))
+        elif k in RECIPE_FIELDS and isinstance(v, int) and v in recipes:
+            parts.append(short_recipe(recipes[v]))
+        elif k in RECIPE_FIELDS and isinstance(v, (list, tuple)) and all(x in recipes for x in v):
+            parts.append(", ".join(short_recipe(recipes[x]) for x in v) or "none")
+        elif isinstance(v, bool):
+            parts.append(k if v else "")
+        elif isinstance(v, (list, tuple)):
+            parts.append(" ".join(str(x) for x in v) or "none")
+        elif v not in (None, "", -1):
+            parts.append(str(v))
+    name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)  # DrawRecipe -> Draw Recipe
+    return " ".join([name] + [p for p in parts if p])
+
+
+# ----------------------------------------------------------------------------------------------- events in words
+def _words(v: Any) -> str:
+    """A value from an event's data as plain words (never a dict, a list's brackets or an underscore)."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, dict):
+        return ", ".join(_words(x) for x in v.values())
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_words(x) for x in v)
+    return str(v).replace("_", " ")
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``["A"]`` -> ``A``; ``["A", "B", "C"]`` -> ``A, B and C``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "nobody"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def game_over_text(data: dict[str, Any], who: Callable[[int | None], str]) -> str:
+    """``Game over: Circle wins (12 pts)`` / ``... Circle and Diamond share the win``."""
+    winners = [w for w in data.get("winners", []) if isinstance(w, int)]
+    scores = data.get("scores", [])
+    reason = data.get("reason")
+    head = f"Game over ({_words(reason)})" if reason else "Game over"
+    if not winners:
+        return head
+    names = join_names([who(w) for w in winners])
+    pts = f" ({plural(scores[winners[0]], 'pt')})" if winners[0] < len(scores) else ""
+    return f"{head}: {names} {'wins' if len(winners) == 1 else 'share the win'}{pts}"
+
+
+def fallback_event_text(ev: Event, who: Callable[[int | None], str]) -> str:
+    """An event kind no formatter knows, still in words: ``Circle card flipped: Chop``."""
+    subject = who(ev.seat) if ev.seat is not None else ""
+    what = ev.kind.replace("_", " ")
+    values = [_words(v) for v in dict(ev.data).values() if v not in (None, "", [], {})]
+    return (f"{subject} {what}".strip() + (": " + "; ".join(values) if values else "")).strip()

@@ -30,22 +30,11 @@ def main(out: Path, size: str) -> None:
     from kivy.uix.floatlayout import FloatLayout
     from kivy.uix.label import Label
 
+    from kiosk.games.makoto.pieces import CardBacks, CardDeck, CardFan, CardRow, MakotoCard
+    from kiosk.games.takoyaki.pieces import TakoBall, TakoOrderCard
     from kiosk.ui import motion, pictures
     from kiosk.ui.fit import check_tree
-    from kiosk.ui.pieces import (
-        CardBacks,
-        CardDeck,
-        CardFan,
-        CardRow,
-        FinePrint,
-        MakotoCard,
-        RecipeCard,
-        TakoBall,
-        TakoOrderCard,
-        Tile,
-        TitleBanner,
-        Token,
-    )
+    from kiosk.ui.pieces import FinePrint, RecipeCard, Tile, TitleBanner, Token
     from kiosk.ui.typescale import px
 
     Window.size = (width, height)

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kiosk.games.makoto import layout
+from kiosk.games.makoto.cards import card_number_size, card_width
 from kiosk.games.makoto.layout import PILE_STEP, blind_steps, hand_pages, legible_strip
-from kiosk.ui.cards import card_number_size, card_width
 
 
 def test_doctests() -> None:

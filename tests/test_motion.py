@@ -165,8 +165,9 @@ def child_main(tmp: Path, out: Path) -> None:
     from kivy.core.window import Window
 
     from kiosk.engine import Event
+    from kiosk.games.makoto.pieces import MakotoCard
     from kiosk.ui import motion
-    from kiosk.ui.pieces import MakotoCard, Picture, Tile
+    from kiosk.ui.pieces import Picture, Tile
 
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
 

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kiosk.games.makoto.cards import CARD_ASPECT, DIGIT_EM, card_number_size, row_layout
 from kiosk.ui import pictures
-from kiosk.ui.cards import CARD_ASPECT, DIGIT_EM, card_number_size, row_layout
 from kiosk.ui.typescale import SCALE, min_target_px, min_text_px, px
 
 ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", Path(__file__).resolve().parents[1] / "artifacts"))

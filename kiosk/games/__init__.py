@@ -21,6 +21,7 @@ import os
 import pkgutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from kiosk.engine import GameSpec
@@ -66,6 +67,17 @@ def load_howto(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def look_of(key: str) -> ModuleType | None:
+    """A game's look (``kiosk.games.<key>.look``: its pictures, colours, motion table), None when it has none."""
+    name = f"{__name__}.{key}.look"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+
+
 def discover(extra_paths: Iterable[str | Path] = ()) -> dict[str, GameSpec]:
     """Every game folder of this package (and of ``extra_paths``, added to its search path), in picker order."""
     for extra in extra_paths:
@@ -96,4 +108,4 @@ def _env_paths(env: Mapping[str, str]) -> list[str]:
 
 GAMES: dict[str, GameSpec] = discover(_env_paths(os.environ))
 
-__all__ = ["GAMES", "ORDER", "PATH_ENV", "GameSpec", "discover", "load_howto"]
+__all__ = ["GAMES", "ORDER", "PATH_ENV", "GameSpec", "discover", "load_howto", "look_of"]

@@ -18,10 +18,10 @@ from typing import Any
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from kiosk.engine import Action, Event
-from kiosk.ui.boardpieces import CATEGORY_SIGN, CUP_RGBA, EMPTY_RGBA, BoardTile, SeatLine, TileChoice
+from kiosk.ui.boardpieces import BoardTile, SeatLine, TileChoice
 from kiosk.ui.boardplay import BoardPlay
 from kiosk.ui.focus import reading_order
-from kiosk.ui.pieces import Tile
+from kiosk.ui.pieces import Tile, category_of
 from kiosk.ui.twostep import BoardPanel, Then
 from kiosk.ui.words import action_label, action_squares, cell_name, fallback_event_text, short_name
 
@@ -324,21 +324,20 @@ class BoardScreen(BoardPlay):
         self.animate_events(list(events or ()))
 
     # ------------------------------------------------------------------------------------------- motion
-    #: Event kinds and the fields naming the square a tile lands on (Maki ``placed``, Wasabi! ``placed``).
-    PLACED = {"placed": ("cell", "square")}
-    #: Event kinds of a completed recipe (Maki ``served``, Wasabi! ``completed``) and the field with its name.
-    COMPLETED = {"served": "name", "completed": "recipe"}
+    #: Which event moves which piece: the game's motion table (its ``look.MOTION``). Event kind (or
+    #: ``kind:ActionType`` for an event carrying the action it played) -> (motion, fields naming squares or the
+    #: name): ``place`` a tile flies from the seat to the square, ``cup`` the lifted teacup flies to the square,
+    #: ``swap`` two squares' tiles fly past each other, ``take`` a tile flies from the square to the seat, ``card`` a
+    #: card flies from the square (or the centre) to the seat, ``complete`` the squares the seat touched this turn
+    #: glow and a banner names the recipe.
+    MOTION: dict[str, tuple[str, tuple[str, ...]]] = {}
     _touched: list[int]  # the squares the seat now acting placed or switched this turn (what a recipe glows)
     _touched_by: int | None
-    _cup_from: int  # (Maki) the square whose teacup was lifted, where the teacup flies from
+    _cup_from: int  # the square whose teacup was lifted, where the teacup flies from
 
     def animate_events(self, events: list[Event]) -> None:
-        """Motion for the events of one applied action, on top of the state (drawn already; see
-        :mod:`kiosk.ui.motion`): a placed tile flies from the acting seat's zone to its square, a tile taken off
-        the board (Chop) flies to the seat, a Switch's two tiles fly past each other, an action card taken flies
-        from the board or the centre to the seat, and a completed recipe glows the squares the seat touched this
-        turn and shows a banner with the party picture at the seat, facing it. Never delays input: every piece
-        in flight is a ghost on the window."""
+        """Motion for the events of one applied action (:attr:`MOTION`), on top of the state (drawn already; see
+        :mod:`kiosk.ui.motion`). Never delays input: every piece in flight is a ghost on the window."""
         from kiosk.ui import motion
         from kiosk.ui.pictures import picture_name
         from kiosk.ui.pieces import Token
@@ -355,53 +354,51 @@ class BoardScreen(BoardPlay):
             zone = self.panels.get(session.seats[g].index) if g is not None and 0 <= g < len(session.seats) else None
             if g is not None and g != mover:
                 touched, mover = [], g
-            if zone is None or not motion.wanted(session, g):
+            action = dict(d.get("action") or {})
+            entry = self.MOTION.get(f"{ev.kind}:{action.get('type')}") if action else None
+            fields_from = action if entry is not None else d
+            entry = entry or self.MOTION.get(ev.kind)
+            if ev.kind == "turn_over":
+                touched, mover = [], None
+            if zone is None or entry is None or not motion.wanted(session, g):
                 continue
+            how, fields = entry
             size = tuple(self.tiles[0].size)
 
-            def tile_at(cell: int) -> BoardTile | None:
+            def tile_at(cell: Any) -> BoardTile | None:
                 return self.tiles[cell] if isinstance(cell, int) and 0 <= cell < len(self.tiles) else None
 
             def piece(kind: str) -> Tile:
                 return Tile(kind=kind, category=self.categories.get(kind, ""))
 
+            squares = [v for f in fields if isinstance(v := fields_from.get(f), int) and tile_at(v) is not None]
+            first = tile_at(squares[0]) if squares else None
             kind = str(d.get("kind") or d.get("tile") or "")
-            action = dict(d.get("action") or {})
-            if ev.kind in self.PLACED:
-                cell = next((d[k] for k in self.PLACED[ev.kind] if isinstance(d.get(k), int)), -1)
-                target = tile_at(cell)
-                if target is not None:
-                    motion.fly(piece(kind), zone, target, 0.35, size=size)
-                    touched.append(cell)
-                    if d.get("teacup"):
-                        self._cup_from = cell
-            elif ev.kind == "teacup" and tile_at(d.get("cell", -1)) is not None:
+            if how == "place" and first is not None:
+                motion.fly(piece(kind), zone, first, 0.35, size=size)
+                touched.append(first.index)
+                if d.get("teacup"):
+                    self._cup_from = first.index
+            elif how == "cup" and first is not None:
                 start = tile_at(getattr(self, "_cup_from", -1))
-                motion.fly(piece("teacup"), start if start is not None else zone, self.tiles[d["cell"]], 0.3, size)
-            elif ev.kind == "switch" or action.get("type") == "PlaySwitch":
-                a, b = (d.get("a"), d.get("b")) if ev.kind == "switch" else (action.get("a"), action.get("b"))
-                ta, tb = tile_at(a if isinstance(a, int) else -1), tile_at(b if isinstance(b, int) else -1)
-                if ta is not None and tb is not None:
-                    motion.fly(piece(cells[ta.index]["kind"]), tb, ta, 0.35)
-                    motion.fly(piece(cells[tb.index]["kind"]), ta, tb, 0.35)
-                    touched += [ta.index, tb.index]
-            elif ev.kind in ("chop", "chopped"):
-                start = tile_at(d.get("cell", d.get("square", -1)))
-                if start is not None and kind:
-                    motion.fly(piece(kind), start, zone, 0.35, size=size)
-            elif ev.kind in ("gained", "took_card"):
-                start = tile_at(d.get("square", -1))
+                motion.fly(piece("teacup"), start if start is not None else zone, first, 0.3, size)
+            elif how == "swap" and len(squares) == 2:
+                ta, tb = self.tiles[squares[0]], self.tiles[squares[1]]
+                motion.fly(piece(cells[ta.index]["kind"]), tb, ta, 0.35)
+                motion.fly(piece(cells[tb.index]["kind"]), ta, tb, 0.35)
+                touched += [ta.index, tb.index]
+            elif how == "take" and first is not None and kind:
+                motion.fly(piece(kind), first, zone, 0.35, size=size)
+            elif how == "card":
                 card = Token(picture=picture_name(str(d.get("card", ""))))
-                motion.fly(card, start if start is not None else self.ids.centre, zone, 0.4, size=size)
-            elif ev.kind in self.COMPLETED:
+                motion.fly(card, first if first is not None else self.ids.centre, zone, 0.4, size=size)
+            elif how == "complete":
                 for cell in dict.fromkeys(touched):
                     if (t := tile_at(cell)) is not None:
                         motion.glow(t, zone.seat_colour, 0.4, pulses=3)
-                name = str(d.get(self.COMPLETED[ev.kind], ""))
+                name = str(d.get(fields[0], "")) if fields else ""
                 seat = session.seats[g] if g is not None else None
                 motion.banner(zone, f"{name}!", "party", seat.rotation if seat is not None else 0)
-            if ev.kind == "turn_over":
-                touched, mover = [], None
         self._touched, self._touched_by = touched, mover
 
     def _event_line(self, ev: Event) -> str:
@@ -411,20 +408,17 @@ class BoardScreen(BoardPlay):
             return fallback_event_text(ev, self.seat_name)
 
     # ------------------------------------------------------------------------------------------- drawing
-    def tile_look(self, kind: str, stack: int, covered: bool) -> tuple[str, tuple[float, ...], bool]:
-        """(text, colour, dark text?) of a tile."""
+    def tile_text(self, kind: str, stack: int, covered: bool) -> str:
+        """What a square holds in words (tests, a text description; the tile's picture carries it on screen)."""
         if covered:
             top = f"{short_name(kind)}\n" if kind else ""
-            return f"{top}W! covered", (0.35, 0.70, 0.25, 1), False
+            return f"{top}W! covered"
         if not kind:
-            return "", EMPTY_RGBA, False
+            return ""
         if kind == "teacup":
-            return "\u2615 CUP\nteacup", CUP_RGBA, False
-        cat = self.categories.get(kind, "")
-        sign, rgba = CATEGORY_SIGN.get(cat, ("?", (0.8, 0.8, 0.8, 1)))
+            return "\u2615 CUP\nteacup"
         extra = f"  \u00d7{stack}" if stack > 1 else ""
-        dark = sum(rgba[:3]) > 1.5
-        return f"{short_name(kind)}\n[b]{sign}[/b]{extra}", rgba, dark
+        return f"{short_name(kind)}\n[b]{category_of(self.categories.get(kind, '')).symbol}[/b]{extra}"
 
     def _draw(self, *_a: Any) -> None:
         super()._draw()
@@ -438,13 +432,11 @@ class BoardScreen(BoardPlay):
         cells = self.board_cells(public)
         self._ensure_tiles(rows, cols)
         for _i, (tile, c) in enumerate(zip(self.tiles, cells)):
-            text, rgba, dark = self.tile_look(c["kind"], c.get("stack", 0), c.get("covered", False))
             tile.category = self.categories.get(c["kind"], "")
             tile.kind = c["kind"]
             tile.stack = c.get("stack", 0)
             tile.covered = c.get("covered", False)
-            tile.dark = dark
-            tile.text = text
+            tile.text = self.tile_text(c["kind"], c.get("stack", 0), c.get("covered", False))
         self.info_text = "\n".join(self.public_lines(public))
         self.centre_text = ""
         self.last_text = "\n".join(self._history)

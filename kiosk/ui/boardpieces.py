@@ -20,19 +20,6 @@ from kiosk.ui.pieces import Tile
 if TYPE_CHECKING:
     from kiosk.ui.board import BoardScreen
 
-#: Category -> (letter on the tile, tile colour). Letters, not colours, are the cue; colours only help.
-CATEGORY_SIGN: dict[str, tuple[str, tuple[float, float, float, float]]] = {
-    "base": ("R", (0.95, 0.93, 0.85, 1)),
-    "rice": ("R", (0.95, 0.93, 0.85, 1)),
-    "maki": ("M", (0.30, 0.42, 0.30, 1)),
-    "misc": ("M", (0.80, 0.72, 0.90, 1)),
-    "fish": ("F", (0.98, 0.58, 0.45, 1)),
-    "veg": ("V", (0.55, 0.85, 0.45, 1)),
-    "vegetables": ("V", (0.55, 0.85, 0.45, 1)),
-    "seafood": ("S", (0.50, 0.75, 1.00, 1)),
-    "special": ("\u2605", (1.00, 0.85, 0.30, 1)),
-}
-CUP_RGBA = (0.55, 0.38, 0.25, 1)
 #: The public column's pieces (:class:`Counter` looks): a Wasabi cube, a served recipe, a recipe's back, a tile's
 #: back, an action card's back.
 WASABI_DISC = (0.40, 0.74, 0.30, 1)
@@ -57,9 +44,6 @@ def backs_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
     return ("", "card", RECIPE_BACK, count, "?")
 
 
-EMPTY_RGBA = (1, 1, 1, 0.08)
-
-
 def load_categories(path: Path, section: str) -> dict[str, str]:
     """Ingredient -> category from a game's cards.json (``{section: {category: {kind: count}}}``)."""
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -73,7 +57,6 @@ class BoardTile(Tile):
     description; the picture carries the meaning on screen). :meth:`choose` does what a tap on it does."""
 
     text = StringProperty("")
-    dark = BooleanProperty(False)
 
     def __init__(self, index: int = -1, on_tap: Callable[[int], bool] | None = None, **kw: Any) -> None:
         super().__init__(**kw)

@@ -55,69 +55,34 @@ GLYPH_PX = 109
 CELL = 128
 ATLAS_NAME = "pieces"
 
-#: Picture name -> the glyph drawn for it. Ingredient names are the engines' kind names through
-#: :func:`picture_name` ("Cream Cheese" -> ``cream_cheese``). Chosen to tell apart at a glance from any side
-#: of the table; the words stay in the trays and the how-to.
-PICTURES: dict[str, str] = {
-    # rice, misc and maki
-    "rice": "\U0001f35a",  # bowl of rice
-    "nori": "\U0001f359",  # rice ball wrapped in nori
-    "maki": "\U0001f365",  # the swirl of a rolled maki
-    "egg": "\U0001f95a",
-    "tempura": "\U0001f364",  # fried shrimp
-    "cream_cheese": "\U0001f9c0",
-    "sesame": "\U0001fad8",  # beans: the seeds
-    # fish
-    "salmon": "\U0001f363",  # sushi (salmon nigiri)
-    "tuna": "\U0001f41f",  # blue fish
-    "yellowtail": "\U0001f420",  # yellow tropical fish
-    "eel": "\U0001f40d",
-    "mackerel": "\U0001f421",
-    # vegetables
-    "avocado": "\U0001f951",
-    "cucumber": "\U0001f952",
-    "scallion": "\U0001f331",
-    "mushroom": "\U0001f344",
-    "radish": "\U0001fada",  # root
-    "pickle": "\U0001fad9",  # jar
-    # seafood
-    "shrimp": "\U0001f990",
-    "scallop": "\U0001f41a",
-    "crab": "\U0001f980",
-    "octopus": "\U0001f419",
-    "geoduck": "\U0001f9aa",  # oyster
-    "squid": "\U0001f991",
-    "roe": "\U0001fae7",  # bubbles: the round eggs
-    # special
-    "caviar": "\U0001fad0",  # dark small spheres
-    # table pieces
-    "teacup": "\U0001f375",
-    "wasabi": "\U0001f33f",  # the green plant; a Wasabi cube, a Wasabi card
-    # action cards (Maki and Wasabi!)
-    "switch": "\U0001f504",
-    "chop": "\U0001f52a",
-    "second_helping": "\U0001f37d",
-    "substitute": "\U0001f501",
-    "spicy": "\U0001f336",
-    "stack": "\U0001f95e",  # a stack of pancakes
-    # Makoto
-    "sword": "\u2694",
-    "oracle": "\u2600",
-    "kensei": "\U0001f451",
-    # Takoyaki
-    "hot": "\U0001f525",
-    "takoyaki": "\U0001f9c6",
-    # titles and the shell
-    "game_maki": "\U0001f363",
-    "game_wasabi": "\U0001f371",
-    "game_makoto": "\U0001f3b4",
-    "game_takoyaki": "\U0001f419",
+#: The shell's own pictures (picture name -> glyph); every game's are in its folder's ``look.PICTURES``.
+SHELL_PICTURES: dict[str, str] = {
     "trophy": "\U0001f3c6",
     "touch": "\U0001f446",
     "bot": "\U0001f916",  # a robot's face: a seat a bot plays
     "party": "\U0001f389",
     "star": "\u2b50",
 }
+
+
+def gather_pictures() -> dict[str, str]:
+    """The shell's pictures and every registered game's (``kiosk.games.<key>.look.PICTURES``). Ingredient names
+    are the engines' kind names through :func:`picture_name` ("Cream Cheese" -> ``cream_cheese``). Two games may
+    share a picture name only with the same glyph."""
+    from kiosk.games import GAMES, look_of
+
+    found = dict(SHELL_PICTURES)
+    for key in GAMES:
+        look = look_of(key)
+        for name, glyph in dict(getattr(look, "PICTURES", {})).items():
+            if found.setdefault(name, glyph) != glyph:
+                raise ValueError(f"picture {name!r} of {key} differs from another game's")
+    return found
+
+
+#: Picture name -> the glyph drawn for it: chosen to tell apart at a glance from any side of the table; the words
+#: stay in the trays and the how-to.
+PICTURES: dict[str, str] = gather_pictures()
 
 
 def picture_name(kind: str) -> str:

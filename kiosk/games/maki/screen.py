@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.engine import Action, Event
+from kiosk.games.maki import look
 from kiosk.ui.board import BoardScreen
 from kiosk.ui.boardpieces import (
     ACTION_BACK,
@@ -80,6 +81,7 @@ class MakiScreen(BoardScreen):
     """Maki: teacups on the board, recipes in the private tray, the Wasabi pool and display in the centre."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "pantry")
+    MOTION = look.MOTION
     #: Take a tile, serve, draw, Second Helping; the board moves; Prep (after serving: the Wasabi pool, one button,
     #: before the action cards of the display, and returning recipes, many buttons, last); cards aimed at squares.
     ACTION_ORDER = (

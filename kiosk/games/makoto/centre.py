@@ -24,15 +24,16 @@ however small the slice (a short side's slice at 1280x800 is about 400 x 176 px)
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.widget import Widget
 
+from kiosk.games.makoto.cards import card_width
 from kiosk.games.makoto.layout import PILE_STEP, blind_steps, legible_strip
-from kiosk.ui.cards import card_width
-from kiosk.ui.pieces import CardFan, CardRow, MakotoCard
+from kiosk.games.makoto.pieces import CardFan, CardRow, MakotoCard
+from kiosk.ui import load_kv
 from kiosk.ui.typescale import min_text_px
 
 __all__ = ["MakotoCentre", "PlayFan", "BlindRow", "card_pairs", "legible_strip", "blind_steps"]
@@ -159,71 +160,4 @@ class MakotoCentre(Widget):
         self.rewards = list(view.get("rewards_left", []))
 
 
-KV = r"""
-#:import face kiosk.ui.typescale.face
-#:import min_text_px kiosk.ui.typescale.min_text_px
-#:import Window kivy.core.window.Window
-
-<MakotoCentre>:
-    canvas.before:
-        Color:
-            rgba: 0.10, 0.30, 0.22, 1
-        RoundedRectangle:
-            pos: self.x + 4, self.y + 4
-            size: self.width - 8, self.height - 8
-            radius: [min(self.size) * 0.06]
-    Label:
-        text: root.headline
-        font_name: face(self.text)
-        bold: True
-        font_size: max(min_text_px(Window.size), min(root.band() * 0.62, root.width * 0.05))
-        color: 0.98, 0.74, 0.25, 1
-        text_size: root.width - 24, None
-        halign: 'center'
-        size: root.width - 24, self.texture_size[1]
-        pos: root.x + 12, root.top - self.height - 8
-    PlayFan:
-        id: fan
-        cards: root.play
-        label: root.play_label
-        size: root.width * (0.66 if root.compact else 0.52), root.height * 0.62 - root.band()
-        pos: root.x + root.width * 0.03, root.y + root.height * 0.36
-    CardDeck:
-        count: root.oracle
-        label: 'Oracle'
-        size: self.height * 0.7, (root.height * 0.62 - root.band()) * 0.62
-        pos: fan.right + (root.width - fan.right + root.x) * (0.35 if root.compact else 0.12), fan.y + fan.height * 0.36
-    Label:
-        text: ('Blind' + (' +%d' % blind.hidden if blind.hidden else '')) if root.blind else 'Blind: empty'
-        font_name: face(self.text)
-        font_size: max(min_text_px(Window.size), root.height * 0.06)
-        color: 1, 1, 1, 0.85
-        size: self.texture_size
-        pos: root.x + 14, root.y + root.height * 0.17 - self.height / 2
-    BlindRow:
-        id: blind
-        cards: root.blind
-        size: root.width - 42 - root.height * 0.2 - min_text_px(Window.size) * 3, root.height * 0.3
-        pos: root.right - 14 - self.width, root.y + root.height * 0.03
-    Label:
-        # the rewards still to win (the next player out takes the first)
-        text: ('Rewards\n' + '  '.join(str(r) for r in root.rewards)) if (root.rewards and not root.compact) else ''
-        font_name: face(self.text)
-        font_size: max(min_text_px(Window.size), root.height * 0.06)
-        color: 0.98, 0.85, 0.45, 1
-        halign: 'center'
-        size: self.texture_size
-        pos: root.right - self.width - root.width * 0.03, fan.y + fan.height * 0.4
-"""
-
-_loaded = False
-
-
-def load_kv() -> None:
-    global _loaded
-    if not _loaded:
-        Builder.load_string(KV, filename="makoto-centre.kv")
-        _loaded = True
-
-
-load_kv()
+load_kv(Path(__file__).with_name("centre.kv"))

@@ -15,15 +15,16 @@ changes and steps back when the hand gets shorter. A hand that fits is never pag
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from kivy.lang import Builder
 from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
 from kiosk.games.makoto.layout import hand_pages
-from kiosk.ui.pieces import HandLayout, MakotoCard, hand_layout
+from kiosk.games.makoto.pieces import HandLayout, MakotoCard, hand_layout
+from kiosk.ui import load_kv
 
 __all__ = ["MakotoHand", "HandPage", "hand_pages"]
 
@@ -110,40 +111,4 @@ class MakotoHand(HandLayout):
         self.place(shown)
 
 
-KV = r"""
-#:import face kiosk.ui.typescale.face
-
-<HandPage>:
-    canvas.before:
-        Color:
-            rgba: (0.22, 0.30, 0.42, 1) if self.state == 'normal' else (0.40, 0.52, 0.70, 1)
-        RoundedRectangle:
-            pos: self.pos
-            size: self.size
-            radius: [min(self.size) * 0.1]
-        Color:
-            rgba: 1, 1, 1, 0.5
-        Line:
-            rounded_rectangle: (self.x + 2, self.y + 2, self.width - 4, self.height - 4, min(self.size) * 0.09)
-            width: 1.2
-    Label:
-        # in the strip left in view (a card may lie over the button's right part, the next row over its lower)
-        text: root.text
-        font_name: face(self.text)
-        font_size: app.u * 22
-        bold: True
-        size: (root.corner or root.width), min(root.height, app.u * 60)
-        pos: root.x, root.top - self.height
-"""
-
-_loaded = False
-
-
-def load_kv() -> None:
-    global _loaded
-    if not _loaded:
-        Builder.load_string(KV, filename="makoto-hand.kv")
-        _loaded = True
-
-
-load_kv()
+load_kv(Path(__file__).with_name("hand.kv"))

@@ -4,7 +4,7 @@ tests check them without a window."""
 
 from __future__ import annotations
 
-from kiosk.ui.cards import DIGIT_EM
+from kiosk.games.makoto.cards import DIGIT_EM
 
 __all__ = ["PILE_STEP", "legible_strip", "blind_steps", "hand_pages"]
 
@@ -14,7 +14,7 @@ PILE_STEP = 7.0
 
 def legible_strip(min_px: float) -> float:
     """The least width of a covered card's strip that carries a two-digit corner number at ``min_px``
-    (:func:`~kiosk.ui.cards.card_number_size` gives the corner ``width * 0.8 / (DIGIT_EM * digits)``), with a
+    (:func:`~kiosk.games.makoto.cards.card_number_size` gives the corner ``width * 0.8 / (DIGIT_EM * digits)``), with a
     pixel to spare.
 
     >>> round(legible_strip(14), 1), round(legible_strip(18), 1)

@@ -60,6 +60,7 @@ from kiosk.engine import Action, Outcome
 from kiosk.games.makoto.centre import MakotoCentre  # noqa: F401  (its kv rule, used in screen.kv)
 from kiosk.games.makoto.hand import MakotoHand  # noqa: F401  (the tray's paged hand, used in screen.kv)
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
+from kiosk.games.makoto.pieces import MakotoCard
 from kiosk.games.makoto.rules import (
     BLIND,
     ORACLE,
@@ -80,7 +81,6 @@ from kiosk.games.makoto.rules import (
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv, motion
 from kiosk.ui.game import BaseGameScreen
-from kiosk.ui.pieces import MakotoCard
 from kiosk.ui.seatzone import Oriented, SeatZone, _fits
 from kiosk.ui.session import GameSession
 from kiosk.ui.words import plural
@@ -562,7 +562,7 @@ class MakotoScreen(BaseGameScreen):
         a card put into the Blind flies there and cards taken from it fly to the seat; a Kensei gets a banner
         with the crown on every slice and the player's zone glows; a player going out gets a banner with the
         trophy at their seat. Cards in flight are face up only when the move shows them to everyone."""
-        from kiosk.ui.pieces import CardFan, CardRow
+        from kiosk.games.makoto.pieces import CardFan, CardRow
 
         session = self.session
         if session is None or not events:

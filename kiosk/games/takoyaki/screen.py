@@ -62,12 +62,12 @@ from kiosk import clock
 from kiosk.engine import Action
 from kiosk.games.takoyaki.actions import FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried, parse_grill, parse_order
+from kiosk.games.takoyaki.pieces import TakoBall, TakoOrderCard
 from kiosk.games.takoyaki.solver import solve
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv, pictures
 from kiosk.ui.focus import reading_order
 from kiosk.ui.game import BaseGameScreen
-from kiosk.ui.pieces import TakoBall, TakoOrderCard
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.session import GameSession
 

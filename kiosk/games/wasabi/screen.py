@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.engine import Action, Event
+from kiosk.games.wasabi import look
 from kiosk.ui.board import BoardScreen
 from kiosk.ui.boardpieces import TILE_BACK, backs_counter, load_categories, served_counter, wasabi_counter
 from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural, short_recipe
@@ -132,6 +133,7 @@ class WasabiScreen(BoardScreen):
     """Wasabi!: stacks and Wasabi covers on the board, hand tiles and recipes in the private tray."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "categories")
+    MOTION = look.MOTION
     #: Setup and refill draws, the reward, End Step, Stack!, Spicy!; placing; Pass; cards aimed at squares.
     ACTION_ORDER = (
         "ChooseRecipe",

@@ -1,5 +1,4 @@
-"""Card geometry, without Kivy: how wide a Makoto card must be for its number, how a row of cards overlaps, and
-the rounded frame every piece draws safely (:func:`rounded_box`).
+"""Makoto's card geometry, without Kivy: how wide a card must be for its number and how a row of cards overlaps.
 
 Decision: a card is never too narrow for its number. A card keeps a playing card's proportions
 (:data:`CARD_ASPECT`); its number's size comes from the width it has (:func:`card_number_size`, the whole card or,
@@ -12,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["CARD_ASPECT", "DIGIT_EM", "card_width", "card_number_size", "row_layout", "rounded_box"]
+__all__ = ["CARD_ASPECT", "DIGIT_EM", "card_width", "card_number_size", "row_layout"]
 
 #: A Makoto card's width over its height (a playing card's proportions).
 CARD_ASPECT = 0.68
@@ -66,10 +65,3 @@ def row_layout(
     ch = min(ch, cw / CARD_ASPECT)
     step = min(min_step, (width - cw) / max(1, per_row - 1))
     return cw, ch, step, per_row
-
-
-def rounded_box(x: float, y: float, w: float, h: float, r: float) -> tuple[float, float, float, float, float]:
-    """A ``Line(rounded_rectangle=...)`` argument Kivy draws safely: at least 2 px each way and a corner radius
-    under half the shorter side (a collapsed or over-rounded box corrupts Kivy's line buffer)."""
-    w, h = max(2.0, w), max(2.0, h)
-    return (x, y, w, h, max(0.0, min(r, w / 2 - 0.5, h / 2 - 0.5)))

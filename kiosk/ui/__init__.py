@@ -1,6 +1,7 @@
-"""The kiosk's screens and widgets. The shell's own screens have their looks in ``layouts/*.kv`` (one file per
-screen, plus ``board.kv`` for the shared board screen); a game's screen has its ``.kv`` next to its
-``screen.py`` (``kiosk/games/<key>/screen.kv``) and loads it with :func:`load_kv` when first built.
+"""The kiosk's screens and widgets. kv lives in two kinds of places: ``layouts/*.kv`` for the shell's screens (one
+file per screen, plus the shared widget rules in ``common.kv``), and beside the module of the widgets it styles
+(``kiosk/ui/pieces.kv``, ``kiosk/ui/board.kv``, a game's ``screen.kv`` and ``pieces.kv`` in its folder), loaded
+with :func:`load_kv` by that module.
 
 Every ``.kv`` file is loaded exactly once per process (a second load would duplicate its rules); files are
 located through the packages' ``__file__``, so this works from an installed wheel.
@@ -23,7 +24,6 @@ ORDER = (
     "join.kv",
     "game.kv",
     "focus.kv",
-    "board.kv",
     "results.kv",
     "marks.kv",
     "pinpad.kv",
@@ -51,7 +51,7 @@ def load_kv(path: Path | str) -> bool:
 
 
 #: What the first attract frame needs (the call, the corner mark, the shared rules): the app's ``build`` loads only
-#: these, the lazy build the rest right after the first frame (parsing all fourteen files took about 0.25 s, a
+#: these, the lazy build the rest right after the first frame (parsing all the shell's files took about 0.25 s, a
 #: third of a bare Kivy app's whole start).
 FIRST_FRAME = ("common.kv", "attract.kv", "marks.kv")
 

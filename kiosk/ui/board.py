@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
@@ -71,9 +72,10 @@ class BoardScreen(BoardPlay):
     has_pantry = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
-        from kiosk.ui import load_layouts
+        from kiosk.ui import load_kv, load_layouts
 
-        load_layouts()  # idempotent: board.kv is loaded once per process
+        load_layouts()  # idempotent: each kv file is loaded once per process
+        load_kv(Path(__file__).with_name("board.kv"))  # the board's pieces and seat panel
         super().__init__(**kw)
         self.tiles: list[BoardTile] = []
         #: The acting seat (game seat of the one human in ``to_move()``), else None.

@@ -39,6 +39,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.ui import pictures
+from kiosk.ui.shapes import rounded_box
 from kiosk.ui.typescale import min_text_px, register_fonts
 
 __all__ = [
@@ -88,13 +89,6 @@ def categories() -> dict[str, Category]:
 def category_of(name: str) -> Category:
     """An ingredient category's look (a game's, see :func:`categories`); :data:`UNKNOWN` for none."""
     return categories().get(name, UNKNOWN)
-
-
-def rounded_box(x: float, y: float, w: float, h: float, r: float) -> tuple[float, float, float, float, float]:
-    """A ``Line(rounded_rectangle=...)`` argument Kivy draws safely: at least 2 px each way and a corner radius
-    under half the shorter side (a collapsed or over-rounded box corrupts Kivy's line buffer)."""
-    w, h = max(2.0, w), max(2.0, h)
-    return (x, y, w, h, max(0.0, min(r, w / 2 - 0.5, h / 2 - 0.5)))
 
 
 class Picture(Widget):

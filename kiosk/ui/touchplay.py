@@ -302,7 +302,7 @@ class MakotoDriver:
         self.screen, self.panel, self.g, self.finger = screen, panel, g, finger
 
     def _step_button(self, command: Any) -> Any:
-        from kiosk.games.makoto.screen import StepButton
+        from kiosk.games.makoto.panel import StepButton
 
         for w in self.panel.walk(restrict=True):
             if (

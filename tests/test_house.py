@@ -1,0 +1,97 @@
+"""The house rules of the code base, checked on the source tree (``kiosk/``, ``layouts/``):
+
+* the import graph: no module of the shared UI (``kiosk/ui/``) or the shell (``kiosk/shell/``, ``kiosk/app.py``)
+  imports a game (``kiosk.games.<name>``; the registry ``kiosk.games`` and its lookups by key are fine), and no game
+  imports another game;
+* sizes: no UI module (under ``kiosk/ui/``, ``kiosk/shell/``, or a game's modules that use Kivy) over 700 lines,
+  no shell room over 250, ``kiosk/app.py`` under 200;
+* kv in two kinds of places: ``layouts/`` for the shell's screens, or beside the module it styles (a ``.kv`` file
+  next to a ``.py`` of the same name); no kv strings in Python;
+* test and benchmark tooling stays out of the installed package (``devtools/``).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KIOSK = ROOT / "kiosk"
+GAMES = sorted(p.name for p in (KIOSK / "games").iterdir() if (p / "__init__.py").exists())
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports (absolute names; ``from . import x`` resolved against its package)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    return found
+
+
+def game_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["kiosk", "games"] and parts[2] in GAMES else None
+
+
+def modules(*folders: Path) -> list[Path]:
+    return sorted(p for folder in folders for p in folder.rglob("*.py"))
+
+
+def test_the_shared_ui_and_the_shell_import_no_game() -> None:
+    shared = [*modules(KIOSK / "ui", KIOSK / "shell"), KIOSK / "app.py"]
+    found = {f"{p.relative_to(ROOT)} imports {m}" for p in shared for m in imports_of(p) if game_of(m) is not None}
+    print(f"import graph: {len(shared)} shared UI and shell modules, none imports a game" if not found else "")
+    assert not found, sorted(found)
+
+
+def test_no_game_imports_another() -> None:
+    found = set()
+    for key in GAMES:
+        for p in modules(KIOSK / "games" / key):
+            found |= {f"{p.relative_to(ROOT)} imports {m}" for m in imports_of(p) if game_of(m) not in (None, key)}
+    print(f"import graph: {len(GAMES)} games, none imports another" if not found else "")
+    assert not found, sorted(found)
+
+
+def uses_kivy(path: Path) -> bool:
+    return any(m == "kivy" or m.startswith("kivy.") for m in imports_of(path))
+
+
+def test_ui_modules_rooms_and_the_app_are_small() -> None:
+    ui = [p for p in modules(KIOSK / "ui", KIOSK / "shell", KIOSK / "games") if p.parts[-3:-1] != ("kiosk",)]
+    ui = [p for p in ui if "ui" in p.parts or "shell" in p.parts or uses_kivy(p)]
+    lines = {p: len(p.read_text(encoding="utf-8").splitlines()) for p in ui}
+    too_long = {str(p.relative_to(ROOT)): n for p, n in lines.items() if n > 700}
+    assert not too_long, too_long
+    rooms = {str(p.relative_to(ROOT)): n for p, n in lines.items() if "shell" in p.parts and p.name != "__init__.py"}
+    assert all(n <= 250 for n in rooms.values()), rooms
+    app = len((KIOSK / "app.py").read_text(encoding="utf-8").splitlines())
+    assert app < 200, app
+
+
+def test_kv_lives_in_layouts_or_beside_its_module() -> None:
+    stray = [str(kv.relative_to(ROOT)) for kv in KIOSK.rglob("*.kv") if not kv.with_suffix(".py").exists()]
+    assert not stray, f"kv files with no module of their name beside them: {stray}"
+    strings = [
+        str(p.relative_to(ROOT)) for p in modules(KIOSK) if "Builder.load_string" in p.read_text(encoding="utf-8")
+    ]
+    assert not strings, f"kv strings in Python: {strings}"
+    assert sorted(p.name for p in (ROOT / "layouts").glob("*.kv")), "the shell's screens keep their kv in layouts/"
+
+
+def test_tooling_is_out_of_the_package() -> None:
+    shipped = {p.name for p in modules(KIOSK)}
+    assert not shipped & {"touchplay.py", "fit.py", "shots.py"}, shipped & {"touchplay.py", "fit.py", "shots.py"}
+    assert (ROOT / "devtools" / "__init__.py").exists()
+    for p in modules(KIOSK):
+        assert "devtools" not in {m.split(".")[0] for m in imports_of(p)}, f"{p} imports the tooling"

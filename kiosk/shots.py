@@ -15,6 +15,12 @@ Files are ``artifacts/screens/<shot>_<W>x<H>.png``. Each screen is also walked b
 prints how many each shot has. Without a display the command re-runs itself under ``xvfb-run`` (Debian
 ``xvfb``, which ``test.sh`` installs). Each size runs in its own process (Kivy allows one window per process).
 
+The tour runs on the kiosk's virtual clock (:func:`kiosk.clock.freeze`, as the UI tests do): each frame first
+waits for the kiosk's background work (a bot's search, a demo, the stores opening) and then advances the clock
+by :data:`STEP`; every game is dealt from :data:`SEED` and search bots have a fixed budget
+(:data:`BOT_ITERATIONS`). So every shot and every finding depend on frames alone, never on the machine's speed
+or load; only the frame before a PNG is drawn (the fit checker lays text out itself).
+
     python -m kiosk.shots                      # both sizes, every shot
     python -m kiosk.shots --sizes 1280x800 --only makoto   # shots whose name contains "makoto"
 
@@ -25,12 +31,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import traceback
 from collections.abc import Callable
 from functools import partial
@@ -41,6 +47,16 @@ __all__ = ["main", "SHOT_SIZES", "Tour", "run_tour", "fit_tour"]
 
 SHOT_SIZES = ("1920x1080", "1280x800")
 LONG, SHORT = "south-west", "west"
+#: Virtual seconds one frame advances the kiosk's clock (``kiosk.clock.freeze``; the UI tests' ``STEP``): what a
+#: shot shows depends on frames, never on how fast the machine draws them.
+STEP = 1 / 30
+#: Frames before a shot is taken (a screen switch or a layout completes on the next frame).
+SETTLE_FRAMES = 4
+#: Every game the tour starts is dealt from this seed, and it is the app's (attract mode's generator is seeded
+#: again for each of its shots: a shot shows the same game whichever shots ran before it, see ``--only``).
+SEED = 1
+#: The search bots' fixed budget (a decision depends on the seed alone; the UI tests' ``BOT_ITERATIONS``).
+BOT_ITERATIONS = 40
 
 
 def _default_out() -> Path:
@@ -97,25 +113,47 @@ class Tour:
 
     # -------------------------------------------------------------------------------------- loop helpers
     @staticmethod
-    def frames(n: int = 2) -> None:
+    def frame(draw: bool = False) -> None:
+        """One turn of Kivy's event loop, :data:`STEP` virtual seconds after the last, once the kiosk's background
+        work (a bot's search, a demo, the stores opening) has finished: what a frame sees never depends on the
+        machine's speed. Without ``draw``, everything but the drawing (the fit checker lays text out itself)."""
         from kivy.base import EventLoop
+        from kivy.clock import Clock
+        from kivy.lang import Builder
 
-        for _ in range(n):
+        from kiosk import clock
+
+        clock.settle()
+        virtual = clock.frozen()
+        if virtual is not None:
+            virtual.advance(STEP)
+        if draw:
             EventLoop.idle()
+            return
+        Clock.tick()
+        EventLoop.dispatch_input()
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
+
+    @classmethod
+    def frames(cls, n: int = 2) -> None:
+        """``n`` frames, none drawn."""
+        for _ in range(n):
+            cls.frame()
 
     def run_for(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            self.frames(1)
+        """Frames for ``seconds`` of virtual time."""
+        self.frames(math.ceil(seconds / STEP))
 
-    def run_until(self, pred: Callable[[], bool], timeout: float) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.frames(1)
+    def run_until(self, pred: Callable[[], bool], timeout: float, what: str) -> None:
+        """Frames until ``pred()`` (then 3 more), at most ``timeout`` virtual seconds: else the shot fails."""
+        for _ in range(math.ceil(timeout / STEP)):
+            self.frame()
             if pred():
                 self.frames(3)
-                return True
-        return False
+                return
+        raise RuntimeError(f"not reached within {timeout} virtual seconds: {what}")
 
     def seat(self, position: str) -> Any:
         return self.app.table.by_position(position)
@@ -126,8 +164,9 @@ class Tour:
 
         from kiosk.ui.fit import check_tree
 
-        self.frames(4)
+        self.frames(SETTLE_FRAMES)
         if self.pngs:
+            self.frame(draw=True)
             target = self.out / f"{name}_{self.size}.png"
             made = Window.screenshot(name=str(target))
             if made:
@@ -151,14 +190,13 @@ class Tour:
     # -------------------------------------------------------------------------------------- the screens
     def attract_call(self) -> None:
         self.app.go_attract()
-        self.run_until(lambda: self.app.sm.current == "attract", 3)
+        self.run_until(lambda: self.app.sm.current == "attract", 3, "the attract screen")
 
     def attract_step(self, kind: str, key: str | None, seconds: float) -> None:
         app = self.app
         app.go_attract()
-        director = app.director
-        director._step = director.steps().index((kind, key))
-        director._next()
+        app.director.rng.seed(f"shots:attract:{kind}:{key}")  # the bots' game whichever shots came before
+        app.director.jump_to(kind, key)
         self.run_for(seconds)
 
     def attract_offer(self) -> None:
@@ -191,7 +229,7 @@ class Tour:
         # bots spread around the table: every other seat first
         others = sorted(others, key=lambda s: (s.edge == human.edge, s.index))
         seats = [(human.index, None)] + [(s.index, "random") for s in others[: n - 1]]
-        app.start_game(key, seats)
+        app.start_game(key, seats, seed=SEED)
         self.run_for(1.5 if not self.pngs else 2.5)  # a few moves in (the fit test needs no lively picture)
         screen = app.sm.current_screen
         panel = getattr(screen, "panels", {}).get(human.index)
@@ -205,21 +243,22 @@ class Tour:
         self.frames(2)
         human = self.seat(position)
         bot_seat = next(s for s in app.table.seats if s.edge != human.edge)
-        app.start_game("makoto", [(human.index, None), (bot_seat.index, "random")])
+        app.start_game("makoto", [(human.index, None), (bot_seat.index, "random")], seed=SEED)
         session = app.sm.current_screen.session
         spec = app.games["makoto"]
         g = next(i for i, s in enumerate(session.seats) if s.index == human.index)
         hand = spec.bots["random"](g, 5)
-        end = time.monotonic() + 60
-        while app.mode == "game" and time.monotonic() < end:
+        for _ in range(math.ceil(60 / STEP)):  # the human's moves, one a frame, for 60 virtual seconds at most
+            if app.mode != "game":
+                break
             state = session.state
             if g in state.to_move():
                 session.apply(g, hand.choose(state))
             next_game = getattr(app.sm.current_screen, "next_game", None)
             if getattr(app.sm.current_screen, "sheet_text", "") and next_game is not None:
                 next_game()
-            self.frames(1)
-        self.run_until(lambda: app.mode == "results", 5)
+            self.frame()
+        self.run_until(lambda: app.mode == "results", 5, "the results screen")
 
     def seat_howto(self, position: str, key: str, step: int) -> None:
         """One step of a game's how-to at a seat, as the seat menu shows it on the joining screen."""
@@ -231,7 +270,7 @@ class Tour:
         menu = app.seat_menus.open(self.seat(position).index, app.games[key], in_game=False, howto=True)
         menu.show_step(step)
         if menu.steps[step].demo is not None:  # a demo: a few moves in
-            self.run_until(lambda: menu.demo_caption.startswith("3/"), 20)
+            self.run_until(lambda: menu.demo_caption.startswith("3/"), 20, "the demo's third move")
 
     def operator(self, facing: str) -> None:
         self.app.go_attract()
@@ -301,8 +340,11 @@ def run_tour(size: str, out: Path, only: str = "", fit: bool = False) -> Tour:
     from kivy.base import runTouchApp, stopTouchApp
     from kivy.core.window import Window
 
+    from kiosk import clock
     from kiosk.app import KioskApp
     from kiosk.config import Config
+
+    clock.freeze()  # virtual time from here: see Tour.frame
 
     _seed_scores(state)
     cfg = Config().replace(
@@ -310,11 +352,20 @@ def run_tour(size: str, out: Path, only: str = "", fit: bool = False) -> Tour:
         bots={"move_delay_s": 0.05, "default_level": "random"},
         timeouts={"idle_s": 600.0, "still_playing_s": 600.0, "menu_idle_s": 600.0, "initials_s": 300.0},
     )
-    app = KioskApp(cfg, state_dir=state, config_path=state / "kiosk.json", hardware="mock", handle_signals=False)
+    app = KioskApp(
+        cfg,
+        state_dir=state,
+        config_path=state / "kiosk.json",
+        hardware="mock",
+        handle_signals=False,
+        seed=SEED,
+        bot_iterations=BOT_ITERATIONS,
+    )
     Window.size = (width, height)
     app._run_prepare()
     runTouchApp(embedded=True)
-    Tour.frames(3)
+    Tour.frames(2)
+    Tour.frame(draw=True)  # the first frame drawn: the kiosk is up (the attract cycle waits for it)
     app.builder.ensure_ready()
     tour = Tour(app, out, size, pngs=not fit)
     try:

@@ -22,6 +22,9 @@ import pytest
 
 pytestmark = pytest.mark.ui
 
+#: The bound (s) of one size's child process (conftest gives each test a pytest-timeout a minute longer).
+CHILD_S = 600
+
 SIZES = ("1920x1080", "1280x800")
 
 
@@ -30,7 +33,7 @@ def fit_findings(size: str, tmp: Path) -> dict[str, Any]:
     out = tmp / f"fit_{size}.json"
     env = dict(os.environ, SDL_AUDIODRIVER="dummy", KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1")
     cmd = [sys.executable, "-m", "kiosk.shots", "--child", size, "--fit", "--findings", str(out), "--out", str(tmp)]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=420, cwd=tmp)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=CHILD_S, cwd=tmp)
     if not out.exists():
         raise AssertionError(f"the tour failed (rc {proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}")
     result: dict[str, Any] = json.loads(out.read_text())

@@ -11,7 +11,7 @@ from pathlib import Path
 import gpiozero
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
-from hardware_testutil import Collector, no_new_threads, thread_idents
+from hardware_testutil import NO_HOLD, Collector, live_threads, no_new_threads
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +35,7 @@ def factory():
 
 def test_press_release_carry_seat_and_button(factory):
     events, status = Collector(), HardwareStatus()
-    with SeatButtons(TWO_SEATS, events, pin_factory=factory, hold_time=5, status=status) as buttons:
+    with SeatButtons(TWO_SEATS, events, pin_factory=factory, hold_time=NO_HOLD, status=status) as buttons:
         assert buttons.available
         buttons.pin(1, "b").drive_low()
         assert buttons.is_pressed(1, "b")
@@ -102,7 +102,7 @@ def bouncy_press_and_release(pin: KernelDebouncePin) -> None:
 def test_bouncy_contacts_give_one_press_and_one_release_with_bounce_time():
     factory = MockFactory(pin_class=KernelDebouncePin)
     events = Collector()
-    with SeatButtons(TWO_SEATS, events, bounce_time=0.02, pin_factory=factory, hold_time=5) as buttons:
+    with SeatButtons(TWO_SEATS, events, bounce_time=0.02, pin_factory=factory, hold_time=NO_HOLD) as buttons:
         bouncy_press_and_release(buttons.pin(0, "a"))
     assert kinds(events.events) == ["press", "release"]
     factory.reset()
@@ -111,7 +111,7 @@ def test_bouncy_contacts_give_one_press_and_one_release_with_bounce_time():
 def test_without_bounce_time_the_same_contacts_chatter():
     factory = MockFactory(pin_class=KernelDebouncePin)
     events = Collector()
-    with SeatButtons(TWO_SEATS, events, bounce_time=None, pin_factory=factory, hold_time=5) as buttons:
+    with SeatButtons(TWO_SEATS, events, bounce_time=None, pin_factory=factory, hold_time=NO_HOLD) as buttons:
         bouncy_press_and_release(buttons.pin(0, "a"))
     assert kinds(events.events).count("press") > 1  # why bounce_time matters
     factory.reset()
@@ -121,7 +121,7 @@ def test_without_bounce_time_the_same_contacts_chatter():
 def edge_rig():
     factory = MockFactory()
     events, status = Collector(), HardwareStatus()
-    buttons = SeatButtons(TWO_SEATS, events, pin_factory=factory, hold_time=60, status=status)
+    buttons = SeatButtons(TWO_SEATS, events, pin_factory=factory, hold_time=NO_HOLD, status=status)
     yield buttons, events, status
     buttons.close()
     factory.reset()
@@ -149,16 +149,22 @@ def test_any_edge_sequence_keeps_press_release_alternating_and_status_true(edge_
 def test_stuck_button_holds_once_and_blocks_no_other_seat(factory):
     events, status = Collector(), HardwareStatus(stuck_after=0.2)
     with SeatButtons(DEFAULT_PINS, events, pin_factory=factory, hold_time=0.05, status=status) as buttons:
+        for seat in range(1, 6):
+            # the quick taps below are taps however slowly this machine runs between a press and its release
+            buttons._buttons[(seat, "a")].hold_time = NO_HOLD
         buttons.pin(0, "a").drive_low()  # jammed down
-        events.wait(lambda e: e.kind == "hold" and e.seat == 0)
+        events.wait(lambda e: e.kind == "hold" and e.seat == 0, "seat 0's hold")
         for seat in range(1, 6):  # everybody else plays on
             for _ in range(3):
                 buttons.pin(seat, "a").drive_low()
                 buttons.pin(seat, "a").drive_high()
         buttons.pin(3, "b").drive_low()
-        events.wait(lambda e: e.kind == "hold" and e.seat == 3)  # another seat's hold still works
+        events.wait(lambda e: e.kind == "hold" and e.seat == 3, "seat 3's hold")  # another seat's hold still works
         buttons.pin(3, "b").drive_high()
-        time.sleep(0.3)  # six more hold periods
+        # A negative check (seat 0's hold is never repeated) needs time to pass: six more hold periods at least.
+        # A loaded machine only sleeps longer; a repeat would come sooner, never later. It also puts seat 0's
+        # press more than stuck_after (0.2 s) in the past, which the status must call stuck.
+        time.sleep(0.3)
         for seat in range(1, 6):
             assert kinds(events.events, seat, "a") == ["press", "release"] * 3
         assert kinds(events.events, 0, "a") == ["press", "hold"]  # one hold, never repeated
@@ -174,18 +180,26 @@ def test_a_slow_handler_for_one_seat_does_not_delay_another_seats_hold(factory):
     """gpiozero runs each button's hold timer in its own thread."""
     events = Collector()
     gate = threading.Event()
+    seat0_busy = []  # at seat 1's hold: was seat 0's handler still stuck in its hold?
 
     def handler(e):
+        if e.seat == 1 and e.kind == "hold":
+            seat0_busy.append(not gate.is_set())
         events(e)
         if e.seat == 0 and e.kind == "hold":
-            gate.wait(2)  # the app is busy with seat 0's hold
+            gate.wait()  # the app is busy with seat 0's hold until the test lets it go
 
     with SeatButtons(TWO_SEATS, handler, pin_factory=factory, hold_time=0.05) as buttons:
-        buttons.pin(0, "a").drive_low()
-        events.wait(lambda e: e.kind == "hold" and e.seat == 0)
-        buttons.pin(1, "a").drive_low()
-        events.wait(lambda e: e.kind == "hold" and e.seat == 1, timeout=1)
-        gate.set()
+        try:
+            buttons.pin(0, "a").drive_low()
+            events.wait(lambda e: e.kind == "hold" and e.seat == 0, "seat 0's hold")
+            buttons.pin(1, "a").drive_low()
+            # seat 0's handler stays blocked until the finally below: if seat 1's hold waited for it, this
+            # wait would hang (and pytest-timeout end it)
+            events.wait(lambda e: e.kind == "hold" and e.seat == 1, "seat 1's hold while seat 0's handler is busy")
+            assert seat0_busy == [True]
+        finally:
+            gate.set()
 
 
 def test_handler_exception_is_logged_and_counted(factory, caplog):
@@ -194,7 +208,7 @@ def test_handler_exception_is_logged_and_counted(factory, caplog):
     def handler(e):
         raise RuntimeError("app bug")
 
-    with SeatButtons(TWO_SEATS, handler, pin_factory=factory, hold_time=5, status=status) as buttons:
+    with SeatButtons(TWO_SEATS, handler, pin_factory=factory, hold_time=NO_HOLD, status=status) as buttons:
         with caplog.at_level(logging.ERROR, logger="hardware.buttons"):
             buttons.pin(0, "a").drive_low()
             buttons.pin(0, "a").drive_high()
@@ -237,22 +251,27 @@ def test_bad_pin_map_is_a_config_error(factory):
 
 
 def test_close_is_quick_with_buttons_held_down(factory):
-    buttons = SeatButtons(DEFAULT_PINS, lambda e: None, pin_factory=factory, hold_time=30)
+    # gpiozero alone: close() waits out the hold time of every pressed button. The hold time here is longer than
+    # the test may run, so a close() that waited for it would be ended by pytest-timeout (the stack shows
+    # where); no bound of this test's own depends on the machine's speed.
+    events = Collector()
+    buttons = SeatButtons(DEFAULT_PINS, events, pin_factory=factory, hold_time=NO_HOLD)
     for seat in DEFAULT_PINS:
         buttons.pin(seat, "a").drive_low()  # every hold timer is running
     t0 = time.monotonic()
     buttons.close()
-    assert time.monotonic() - t0 < 5.0  # gpiozero alone: 30 s
+    assert time.monotonic() - t0 < NO_HOLD
+    assert kinds(events.events) == ["press"] * len(DEFAULT_PINS)  # closed before any hold: none fired
 
 
 def test_close_releases_pins_and_stops_hold_threads():
-    before = thread_idents()
+    before = live_threads()
     factory = MockFactory()
     events = Collector()
     buttons = SeatButtons(DEFAULT_PINS, events, pin_factory=factory, hold_time=0.05)
-    assert len(thread_idents() - before) == 12  # gpiozero's hold thread per button
+    assert len(live_threads() - before) == 12  # gpiozero's hold thread per button
     buttons.pin(0, "a").drive_low()
-    events.wait(lambda e: e.kind == "hold")
+    events.wait(lambda e: e.kind == "hold", "seat 0's hold")
     buttons.close()
     buttons.close()
     no_new_threads(before)

@@ -14,6 +14,9 @@ import pytest
 pytestmark = pytest.mark.ui
 
 CHILD = Path(__file__).with_name("hardware_diag_child.py")
+#: The child's one bound (conftest gives this file's tests a pytest-timeout a minute longer): its screen runs on
+#: frames of virtual time; it waits on the hardware threads for as long as they take, up to this.
+CHILD_S = 600
 ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", Path(__file__).resolve().parents[1] / "artifacts"))
 
 
@@ -28,7 +31,10 @@ def obs(tmp_path_factory):
         cmd = [xvfb, "-a", "-s", "-screen 0 1920x1080x24"] + cmd
     env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", SDL_AUDIODRIVER="dummy")
     env.pop("SDL_VIDEODRIVER", None)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=CHILD_S, env=env)
+    except subprocess.TimeoutExpired as exc:  # the child's last "waiting for" line says where it hung
+        raise AssertionError(f"child still running after {CHILD_S} s:\n{exc.stdout}\n{exc.stderr}") from None
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("OBS ")]
     assert proc.returncode == 0 and lines, f"child failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
     data = json.loads(lines[-1][4:])

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hardware_testutil import Collector, wait_until
+from hardware_testutil import Collector, LinkLog, latency_bound, wait_until
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +29,6 @@ from hardware.firmware.tapcore import (
     encode_tap,
 )
 from hardware.simboard import SimulatedBoard
-from hardware.status import HardwareStatus
 from hardware.taps import LinkEvent, TapEvent, TapReader
 
 FIRMWARE = Path(firmware_pkg.__file__).parent
@@ -206,24 +205,36 @@ def test_firmware_files_parse_and_use_only_micropython_modules():
 
 def test_simulated_board_through_the_firmware_code_to_the_reader(tmp_path):
     """End to end: tapcore's framing -> a real pty -> TapReader, with the 32-bit clock wrapping mid-game."""
-    status = HardwareStatus()
+    status = LinkLog()
     events = Collector()
-    start = MASK32 - 1_500_000  # the board clock wraps 1.5 s after start
+    start = MASK32 - 1_500_000  # the board clock wraps 1.5 s after it started
+    started_us = time.monotonic_ns() // 1000  # the host time (monotonic) of the board's `start`
+
+    def board_clock() -> int:  # the simulated board's own clock (start_us=start), with its start known here
+        return (start + time.monotonic_ns() // 1000 - started_us) & MASK32
+
     with (
-        SimulatedBoard(link=tmp_path / "tapstick0", start_us=start) as board,
+        SimulatedBoard(link=tmp_path / "tapstick0", clock=board_clock) as board,
         TapReader(board.path, events, status=status, ping_interval=0.05, reconnect_interval=0.05),
     ):
-        events.wait(lambda e: isinstance(e, LinkEvent) and e.kind == "hello")
+        events.wait(lambda e: isinstance(e, LinkEvent) and e.kind == "hello", "the board's hello")
         wait_until(lambda: status.snapshot()["link"]["rtt_ms"] is not None, what="a PONG")
-        assert board.now() > start  # not wrapped yet
-        first = board.tap(0)
+        # The first tap is stamped at the board's start, before the wrap whatever this machine's speed; its
+        # line goes out now (a tap the board held back while the link came up: its latency is that long).
+        first = board.tap(0, t_us=start)
         wait_until(lambda: board.now() < start, what="the board clock wrapping")
-        time.sleep(0.05)
+        time.sleep(0.05)  # the second tap at least 50 ms after the wrap (a slower machine: later)
+        tapped_at = time.monotonic()
         second = board.tap(1)
-        t0 = events.wait(lambda e: isinstance(e, TapEvent) and e.stick == 0)
-        t1 = events.wait(lambda e: isinstance(e, TapEvent) and e.stick == 1)
+        done = time.monotonic()
+        t0 = events.wait(lambda e: isinstance(e, TapEvent) and e.stick == 0, "the first tap")
+        t1 = events.wait(lambda e: isinstance(e, TapEvent) and e.stick == 1, "the second tap")
+    assert (t0.t_us, t1.t_us) == (int(first.split()[2]), int(second.split()[2]))
     assert t1.t_us < t0.t_us  # the raw clock wrapped ...
-    assert 0.05e6 < diff32(t1.t_us, t0.t_us) < 1.6e6  # ... the difference did not
-    assert t0.latency is not None and t1.latency is not None and t1.latency < 0.5
+    # ... the difference did not: it is the host time between the board's start and the second tap's stamp, so
+    # more than the 1.5 s to the wrap plus the 50 ms after it, and no more than the time until board.tap returned
+    assert 1.55e6 < diff32(t1.t_us, t0.t_us) <= done * 1e6 - started_us + 2
+    assert t0.latency is not None and t1.latency is not None
+    assert 0.0 <= t1.latency <= latency_bound(t1, tapped_at, status)  # a sync point from before the wrap, or after
     assert status.snapshot()["lost_taps"] == 0
     assert first.startswith("TAP 0 ") and second.startswith("TAP 1 ")

@@ -224,4 +224,4 @@ def test_the_hardware_package_never_imports_kivy():
         "bad = sorted(m for m in sys.modules if m == 'kivy' or m.startswith('kivy.'))\n"
         "assert not bad, bad\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    subprocess.run([sys.executable, "-c", code], check=True)  # bounded by the test's pytest-timeout

@@ -6,7 +6,7 @@ import time
 
 import pytest
 import serial.tools.list_ports
-from hardware_testutil import Collector, no_new_threads, thread_idents, wait_until
+from hardware_testutil import Collector, LinkLog, latency_bound, live_threads, no_new_threads, wait_until
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serial.tools.list_ports_common import ListPortInfo
@@ -16,6 +16,7 @@ from hardware.simboard import SimulatedBoard
 from hardware.status import HardwareStatus
 from hardware.taps import (
     MAX_LINE,
+    RECONNECT_INTERVAL,
     LinkEvent,
     TapEvent,
     TapRace,
@@ -38,6 +39,14 @@ def is_tap(**fields):
     return lambda e: isinstance(e, TapEvent) and all(getattr(e, k) == v for k, v in fields.items())
 
 
+def quiet(board: SimulatedBoard) -> None:
+    """Make the board stop answering (no PONG can land inside a byte stream a test writes by hand) and return
+    once no answer can still be on its way: the board's thread has read the reader's next PING since."""
+    board.answer = False
+    seen = len(board.received)
+    wait_until(lambda: len(board.received) > seen, "the board to read one more PING without answering it")
+
+
 @pytest.fixture
 def board(tmp_path):
     with SimulatedBoard(link=tmp_path / "tapstick0") as b:
@@ -47,11 +56,11 @@ def board(tmp_path):
 @pytest.fixture
 def rig(board):
     """A started reader on the board's stable path, with the board's hello received."""
-    events, status = Collector(), HardwareStatus()
+    events, status = Collector(), LinkLog()
     reader = TapReader(board.path, events, status=status, **FAST)
     reader.start()
     try:
-        events.wait(is_link("hello"))
+        events.wait(is_link("hello"), "the board's hello")
         yield board, reader, events, status
     finally:
         reader.stop()
@@ -77,18 +86,20 @@ def test_reader_asks_hello_and_pings_and_estimates_latency(rig):
     wait_until(lambda: board.received.count(b"PING\n") >= 2, what="two PINGs")
     assert board.received.startswith(b"HELLO?\n")
     wait_until(lambda: status.snapshot()["link"]["rtt_ms"] is not None, what="a PONG")
+    tapped_at = time.monotonic()
     board.tap(0)
     ev = events.wait(is_tap(stick=0))
-    # the estimate is the delay from the board stamp to arrival: never negative, and in seconds (a pty answers in
-    # well under a millisecond when quiet; the bound leaves room for a loaded CI machine, not for a unit mix-up)
-    assert ev.latency is not None and 0.0 <= ev.latency < 0.5
+    # the estimate is the delay from the board stamp to arrival: never negative, and in seconds, no more than the
+    # delay the test saw plus the sync point's error (a unit mix-up would be 1000 times off; a pty answers in well
+    # under a millisecond when quiet, and a loaded machine makes the delay and the bound grow together)
+    assert ev.latency is not None and 0.0 <= ev.latency <= latency_bound(ev, tapped_at, status)
     assert status.snapshot()["sticks"][0]["last_latency_ms"] == pytest.approx(ev.latency * 1000, abs=0.001)
 
 
 def test_unmapped_stick_has_no_seat(board):
     events = Collector()
     with TapReader(board.path, events, sticks={0: StickPlace(0, "left")}, **FAST):
-        events.wait(is_link("hello"))
+        events.wait(is_link("hello"), "the board's hello")
         board.tap(7)
         ev = events.wait(is_tap(stick=7))
     assert (ev.seat, ev.hand) == (None, None)
@@ -96,10 +107,11 @@ def test_unmapped_stick_has_no_seat(board):
 
 def test_garbage_partial_crlf_overlong_and_unknown_lines_are_survived(rig):
     board, reader, events, status = rig
+    quiet(board)  # the byte stream below is exactly what the reader gets
     board.send_raw(b"\x00\xff\xfe garbage\n")  # binary garbage
-    board.send_raw(b"TAP 1 100 ")  # a line in two parts
-    time.sleep(0.02)
-    board.send_raw(b"0\r\n")  # ... finished, with CRLF
+    board.send_raw(b"TAP 1 100 ")  # a line in two parts: the reader holds the first ...
+    wait_until(lambda: bytes(reader._serial_thread.protocol.buffer) == b"TAP 1 100 ", "the first part read")
+    board.send_raw(b"0\r\n")  # ... until it is finished, with CRLF
     board.send_raw(b"X" * (MAX_LINE * 3))  # over-long, no newline yet
     board.send_raw(b"TAP 2 5 99\n")  # its tail: dropped with it
     board.send_raw(b"Y" * (MAX_LINE + 5) + b"\n")  # over-long in one chunk
@@ -119,13 +131,22 @@ def test_garbage_partial_crlf_overlong_and_unknown_lines_are_survived(rig):
 
 def test_buffer_stays_capped_under_an_endless_line(rig):
     board, reader, events, status = rig
-    for _ in range(200):
-        board.send_raw(b"Z" * 500)
-    wait_until(lambda: len(board.received) > 0)
-    time.sleep(0.05)
-    assert len(reader._serial_thread.protocol.buffer) <= MAX_LINE
+    protocol = reader._serial_thread.protocol
+    chunks: list[tuple[int, int]] = []  # every chunk the reader got: (its size, the buffer's size after it)
+    handle = protocol.data_received
+
+    def measured(data: bytes) -> None:
+        handle(data)
+        chunks.append((len(data), len(protocol.buffer)))
+
+    protocol.data_received = measured
+    endless = 200 * 500
+    board.send_raw(b"Z" * endless)  # one write: no PONG can end the line halfway
     board.send_raw(b"\nTAP 5 1 0\n")
     events.wait(is_tap(stick=5))
+    assert sum(n for n, _ in chunks) >= endless + len(b"\nTAP 5 1 0\n")  # all of it went through the reader
+    assert max(size for _, size in chunks) <= MAX_LINE  # after every chunk, not just at the end
+    assert len(protocol.buffer) <= MAX_LINE
     assert status.snapshot()["line_errors"]["overlong"] == 1
 
 
@@ -135,7 +156,7 @@ def fuzz_rig(tmp_path_factory):
     events = Collector()
     reader = TapReader(board.path, events, **FAST)
     reader.start()
-    events.wait(is_link("hello"))
+    events.wait(is_link("hello"), "the board's hello")
     yield board, reader, events
     reader.stop()
     board.close()
@@ -203,7 +224,7 @@ def test_handler_exception_is_counted_and_the_reader_goes_on(board):
         got(event)
 
     with TapReader(board.path, handler, status=status, **FAST):
-        got.wait(is_link("hello"))
+        got.wait(is_link("hello"), "the board's hello")
         board.tap(1)
         board.tap(2)
         got.wait(is_tap(stick=2))
@@ -213,36 +234,39 @@ def test_handler_exception_is_counted_and_the_reader_goes_on(board):
 # -- link: unplug, replug, absent board, silent board, discovery ---------------------------------------------
 
 
-def test_unplug_then_replug_reconnects_within_two_seconds(board):
-    events, status = Collector(), HardwareStatus()
-    before = thread_idents()
+def test_unplug_then_replug_reconnects_at_the_next_attempt(board):
+    events, status = Collector(), LinkLog()
+    before = live_threads()
     reader = TapReader(board.path, events, status=status)  # production timing: ping 1 s, retry 0.25 s
+    assert reader.reconnect_interval == RECONNECT_INTERVAL == 0.25  # a reopen attempt every 0.25 s
     reader.start()
-    events.wait(is_link("hello"))
+    events.wait(is_link("hello"), "the board's hello")
     board.tap(0)
     events.wait(is_tap(stick=0))
 
     board.unplug()
-    lost = events.wait(is_link("lost"), timeout=2)
+    lost = events.wait(is_link("lost"), "the link lost")
     assert lost.error
     wait_until(lambda: status.snapshot()["link"]["state"] == "lost", what="status lost")
     assert any("unplugged" in w for w in status.snapshot()["warnings"])
-    time.sleep(0.6)  # several failed reopen attempts meanwhile
-    assert status.snapshot()["link"]["state"] == "lost"
+    wait_until(lambda: status.failed_opens() >= 3, "three failed reopen attempts")
+    assert status.snapshot()["link"]["state"] == "lost"  # and it stays lost while they fail
 
     events.clear()
-    t_plug = time.monotonic()
     board.plug()
-    connected = events.wait(is_link("connected"), timeout=2.5)
-    assert connected.received - t_plug < 2.0
-    events.wait(is_link("hello"))  # answer to the reader's HELLO?
+    plugged = time.monotonic()
+    events.wait(is_link("connected"), "the reconnection")
+    # the reader reopened at its first attempt after the plug: at most the attempt already under way when the
+    # board came back (its open started before the port was there) failed afterwards
+    assert status.failed_opens(after=plugged) <= 1
+    events.wait(is_link("hello"), "the board's hello")  # answer to the reader's HELLO?
     board.tap(6)
     tap = events.wait(is_tap(stick=6))
     assert tap.seq == 1 and tap.lost_before == 0  # seq 0 went while unplugged: not a "lost tap"
     snap = status.snapshot()
     assert snap["link"]["state"] == "ready" and snap["link"]["connects"] == 2 and snap["lost_taps"] == 0
     reader.stop()
-    no_new_threads(before | {board._thread.ident})
+    no_new_threads(before | {board._thread})
 
 
 def test_board_absent_at_start_is_searched_for(tmp_path):
@@ -254,8 +278,8 @@ def test_board_absent_at_start_is_searched_for(tmp_path):
         wait_until(lambda: status.snapshot()["link"]["last_error"] is not None, what="a failed open")
         assert status.snapshot()["link"]["state"] == "searching"
         with SimulatedBoard(link=link) as board:
-            events.wait(is_link("connected"))
-            events.wait(is_link("hello"))
+            events.wait(is_link("connected"), "the board found")
+            events.wait(is_link("hello"), "the board's hello")
             board.tap(2)
             events.wait(is_tap(stick=2))
     finally:
@@ -266,11 +290,11 @@ def test_silent_board_is_reported_and_wakes_again(board):
     board.answer = False
     events = Collector()
     with TapReader(board.path, events, silent_after=0.3, **FAST) as reader:
-        events.wait(is_link("connected"))
-        events.wait(is_link("silent"), timeout=2)
+        events.wait(is_link("connected"), "the connection")
+        events.wait(is_link("silent"), "the silent board reported")
         assert reader.link_state == "silent"
         board.tap(1)
-        events.wait(is_link("awake"))
+        events.wait(is_link("awake"), "the board awake again")
         events.wait(is_tap(stick=1))
 
 
@@ -292,29 +316,38 @@ def test_no_port_configured_finds_the_board_by_usb_ids(board, monkeypatch):
     assert TapReader(None, print, vid=0x1234).find_port() is None
     events = Collector()
     with TapReader(None, events, serial_number="E66138935F2B2A2C", **FAST) as reader:
-        connected = events.wait(is_link("connected"))
+        connected = events.wait(is_link("connected"), "the board found by its USB ids")
         assert connected.port == board.slave_path
-        events.wait(is_link("hello"))
+        events.wait(is_link("hello"), "the board's hello")
         board.tap(9)
         assert events.wait(is_tap(stick=9)).seat == 4
         assert reader.connected_port == board.slave_path
 
 
 def test_pyserial_url_port(tmp_path):
-    events = Collector()
-    with TapReader("loop://", events, **FAST) as reader:
-        events.wait(is_link("connected"))
-        # loop:// echoes our own HELLO?/PING back: not board messages, so counted as garbage, never fatal
-        time.sleep(0.25)
+    events, status = Collector(), HardwareStatus()
+    with TapReader("loop://", events, status=status, **FAST) as reader:
+        events.wait(is_link("connected"), "the loop:// port open")
+        # loop:// echoes our own HELLO?/PING back: not board messages, so counted (HELLO? as garbage, PING as an
+        # unknown message), never fatal: wait until the echoes of the HELLO? and of two PINGs were handled
+        wait_until(
+            lambda: (
+                status.snapshot()["line_errors"]["garbage"] >= 1 and status.snapshot()["line_errors"]["unknown"] >= 2
+            ),
+            "the echoed HELLO? and two echoed PINGs handled",
+        )
         assert reader.link_state == "connected"
+        assert reader._serial_thread is not None and reader._serial_thread.is_alive()
 
 
 def test_stop_leaves_no_thread_behind_in_any_state(tmp_path):
-    before = thread_idents()
-    # stopped while searching
-    r = TapReader(str(tmp_path / "none"), print, **FAST)
+    before = live_threads()
+    # stopped while searching (after a failed open)
+    status = HardwareStatus()
+    r = TapReader(str(tmp_path / "none"), print, status=status, **FAST)
     r.start()
-    time.sleep(0.1)
+    wait_until(lambda: status.snapshot()["link"]["last_error"] is not None, what="a failed open")
+    assert r.link_state == "searching"
     r.stop()
     no_new_threads(before)
     # stopped while connected, twice
@@ -322,10 +355,10 @@ def test_stop_leaves_no_thread_behind_in_any_state(tmp_path):
         events = Collector()
         r = TapReader(board.path, events, **FAST)
         r.start()
-        events.wait(is_link("hello"))
+        events.wait(is_link("hello"), "the board's hello")
         r.stop()
         r.stop()
-        no_new_threads(before | {board._thread.ident})
+        no_new_threads(before | {board._thread})
     no_new_threads(before)
     assert not [e for e in events.events if isinstance(e, LinkEvent) and e.kind == "lost"]
 

@@ -125,6 +125,11 @@ class AttractDirector:
             steps += [("call", None), ("game", key), ("boards", key)]
         return steps or [("call", None)]
 
+    def jump_to(self, kind: str, key: str | None = None) -> None:
+        """Show the cycle's step ``(kind, key)`` (one of :meth:`steps`) now; the cycle goes on from there."""
+        self._step = self.steps().index((kind, key))
+        self._next()
+
     def _cancel(self) -> None:
         if self._ev is not None:
             self._ev.cancel()

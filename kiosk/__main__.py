@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["main", "configure_kivy", "parse_args"]
+__all__ = ["main", "configure_kivy", "parse_args", "build_parser"]
 
 
 def configure_kivy(
@@ -74,7 +74,8 @@ def configure_kivy(
             Config.remove_option("modules", name)
 
 
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+def build_parser() -> argparse.ArgumentParser:
+    """The kiosk's command line (the docs test checks every documented ``kiosk ...`` call against it)."""
     from kiosk.config import default_config_path, default_state_dir
 
     p = argparse.ArgumentParser(prog="kiosk", description="The sushi game table kiosk.")
@@ -106,7 +107,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--version", action="store_true", help="print the version and exit")
     p.add_argument("--build-update", type=Path, metavar="DIR", help="build an update bundle from the checkout here")
     p.add_argument("--install-update", type=Path, metavar="FILE", help="install an update bundle (as root)")
-    return p.parse_args(argv)
+    return p
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
 
 
 def _set_pin(config_path: Path, state_dir: Path) -> int:

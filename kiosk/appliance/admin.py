@@ -215,7 +215,8 @@ class Admin:
         return 0 if ok else 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """``kiosk-admin``'s command line."""
     p = argparse.ArgumentParser(prog="kiosk-admin", description="Carry out the operator menu's system requests.")
     p.add_argument("--state-dir", type=Path, default=STATE_DIR)
     p.add_argument("--root", type=Path, default=DEFAULT_ROOT)
@@ -223,7 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("serve", help="carry out the waiting requests (started by kiosk-admin.path)")
     ro = sub.add_parser("read-only", help="turn read-only mode on or off (reboots)")
     ro.add_argument("state", choices=("on", "off", "status"))
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     admin = Admin(args.state_dir, args.root)
     if args.cmd == "serve":
         return admin.serve()

@@ -447,7 +447,8 @@ class Installer:
         return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The installer's command line (``scripts/install.sh``; the docs test checks the documented calls)."""
     p = argparse.ArgumentParser(prog="install.sh", description="Turn a fresh Raspberry Pi OS Lite into the table.")
     p.add_argument("--dry-run", action="store_true", help="print each step that would change something; change nothing")
     p.add_argument("--pin", help="the operator PIN (4-8 digits); asked on the terminal when not given")
@@ -458,6 +459,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), help="turn the picture (and the touches)")
     p.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[2], help="the checkout")
     p.add_argument("--root", type=Path, default=DEFAULT_ROOT, help=f"where the app goes (default {DEFAULT_ROOT})")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = build_parser()
     args = p.parse_args(argv)
     if args.pin is not None and not (args.pin.isdigit() and 4 <= len(args.pin) <= 8):
         p.error("--pin must be 4 to 8 digits")

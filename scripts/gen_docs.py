@@ -2,7 +2,6 @@
 
     .venv/bin/python scripts/gen_docs.py            # rewrite every generated block and picture
     .venv/bin/python scripts/gen_docs.py --check    # exit 1 naming each file that differs (tests/test_docs.py)
-    .venv/bin/python scripts/gen_docs.py --only wiring
 
 A generated block in a Markdown file sits between two comment lines::
 
@@ -13,8 +12,9 @@ A generated block in a Markdown file sits between two comment lines::
 Everything between them is replaced; everything outside is prose and left alone. Pictures (``.svg``) are
 written whole.
 
-Generated now (``wiring``): the seat-button table, the tap-stick table and the wiring picture, from the kiosk's
-default configuration (``kiosk.config.Config()``: seat positions and their BCM pins), the seat model
+Generated now: the benchmark table (``benchmarks``: each ``bench_<NAME>.py``'s first docstring paragraph), and
+the seat-button table, the tap-stick table and the wiring picture (``wiring-*``), from the kiosk's default
+configuration (``kiosk.config.Config()``: seat positions and their BCM pins), the seat model
 (``kiosk.seats.SeatMap``: seat numbers, symbols, keyboard keys), the hardware package's default stick map
 (``hardware.config.DEFAULT_STICKS``) and the Pico firmware's default pins (``hardware/firmware/board_config.py``).
 """
@@ -140,6 +140,19 @@ def sticks_table() -> str:
 
 _ORDER = ("south-west", "south", "south-east", "east", "north-east", "north", "north-west", "west")
 
+
+def benchmarks_table() -> str:
+    """One row per ``python -m benchmarks --only NAME``: the first paragraph of its module's docstring."""
+    lines = ["| `--only` | file | what it measures |", "| --- | --- | --- |"]
+    for path in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        first = " ".join(doc.split("\n\n")[0].split()).replace("|", "\\|")
+        first = re.sub(r":\w+:`~?([^`]+)`", r"`\1`", first).replace("``", "`")
+        name = path.stem.removeprefix("bench_")
+        lines.append(f"| `{name}` | `benchmarks/{path.name}` | {first} |")
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------------------------------------ the picture
 _W, _H = 980, 640
 _TABLE = (210, 120, 560, 360)  # x, y, w, h of the screen seen from above (north at the top)
@@ -212,10 +225,12 @@ def wiring_svg() -> str:
 BLOCKS: dict[str, Callable[[], str]] = {
     "wiring-buttons": buttons_table,
     "wiring-sticks": sticks_table,
+    "benchmarks": benchmarks_table,
 }
 #: Markdown files that hold generated blocks.
 MARKDOWN = (
     "docs/maker/wiring.md",
+    "docs/developer/benchmarks.md",
     "hardware/firmware/README.md",
 )
 PICTURES: dict[str, Callable[[], str]] = {"docs/maker/wiring.svg": wiring_svg}
@@ -249,7 +264,6 @@ def expected_files() -> dict[Path, str]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if a generated part differs")
-    p.add_argument("--only", choices=("wiring",), help="only this part (today every part is the wiring)")
     args = p.parse_args(argv)
     stale = []
     for path, text in expected_files().items():

@@ -2,6 +2,9 @@
 ``kiosk-admin.path`` when a request file appears, see :mod:`kiosk.appliance.requests`).
 
 * **read-only on/off**: the Pi OS overlay is switched for the next boot and the table reboots.
+* **pin-reset**: the PIN reset file (``kiosk-pin-reset.txt``) in the top folder of a USB stick (mounted read-only,
+  unmounted again) lets the table's screen set a new operator PIN for ten minutes (a grant in the requests
+  folder, see :mod:`kiosk.appliance.requests`); the stick is the owner's proof of physical access.
 * **update**: the bundle (the newest ``*.kiosk-update`` in the top folder of a USB stick, mounted read-only
   for the copy, or a given file) is copied into the state folder first, so that it survives the reboots below.
   If the root is read-only (the overlay is on) an install would land in RAM and vanish: the helper turns the
@@ -28,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.appliance import readonly
-from kiosk.appliance.requests import requests_dir, write_status
+from kiosk.appliance.requests import PIN_RESET_FILE, grant_pin_reset, requests_dir, write_status
 from kiosk.appliance.update import BUNDLE_SUFFIX, DEFAULT_ROOT, SystemdReady, UpdateError, Updater, read_manifest
 
-__all__ = ["Admin", "find_usb_bundles", "main", "newest_bundle"]
+__all__ = ["Admin", "find_usb_bundles", "find_usb_files", "main", "newest_bundle"]
 
 STATE_DIR = Path("/var/lib/sushi-kiosk")
 USB_MOUNTS = Path("/run/kiosk-usb")
@@ -63,6 +66,17 @@ def newest_bundle(paths: Sequence[Path]) -> Path | None:
 
 def find_usb_bundles(mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Path]]:
     """Mount every removable partition read-only under ``mount_root``; the bundles found and the mounts made."""
+    return find_usb_files(lambda p: p.name.endswith(BUNDLE_SUFFIX), mount_root)
+
+
+def is_pin_reset_file(path: Path) -> bool:
+    """The reset file, as a laptop may have named it (any case; ``.txt.txt``; no extension)."""
+    return path.name.lower().startswith(PIN_RESET_FILE.removesuffix(".txt")) and path.is_file()
+
+
+def find_usb_files(match: Callable[[Path], bool], mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Path]]:
+    """Mount every removable partition read-only under ``mount_root``; the files of its top folder that
+    ``match``, and the mounts made (unmount them when done)."""
     out = subprocess.run(
         ["lsblk", "--json", "--paths", "--output", "NAME,RM,TRAN,FSTYPE,MOUNTPOINT,TYPE"],
         capture_output=True,
@@ -85,11 +99,16 @@ def find_usb_bundles(mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Pa
                         mounted.append(target)
                         where = str(target)
                 if where:
-                    found.extend(sorted(Path(where).glob(f"*{BUNDLE_SUFFIX}")))
+                    with contextlib.suppress(OSError):
+                        found.extend(sorted(p for p in Path(where).iterdir() if match(p)))
             walk(d.get("children") or [], is_usb)
 
     walk(json.loads(out).get("blockdevices", []), False)
     return found, mounted
+
+
+def _umount(mount: Path) -> None:
+    subprocess.run(["umount", str(mount)], check=False)
 
 
 class Admin:
@@ -100,11 +119,15 @@ class Admin:
         *,
         reboot: Callable[[], None] | None = None,
         updater: Updater | None = None,
+        usb_files: Callable[[Callable[[Path], bool]], tuple[list[Path], list[Path]]] | None = None,
+        unmount: Callable[[Path], None] | None = None,
     ) -> None:
         self.state_dir = state_dir
         self.dir = requests_dir(state_dir)
         self.reboot = reboot or (lambda: subprocess.run(["systemctl", "reboot"], check=False))
         self.updater = updater or Updater(root, check=SystemdReady())
+        self.usb_files = usb_files or find_usb_files
+        self.unmount = unmount or _umount
 
     def status(self, kind: str, ok: bool, message: str) -> None:
         print(f"kiosk-admin: {kind}: {message}", flush=True)
@@ -132,10 +155,35 @@ class Admin:
         upd = self._take("update")
         if upd is not None:
             code |= self.update(upd)
+        if self._take("pin-reset") is not None:
+            code |= self.pin_reset()
         ro = self._take("read-only")
         if ro is not None:
             code |= self.read_only(bool(ro.get("on")))
         return code
+
+    def pin_reset(self) -> int:
+        """Look for the PIN reset file on a USB stick; if it is there, let the screen set a new PIN."""
+        self._done("pin-reset")
+        try:
+            found, mounts = self.usb_files(is_pin_reset_file)
+        except (OSError, subprocess.CalledProcessError, ValueError) as exc:
+            self.status("pin-reset", False, f"could not look at the USB sticks ({exc}): nothing changed")
+            return 1
+        for m in mounts:
+            self.unmount(m)
+        if not found:
+            self.status(
+                "pin-reset",
+                False,
+                f"no {PIN_RESET_FILE} in the top folder of a USB stick: nothing changed (docs/owner/pin.md)",
+            )
+            return 1
+        grant = grant_pin_reset(self.state_dir)
+        with contextlib.suppress(LookupError, OSError):  # no kiosk user (a development machine)
+            shutil.chown(grant, "kiosk", "kiosk")
+        self.status("pin-reset", True, "PIN reset stick found: set a new operator PIN on the screen now")
+        return 0
 
     def read_only(self, on: bool) -> int:
         self._done("read-only")

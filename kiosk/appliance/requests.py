@@ -10,6 +10,10 @@ Requests (one file each, written atomically; a second request of the same kind r
 * ``read-only.request``: ``{"on": true}`` or ``{"on": false}``; the table reboots into the new mode;
 * ``update.request``: ``{"from": "usb"}`` (the newest ``*.kiosk-update`` on a USB stick) or
   ``{"bundle": "/path"}``;
+* ``backup.request``: ``{"with_pin": false}``: one verified backup file (scores, statistics, settings; the PIN
+  hash only when asked) onto the USB stick (:mod:`kiosk.appliance.backup`);
+* ``restore.request``: the newest backup file on a USB stick, checked in full first, restored with the kiosk
+  stopped (it starts again on the restored files);
 * ``pin-reset.request``: look for the PIN reset file (:data:`PIN_RESET_FILE`) in the top folder of a USB stick.
   Physical access is the proof: the file is the owner's key. When the helper finds it, it writes the grant
   ``pin-reset.grant`` (``{"until": <epoch seconds>}``, :data:`PIN_GRANT_S` from then): only while a grant is
@@ -34,7 +38,9 @@ __all__ = [
     "consume_pin_grant",
     "grant_pin_reset",
     "pin_reset_granted",
+    "request_backup",
     "request_pin_reset",
+    "request_restore",
     "SystemState",
     "pending",
     "read_status",
@@ -81,6 +87,20 @@ def request_update(state_dir: Path, bundle: str | None = None) -> Path:
     """Ask for an update: from the newest bundle on a USB stick, or from ``bundle``."""
     path = requests_dir(state_dir) / "update.request"
     _write(path, {"from": "usb"} if bundle is None else {"bundle": str(bundle), "asked": time.time()})
+    return path
+
+
+def request_backup(state_dir: Path, with_pin: bool = False) -> Path:
+    """Ask for a backup onto the USB stick (the PIN hash in it only when ``with_pin``)."""
+    path = requests_dir(state_dir) / "backup.request"
+    _write(path, {"with_pin": bool(with_pin), "asked": time.time()})
+    return path
+
+
+def request_restore(state_dir: Path) -> Path:
+    """Ask for a restore from the newest backup file on a USB stick."""
+    path = requests_dir(state_dir) / "restore.request"
+    _write(path, {"asked": time.time()})
     return path
 
 
@@ -152,7 +172,7 @@ class SystemState:
 
     def text(self) -> str:
         if not self.helper:
-            return "System: not installed as a table (no read-only mode, no updates from here)"
+            return "System: not installed as a table (no read-only mode, updates or backups from here)"
         lines = [
             "System: read-only (protected against power cuts)"
             if self.read_only

@@ -176,6 +176,10 @@ class OperatorRoom:
                 requests.request_update(self.app.state_dir)
             elif kind == "pin-reset":
                 requests.request_pin_reset(self.app.state_dir)
+            elif kind == "backup":
+                requests.request_backup(self.app.state_dir, with_pin=on)
+            elif kind == "restore":
+                requests.request_restore(self.app.state_dir)
             else:
                 raise ValueError(f"unknown system request {kind!r}")
         except OSError as exc:

@@ -20,8 +20,9 @@ and the play counts (today, the last 7 days, all time, per game); it sets volume
 resets one game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is
 written to the config file at once.
 Its **System** part shows whether the system is read-only and the last system request's outcome, turns
-read-only mode off for maintenance and back on, and installs an update from a USB stick (each after a
-confirmation; the desk hands them to the root helper, see ``kiosk.appliance.requests``).
+read-only mode off for maintenance and back on, installs an update from a USB stick, and backs up to or restores
+from a USB stick (each after a confirmation; the desk hands them to the root helper, see
+``kiosk.appliance.requests`` and ``kiosk.appliance.backup``).
 
 The screen knows nothing of the app: it talks to an :class:`OperatorDesk` (the shell's operator room
 implements it), so it can be built and tested against any object with those few members.
@@ -111,8 +112,8 @@ class OperatorDesk(Protocol):
         ...
 
     def request_system(self, kind: str, on: bool = False) -> None:
-        """Hand ``"read-only"`` (``on``), ``"update"`` (from a USB stick) or ``"pin-reset"`` (look for the reset
-        file on a USB stick) to the root helper."""
+        """Hand ``"read-only"`` (``on``), ``"update"`` (from a USB stick), ``"backup"`` (``on``: with the PIN),
+        ``"restore"`` or ``"pin-reset"`` (look for the reset file on a USB stick) to the root helper."""
         ...
 
     def pin_reset_granted(self) -> bool:
@@ -498,6 +499,20 @@ class OperatorScreen(Screen):
             "Install the newest update from the USB stick?\nThe table restarts on it (or goes back to this version "
             "if it does not start).",
             lambda: self._system("update"),
+        )
+
+    def ask_backup(self) -> None:
+        self._ask(
+            "Back up the scores, statistics and settings to the USB stick?\nOne file, checked after writing "
+            "(without the PIN).",
+            lambda: self._system("backup"),
+        )
+
+    def ask_restore(self) -> None:
+        self._ask(
+            "Restore the scores, statistics and settings from the newest backup on the USB stick?\nThey replace "
+            "the table's own; the table restarts. A damaged file changes nothing.",
+            lambda: self._system("restore"),
         )
 
     def _system(self, kind: str, on: bool = False) -> None:

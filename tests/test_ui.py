@@ -16,7 +16,18 @@ from typing import Any
 
 import conftest
 import pytest
-from conftest import button_with_text, frames, run_for, screenshot, start_kiosk, tap, touch_down, touch_up, window_point
+from conftest import (
+    button_with_text,
+    buttons,
+    frames,
+    run_for,
+    screenshot,
+    start_kiosk,
+    tap,
+    touch_down,
+    touch_up,
+    window_point,
+)
 
 from kiosk import clock
 
@@ -427,8 +438,23 @@ def _type_pin(pad: Any, digits: str, submit: str = "OK") -> None:
     tap(button_with_text(pad, submit))
 
 
-def test_first_start_pin_set_up_typed_twice(app: Any) -> None:
-    """No default PIN: the kiosk marks it on the attract screen and the corner gesture opens only the set-up."""
+def _play_root_helper(app: Any, stick: Any) -> None:
+    """What kiosk-admin.service does when the request file appears: the real helper, its USB look-up replaced by
+    one stick whose top folder is ``stick`` (a real folder; None: no stick plugged in)."""
+    from kiosk.appliance.admin import Admin
+
+    def usb_files(match: Any) -> Any:
+        return ([], []) if stick is None else (sorted(p for p in stick.iterdir() if match(p)), [])
+
+    Admin(app.state_dir, app.state_dir / "no-root", reboot=lambda: None, usb_files=usb_files).serve()
+
+
+def test_without_a_pin_a_guest_holding_the_corner_cannot_set_one(
+    app: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No default PIN, and no first-come set-up: the corner says how the owner sets one; a PIN reset stick (read by
+    the root helper) is the only way to set it from the screen."""
+    from kiosk.appliance import requests
     from kiosk.config import LoadedConfig, check_pin
 
     assert not app.cfg.operator.pin_set
@@ -438,9 +464,40 @@ def test_first_start_pin_set_up_typed_twice(app: Any) -> None:
     to_attract(app)
     assert "Settings problem" in app.corner_mark.text
     screenshot("attract_corner_marks")
+    # a guest holds the corner: no PIN pad, only how the owner sets one
     pad = _hold_corner(app)
     op = app.operator
-    assert op.phase == "pin" and pad.mode == "setup" and "No operator PIN" in pad.message
+    assert op.phase == "nopin" and op.nopin_title == "No operator PIN is set"
+    assert pad.disabled and not buttons(pad, "1") and not buttons(op, "Next"), "no digits to type"
+    assert "--set-pin" in op.nopin_text and "kiosk-pin-reset.txt" in op.nopin_text
+    screenshot("operator_no_pin")
+    tap(button_with_text(op, "Close"))
+    assert app.mode != "operator" and not app.cfg.operator.pin_set
+    # a table not set up by the installer has no helper to read a stick: it says so and asks nothing
+    monkeypatch.setattr(requests, "HELPER_UNIT", tmp_path / "no-such-unit")
+    _hold_corner(app)
+    assert op.phase == "nopin"
+    tap(button_with_text(op, "Check USB stick"))
+    assert "not set up by the installer" in op.reset_status and requests.pending(app.state_dir) == []
+    # an installed table: the helper looks, and finds no reset file on the stick
+    unit = tmp_path / "kiosk-admin.path"
+    unit.write_text("")
+    monkeypatch.setattr(requests, "HELPER_UNIT", unit)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    (stick / "menu.pdf").write_bytes(b"%PDF")
+    tap(button_with_text(op, "Check USB stick"))
+    assert requests.pending(app.state_dir) == ["pin-reset"] and op.reset_busy
+    assert not buttons(op, "Check USB stick"), "one look at a time"
+    _play_root_helper(app, stick)
+    run_until(lambda: not op.reset_busy, 5, "the helper's answer")
+    assert "no kiosk-pin-reset.txt" in op.reset_status and op.phase == "nopin" and not app.cfg.operator.pin_set
+    # the owner's stick: the reset file, as a laptop may have named it
+    (stick / "Kiosk-PIN-Reset.txt").write_text("")
+    tap(button_with_text(op, "Check USB stick"))
+    _play_root_helper(app, stick)
+    run_until(lambda: op.phase == "pin" and pad.mode == "setup", 5, "the PIN set-up after the reset stick")
+    assert "PIN reset stick found" in pad.message
     screenshot("operator_pin_setup")
     _type_pin(pad, "1234", "Next")
     assert pad.step == "second" and "same PIN again" in pad.message
@@ -454,12 +511,20 @@ def test_first_start_pin_set_up_typed_twice(app: Any) -> None:
     run_until(lambda: pad.mode == "check", 5, "the PIN saved")
     assert "PIN saved" in pad.message and op.phase == "pin", "the set-up alone never opens the menu"
     assert check_pin("258013", app.cfg.operator.pin_hash)
-
+    assert not requests.pin_reset_granted(app.state_dir), "the reset stick's grant is used up"
     assert check_pin("258013", saved_config(app).operator.pin_hash), "saved to the config file"
     _type_pin(pad, "258013")
     run_until(lambda: op.phase == "menu", 5, "the menu after the right PIN")
     assert "Operator PIN: set" in op.health_text and "Settings: ok" in op.health_text
     assert "No operator PIN" not in app.corner_mark.text
+    tap(button_with_text(op, "Close menu"))
+    # a forgotten PIN: the same ways back in, from under the pad
+    pad = _hold_corner(app)
+    assert op.phase == "pin" and pad.mode == "check"
+    tap(button_with_text(op, "Forgot the PIN?"))
+    assert op.phase == "nopin" and op.nopin_title == "Forgot the operator PIN?"
+    tap(button_with_text(op, "Close"))
+    assert check_pin("258013", app.cfg.operator.pin_hash), "looking changes nothing"
 
 
 def test_wrong_pins_wait_longer_then_lock_the_pad(app: Any) -> None:
@@ -595,6 +660,12 @@ def test_operator_screens_fit_a_1280x800_panel(app: Any) -> None:
         _type_pin(pad, "258013")
         run_until(lambda: app.operator.phase == "menu", 5, "the menu")
         screenshot("operator_menu_1280x800")
+        from kiosk.ui.fit import check_tree
+
+        # the System part's USB stick buttons fit (the settings rows' own findings at this size are older)
+        problems = [p for p in check_tree(Window, (float(Window.width), float(Window.height))) if "USB" in p.text]
+        assert not problems, "\n".join(map(str, problems))
+        assert buttons(app.operator, "Back up to USB stick...", enabled=False)
         tap(button_with_text(app.operator, "Type..."))
         frames(2)
         screenshot("operator_vkeyboard_1280x800")

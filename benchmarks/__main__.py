@@ -1,3 +1,8 @@
+"""``python -m benchmarks``: a JSON performance report, one part per ``bench_<NAME>.py`` (``--only NAME``).
+
+An unknown ``--only`` name is an error listing the known ones (a typo never silently runs nothing).
+"""
+
 from __future__ import annotations
 
 import argparse
@@ -11,6 +16,12 @@ import traceback
 from pathlib import Path
 
 
+def known_names() -> list[str]:
+    """The names ``--only`` accepts: one per ``benchmarks/bench_<NAME>.py``."""
+    here = Path(__file__).parent
+    return sorted(m.name[len("bench_") :] for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["soak"]:  # the long soak run has its own command line (benchmarks/soak.py)
@@ -22,9 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", action="append", help="run only this benchmark (bench_<NAME>.py); repeatable")
     p.add_argument("--out", type=Path, help="also write the report to this file")
     args = p.parse_args(argv)
-    here = Path(__file__).parent
-    names = sorted(m.name[len("bench_") :] for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
+    names = known_names()
     if args.only:
+        unknown = sorted(set(args.only) - set(names))
+        if unknown:
+            p.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(names)})")
         names = [n for n in names if n in args.only]
     report = {
         "machine": {

@@ -3,7 +3,8 @@
     kiosk                      # a window on a desktop: mock seat buttons, keyboard fallback, attract mode
     kiosk --fullscreen         # the Pi service: fullscreen (KMS/DRM without a desktop), real GPIO and serial
     kiosk --check-config       # validate the config file and exit (2 with one line per problem)
-    kiosk --set-pin            # set the operator PIN (asked twice on the terminal; stored hashed)
+    kiosk --set-pin            # set the operator PIN (asked twice on the terminal; stored hashed); as root
+                               # (sudo) on an installed table: the table's own state folder, as its owner
     kiosk --version            # print the version and exit
     kiosk --build-update DIR   # from a checkout: build an update bundle into DIR (see kiosk.appliance.update)
     kiosk --install-update F   # as root: install bundle F beside the running version, roll back if not READY
@@ -27,7 +28,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["main", "configure_kivy", "parse_args"]
+__all__ = ["main", "configure_kivy", "parse_args", "build_parser"]
 
 
 def configure_kivy(
@@ -74,7 +75,8 @@ def configure_kivy(
             Config.remove_option("modules", name)
 
 
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+def build_parser() -> argparse.ArgumentParser:
+    """The kiosk's command line (the docs test checks every documented ``kiosk ...`` call against it)."""
     from kiosk.config import default_config_path, default_state_dir
 
     p = argparse.ArgumentParser(prog="kiosk", description="The sushi game table kiosk.")
@@ -106,11 +108,63 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--version", action="store_true", help="print the version and exit")
     p.add_argument("--build-update", type=Path, metavar="DIR", help="build an update bundle from the checkout here")
     p.add_argument("--install-update", type=Path, metavar="FILE", help="install an update bundle (as root)")
-    return p.parse_args(argv)
+    return p
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
+
+
+def _pin_paths(args: argparse.Namespace) -> tuple[Path, Path] | str:
+    """Where ``--set-pin`` writes: the given folder or file; else, run by root, the installed table's state folder
+    (:func:`kiosk.config.table_state_dir`); else the user's own. A message instead when that would be wrong."""
+    from kiosk import config as kconfig
+
+    explicit = args.state_dir or args.config or os.environ.get("KIOSK_CONFIG") or os.environ.get("STATE_DIRECTORY")
+    table = kconfig.table_state_dir()
+    if not explicit:
+        if os.geteuid() == 0:
+            if not table.is_dir():
+                return (
+                    f"There is no table here: {table} does not exist. Install the table first "
+                    "(sudo scripts/install.sh), or name the folder with --state-dir. Nothing changed."
+                )
+            return table / "kiosk.json", table
+        if table.is_dir() and not os.access(table, os.W_OK):
+            return (
+                f"This is the table's PIN, kept in {table}: run it as root, "
+                "sudo /opt/sushi-kiosk/current/bin/kiosk --set-pin. Nothing changed."
+            )
+    state_dir = args.state_dir or kconfig.default_state_dir()
+    config_path = args.config or (
+        Path(os.environ["KIOSK_CONFIG"]) if os.environ.get("KIOSK_CONFIG") else state_dir / "kiosk.json"
+    )
+    return config_path, state_dir
+
+
+def _become_owner(folder: Path) -> str | None:
+    """Run by root: go on as the owner of ``folder`` (the kiosk user), so every file written is that user's,
+    as the kiosk writes them. A message if the folder cannot be used."""
+    import pwd
+
+    try:
+        st = folder.stat()
+    except OSError as exc:
+        return f"cannot use {folder}: {exc.strerror or exc}. Nothing changed."
+    if st.st_uid == 0:
+        return None  # a folder root owns (a test, a development machine): root writes it
+    try:
+        os.initgroups(pwd.getpwuid(st.st_uid).pw_name, st.st_gid)
+    except KeyError:
+        os.setgroups([])
+    os.setgid(st.st_gid)
+    os.setuid(st.st_uid)
+    return None
 
 
 def _set_pin(config_path: Path, state_dir: Path) -> int:
-    """Ask for the new PIN twice on the terminal and store its hash; the wrong-PIN count starts again."""
+    """Ask for the new PIN twice on the terminal and store its hash; the wrong-PIN count starts again. Run by
+    root, the files are written as the state folder's owner."""
     from kiosk import config as kconfig
     from kiosk.pin import FILE_NAME, PinGuard, new_pin_hash
 
@@ -128,12 +182,20 @@ def _set_pin(config_path: Path, state_dir: Path) -> int:
         print("\nNothing changed.", file=sys.stderr)
         return 1
     cfg = loaded.config.replace(operator={"pin_hash": pin_hash})
+    if os.geteuid() == 0:
+        problem = _become_owner(state_dir)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 1
     try:
         kconfig.save(cfg, config_path)
     except OSError as exc:
         print(f"Could not save {config_path}: {exc.strerror or exc}. Nothing changed.", file=sys.stderr)
         return 1
-    PinGuard(state_dir / FILE_NAME).reset()
+    try:
+        PinGuard(state_dir / FILE_NAME).reset()
+    except OSError as exc:
+        print(f"Note: the wrong-PIN count in {state_dir} could not be reset: {exc.strerror or exc}", file=sys.stderr)
     print(f"Operator PIN set in {config_path}.")
     return 0
 
@@ -153,7 +215,7 @@ def _check_config(config_path: Path) -> int:
         return 2
     print(f"{config_path}: OK ({len(cfg.seats.positions)} seats)")
     if not cfg.operator.pin_set:
-        print("No operator PIN is set: run `kiosk --set-pin` (until then the table offers to set one).")
+        print("No operator PIN is set: run `kiosk --set-pin` (until then the operator menu stays closed).")
     return 0
 
 
@@ -186,7 +248,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=getattr(logging, args.log_level.upper()), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     if args.set_pin:
-        return _set_pin(config_path, state_dir)
+        where = _pin_paths(args)
+        if isinstance(where, str):
+            print(where, file=sys.stderr)
+            return 1
+        return _set_pin(*where)
     if args.check_config:
         return _check_config(config_path)
     try:

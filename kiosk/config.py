@@ -20,11 +20,14 @@ Decisions written down here (the issue is silent on them):
 
 * JSON rather than TOML/INI because the operator menu writes the file back (volume, attract text, bot levels,
   timeouts, PIN); the standard library reads and writes JSON, and ``docs/kiosk.md`` documents every key.
-* **No default PIN.** The operator PIN is stored only as a salted PBKDF2-SHA256 hash
-  (``pbkdf2_sha256$<iterations>$<salt>$<hash>``) set by ``kiosk --set-pin`` (the installer asks for it) or by the
-  first-start set-up on the table; ``operator.pin_hash`` is ``null`` until then. Hash parameters are validated:
-  the known algorithm, 10,000 to 600,000 iterations (fewer is weak, more blocks the check for seconds on a Pi),
-  a salt of 8 to 64 bytes and a 32-byte hash, all in ASCII hexadecimal; PINs are 4 to 8 ASCII digits.
+* **No default PIN, and only the owner sets one.** The operator PIN is stored only as a salted PBKDF2-SHA256 hash
+  (``pbkdf2_sha256$<iterations>$<salt>$<hash>``) set by ``kiosk --set-pin`` (the installer asks for it; run by
+  root it writes the table's own state folder, :func:`table_state_dir`), by the operator menu's "Change PIN", or
+  on the screen after a PIN reset stick was found (``kiosk.ui.operator``); ``operator.pin_hash`` is ``null``
+  until then, and the table's screen never offers to set a first PIN to whoever holds a corner. Hash parameters
+  are validated: the known algorithm, 10,000 to 600,000 iterations (fewer is weak, more blocks the check for
+  seconds on a Pi), a salt of 8 to 64 bytes and a 32-byte hash, all in ASCII hexadecimal; PINs are 4 to 8 ASCII
+  digits.
 * **A config that never darkens the table** (:func:`load_safely`): a file that cannot be read (not UTF-8, random
   bytes, truncated, empty, larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`) or that does not
   validate (a typo in a key, a value out of range) is left where it is for the operator to fix, and the kiosk
@@ -92,6 +95,7 @@ __all__ = [
     "FORMER_DEFAULT_PIN_HASH",
     "DEFAULT_PIN",
     "default_state_dir",
+    "table_state_dir",
     "default_config_path",
 ]
 
@@ -587,6 +591,12 @@ def default_state_dir() -> Path:
         return Path(env.split(":")[0])
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "sushi-kiosk"
+
+
+def table_state_dir() -> Path:
+    """The installed table's state folder (``StateDirectory=sushi-kiosk`` of the unit): ``/var/lib/sushi-kiosk``,
+    or ``$KIOSK_TABLE_STATE_DIR`` (tests). ``kiosk --set-pin`` run by root writes here, as the folder's owner."""
+    return Path(os.environ.get("KIOSK_TABLE_STATE_DIR") or "/var/lib/sushi-kiosk")
 
 
 def default_config_path() -> Path:

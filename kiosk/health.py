@@ -11,9 +11,10 @@ Decisions written down:
 
 * Files moved aside are listed from the state folder itself (``*.corrupt-*``, ``*.rejected-*``), not only those
   of this start: the operator sees them until someone looks at them and deletes them.
-* The corner marks are short and few: "No operator PIN" (a try-out or a fresh install: the corner gesture opens
-  the PIN set-up) and "Settings problem" (the config did not load: the table runs on the last good copy or the
-  defaults). Everything else waits for the menu; guests need not know about a card that is filling up.
+* The corner marks are short and few: "No operator PIN" (a try-out, or a table whose settings were lost: the
+  corner gesture says how the owner sets one, never offers to set it) and "Settings problem" (the config did not
+  load: the table runs on the last good copy or the defaults). Everything else waits for the menu; guests need
+  not know about a card that is filling up.
 * "Low space" is below 50 MB free on the card (a full scores file is about 10 MB, a game journal well under 1 MB).
 """
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Turn a fresh Raspberry Pi OS Lite (Bookworm or later, 64-bit) into the sushi table, from a checkout of this
-# repository. Idempotent: a second run changes nothing and says so. See docs/kiosk.md ("Installing the table").
+# repository. Idempotent: a second run changes nothing and says so. See docs/owner/README.md (step by step) and
+# docs/appliance.md.
 #
 #   sudo scripts/install.sh                         # asks for the operator PIN
 #   sudo scripts/install.sh --pin 1357 --rotate 180

@@ -313,7 +313,7 @@ def child_main(tmp: Path, out: Path) -> None:
         level = next(iter(app.games[key].bots))
         if app.launcher.session is not None:
             app.launcher.end()
-        app.start_game(key, [(sw, None), (ne, level)])
+        app.start_game(key, [(sw, None), (ne, level)], seed=9)
         assert app.sm.current == screen.name
         frames(2)
         return screen, sw, ne, app.launcher.session, app.launcher.session.game_seat_of(sw)

@@ -9,7 +9,6 @@ another finger taps cards and buttons; bots play through the session at a fast t
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from conftest import (
     centre_of,
     frames,
     run_child,
+    run_for,
     run_scenarios,
     run_until,
     screenshot,
@@ -103,7 +103,7 @@ class Table:
         self.app = app
         self.screen = app.launcher.game_screens["makoto"]
 
-    def start(self, seats: list[tuple[str, str | None]], games: int = 1) -> Any:
+    def start(self, seats: list[tuple[str, str | None]], games: int = 1, seed: int = 7) -> Any:
         app = self.app
         if app.mode == "results":
             app.go_attract()
@@ -111,7 +111,7 @@ class Table:
         if app.launcher.session is not None:
             app.launcher.end()
         self.screen.match_games = games
-        app.start_game("makoto", [(app.table.by_position(p).index, lv) for p, lv in seats])
+        app.start_game("makoto", [(app.table.by_position(p).index, lv) for p, lv in seats], seed=seed)
         assert app.sm.current == "game:makoto", app.sm.current
         frames(2)
         return app.launcher.session
@@ -177,14 +177,17 @@ class Table:
             hold.up()
             tick()
 
-    def play_out(self, humans: list[str], timeout: float = 40) -> int:
-        """Humans play through touches, bots through the session, until the game is over. Returns human steps."""
+    def play_out(self, humans: list[str], timeout: float = 120) -> int:
+        """Humans play through touches, bots through the session, until the game is over (``timeout`` virtual
+        seconds at most). Returns human steps."""
+        from kiosk import clock
+
         session = self.app.launcher.session
         st = session.state
         n = 0
-        end = time.monotonic() + timeout
+        end = clock.now() + timeout
         while not st.is_over():
-            assert time.monotonic() < end, "the game did not end in time"
+            assert clock.now() < end, "the game did not end in time"
             if session.state is not st:
                 break
             mover = next((p for p in humans if st.to_move() == [self.g(p)]), None)
@@ -357,8 +360,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert session.state.lid_holder == sheet["lid_holder"], "the lowest scorer holds the lid"
         assert "Score sheet" in tb.screen.sheet_text
         screenshot("makoto_score_sheet")
-        time.sleep(0.2)
-        frames(2)
+        run_for(2.0)  # bots would have moved by now, were the session not paused
         assert len(session.state.journal) == 2, "the session is paused while the sheet shows"
         tap(buttons(tb.panel("north-east"), "Next game \u25b6")[0])
         assert not tb.screen.sheet

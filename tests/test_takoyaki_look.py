@@ -67,7 +67,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def start() -> Any:
         if app.launcher.session is not None:
             app.launcher.end()
-        app.start_game("takoyaki", [(app.table.by_position(p).index, None) for p in SEATS])
+        app.start_game("takoyaki", [(app.table.by_position(p).index, None) for p in SEATS], seed=4)
         run_until(lambda: not screen.counting_down, 5, "the countdown")
         session = app.launcher.session
         for g in range(len(SEATS)):  # a fried ball on every grill (upper case on its disc) beside raw ones

@@ -10,13 +10,26 @@ saved as a PNG into ``artifacts/`` for a human to look at.
 from __future__ import annotations
 
 import os
-import time
+import random
 from collections.abc import Callable
 from typing import Any
 
 import conftest
 import pytest
-from conftest import button_with_text, frames, run_for, screenshot, start_kiosk, tap, touch_down, touch_up, window_point
+from conftest import (
+    button_with_text,
+    buttons,
+    frames,
+    run_for,
+    screenshot,
+    start_kiosk,
+    tap,
+    touch_down,
+    touch_up,
+    window_point,
+)
+
+from kiosk import clock
 
 pytestmark = pytest.mark.ui
 
@@ -62,6 +75,12 @@ def key(app: Any, text: str, kind: str = "down") -> None:
     frames(1)
 
 
+def seed_next_game(app: Any, seed: int) -> None:
+    """The next game a guest starts on the joining screen (its Start button) gets ``seed``: the launcher draws it
+    from its own generator, which is seeded here so the game does not depend on the tests run before it."""
+    app.launcher.rng = random.Random(seed)
+
+
 def to_attract(app: Any) -> None:
     app.go_attract()
     frames(2)
@@ -87,7 +106,7 @@ def test_real_window_and_hardening(app: Any) -> None:
 
 def test_attract_cycles_call_real_bot_games_and_boards(app: Any) -> None:
     app.go_attract()
-    # checked before any frame: the call's slot is 1 s here, and two frames on a loaded machine can take longer
+    # checked before any frame: attract mode starts with the call (its slot is 1 virtual second here)
     assert app.sm.current == "attract" and app.attract_screen.phase == "call", "attract starts with the call"
     frames(2)
     screenshot("attract_call")
@@ -179,6 +198,7 @@ def test_join_by_pad_and_seat_button_then_start(app: Any) -> None:
     join.cycle_match()
     assert join.match_games == 1 and "one game" in join.match_label
     screenshot("join")
+    seed_next_game(app, 10)
     tap(button_with_text(join.pads[sw], "Start \u25b6"))
     assert app.mode == "game" and app.launcher.session is not None
     s = app.launcher.session
@@ -212,8 +232,8 @@ def test_private_tray_hides_hand_until_held_and_human_plays_by_touch(app: Any) -
     frames(1)
     assert not tray.is_open and not other.ids.tray.is_open
     screenshot("game_hidden")
-    # (a screenshot on a loaded machine can outlast this app's 2 s idle_s: the guest is still there)
-    app.hub.last_input = time.monotonic()
+    # the guest is still there (the screenshot's frames count towards this app's 2 s idle_s)
+    app.hub.note_input()
     frames(1)
     assert not app.overlay.prompting
     # hold the tray with one finger ...
@@ -221,7 +241,7 @@ def test_private_tray_hides_hand_until_held_and_human_plays_by_touch(app: Any) -
     assert tray.is_open and not other.ids.tray.is_open, "only the held tray opens"
     assert panel.labels[0], "the seat to move has action buttons"
     screenshot("game_tray_open")
-    app.hub.last_input = time.monotonic()  # (the same: the finger is still down)
+    app.hub.note_input()  # (the same: the finger is still down)
     # ... and press an action with another finger
     before = len(session.state.journal)
     buttons = [
@@ -269,21 +289,28 @@ def test_idle_asks_still_playing_then_saves_and_returns_to_attract(app: Any) -> 
     assert archived and '"end":"abandoned"' in archived[0].read_text()
 
 
-def _finish_game(app: Any) -> None:
-    """The human seats play random legal actions through the session (as their screen would); bots as usual."""
+#: A bound on one test game's human moves (each is applied without a frame; the bots' moves take frames).
+MAX_HUMAN_MOVES = 2000
+
+
+def _finish_game(app: Any, timeout: float = 60.0) -> None:
+    """The human seats play random legal actions through the session (as their screen would); bots as usual.
+    At most ``timeout`` virtual seconds of frames (and :data:`MAX_HUMAN_MOVES` human moves)."""
     from kiosk.ai import RandomBot
 
     session = app.launcher.session
     session.move_delay = 0.0
     humans = {g: RandomBot(g, 99 + g) for g in session.humans()}
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
+    end = clock.now() + timeout
+    moves = 0
+    while clock.now() < end and moves < MAX_HUMAN_MOVES:
         if session.state.is_over():
             return
         movers = [g for g in session.state.to_move() if g in humans]
         if movers:
-            app.hub.last_input = time.monotonic()  # the human touched (keeps the idle prompt away)
+            app.hub.note_input()  # the human touched (keeps the idle prompt away)
             session.apply(movers[0], humans[movers[0]].choose(session.state))
+            moves += 1
         else:
             frames(1)
     raise AssertionError(
@@ -299,6 +326,7 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     se = app.table.by_position("south-east").index
     nw = app.table.by_position("north-west").index
     tap(button_with_text(join.pads[nw], "+ Add a bot here"))
+    seed_next_game(app, 11)
     tap(button_with_text(join.pads[se], "Start \u25b6"))
     assert app.mode == "game"
     _finish_game(app)
@@ -351,6 +379,7 @@ def test_still_playing_goes_with_the_game_it_asked_about(app: Any) -> None:
     se = app.table.by_position("south-east").index
     nw = app.table.by_position("north-west").index
     tap(button_with_text(join.pads[nw], "+ Add a bot here"))
+    seed_next_game(app, 12)
     tap(button_with_text(join.pads[se], "Start \u25b6"))
     from kiosk.ai import RandomBot
 
@@ -358,10 +387,11 @@ def test_still_playing_goes_with_the_game_it_asked_about(app: Any) -> None:
     session.move_delay = 0.0
     (human,) = session.humans()
     bot = RandomBot(human, 5)
-    end = time.monotonic() + 60
+    end = clock.now() + 60  # virtual seconds of frames; the human's moves are bounded too
+    moves = 0
     while not session.state.is_over():
-        assert time.monotonic() < end, "the game did not end"
-        app.hub.last_input = time.monotonic()
+        assert clock.now() < end and moves < MAX_HUMAN_MOVES, "the game did not end"
+        app.hub.note_input()
         if session.state.to_move() != [human]:
             frames(1)
             continue
@@ -369,10 +399,11 @@ def test_still_playing_goes_with_the_game_it_asked_about(app: Any) -> None:
         after = session.state.clone()
         after.apply(human, action)
         if after.is_over():  # nobody touched for a while: the question is up when the last move lands
-            app.hub.last_input = time.monotonic() - app.cfg.timeouts.idle_s - 0.05
+            app.hub.last_input = clock.now() - app.cfg.timeouts.idle_s - 0.05
             run_until(lambda: app.overlay.prompting, 5, "the Still playing? prompt")
             assert app.overlay.parent is not None
         session.apply(human, action)
+        moves += 1
     run_for(app.cfg.timeouts.still_playing_s + 0.5)  # past the question's time-out, nobody answering
     assert app.mode in ("game", "results") and not app.idle.prompting, app.mode
     run_until(lambda: app.mode == "results", 5, "the results screen (not abandoned: that is attract mode)")
@@ -407,8 +438,23 @@ def _type_pin(pad: Any, digits: str, submit: str = "OK") -> None:
     tap(button_with_text(pad, submit))
 
 
-def test_first_start_pin_set_up_typed_twice(app: Any) -> None:
-    """No default PIN: the kiosk marks it on the attract screen and the corner gesture opens only the set-up."""
+def _play_root_helper(app: Any, stick: Any) -> None:
+    """What kiosk-admin.service does when the request file appears: the real helper, its USB look-up replaced by
+    one stick whose top folder is ``stick`` (a real folder; None: no stick plugged in)."""
+    from kiosk.appliance.admin import Admin
+
+    def usb_files(match: Any) -> Any:
+        return ([], []) if stick is None else (sorted(p for p in stick.iterdir() if match(p)), [])
+
+    Admin(app.state_dir, app.state_dir / "no-root", reboot=lambda: None, usb_files=usb_files).serve()
+
+
+def test_without_a_pin_a_guest_holding_the_corner_cannot_set_one(
+    app: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No default PIN, and no first-come set-up: the corner says how the owner sets one; a PIN reset stick (read by
+    the root helper) is the only way to set it from the screen."""
+    from kiosk.appliance import requests
     from kiosk.config import LoadedConfig, check_pin
 
     assert not app.cfg.operator.pin_set
@@ -418,9 +464,40 @@ def test_first_start_pin_set_up_typed_twice(app: Any) -> None:
     to_attract(app)
     assert "Settings problem" in app.corner_mark.text
     screenshot("attract_corner_marks")
+    # a guest holds the corner: no PIN pad, only how the owner sets one
     pad = _hold_corner(app)
     op = app.operator
-    assert op.phase == "pin" and pad.mode == "setup" and "No operator PIN" in pad.message
+    assert op.phase == "nopin" and op.nopin_title == "No operator PIN is set"
+    assert pad.disabled and not buttons(pad, "1") and not buttons(op, "Next"), "no digits to type"
+    assert "--set-pin" in op.nopin_text and "kiosk-pin-reset.txt" in op.nopin_text
+    screenshot("operator_no_pin")
+    tap(button_with_text(op, "Close"))
+    assert app.mode != "operator" and not app.cfg.operator.pin_set
+    # a table not set up by the installer has no helper to read a stick: it says so and asks nothing
+    monkeypatch.setattr(requests, "HELPER_UNIT", tmp_path / "no-such-unit")
+    _hold_corner(app)
+    assert op.phase == "nopin"
+    tap(button_with_text(op, "Check USB stick"))
+    assert "not set up by the installer" in op.reset_status and requests.pending(app.state_dir) == []
+    # an installed table: the helper looks, and finds no reset file on the stick
+    unit = tmp_path / "kiosk-admin.path"
+    unit.write_text("")
+    monkeypatch.setattr(requests, "HELPER_UNIT", unit)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    (stick / "menu.pdf").write_bytes(b"%PDF")
+    tap(button_with_text(op, "Check USB stick"))
+    assert requests.pending(app.state_dir) == ["pin-reset"] and op.reset_busy
+    assert not buttons(op, "Check USB stick"), "one look at a time"
+    _play_root_helper(app, stick)
+    run_until(lambda: not op.reset_busy, 5, "the helper's answer")
+    assert "no kiosk-pin-reset.txt" in op.reset_status and op.phase == "nopin" and not app.cfg.operator.pin_set
+    # the owner's stick: the reset file, as a laptop may have named it
+    (stick / "Kiosk-PIN-Reset.txt").write_text("")
+    tap(button_with_text(op, "Check USB stick"))
+    _play_root_helper(app, stick)
+    run_until(lambda: op.phase == "pin" and pad.mode == "setup", 5, "the PIN set-up after the reset stick")
+    assert "PIN reset stick found" in pad.message
     screenshot("operator_pin_setup")
     _type_pin(pad, "1234", "Next")
     assert pad.step == "second" and "same PIN again" in pad.message
@@ -434,12 +511,20 @@ def test_first_start_pin_set_up_typed_twice(app: Any) -> None:
     run_until(lambda: pad.mode == "check", 5, "the PIN saved")
     assert "PIN saved" in pad.message and op.phase == "pin", "the set-up alone never opens the menu"
     assert check_pin("258013", app.cfg.operator.pin_hash)
-
+    assert not requests.pin_reset_granted(app.state_dir), "the reset stick's grant is used up"
     assert check_pin("258013", saved_config(app).operator.pin_hash), "saved to the config file"
     _type_pin(pad, "258013")
     run_until(lambda: op.phase == "menu", 5, "the menu after the right PIN")
     assert "Operator PIN: set" in op.health_text and "Settings: ok" in op.health_text
     assert "No operator PIN" not in app.corner_mark.text
+    tap(button_with_text(op, "Close menu"))
+    # a forgotten PIN: the same ways back in, from under the pad
+    pad = _hold_corner(app)
+    assert op.phase == "pin" and pad.mode == "check"
+    tap(button_with_text(op, "Forgot the PIN?"))
+    assert op.phase == "nopin" and op.nopin_title == "Forgot the operator PIN?"
+    tap(button_with_text(op, "Close"))
+    assert check_pin("258013", app.cfg.operator.pin_hash), "looking changes nothing"
 
 
 def test_wrong_pins_wait_longer_then_lock_the_pad(app: Any) -> None:
@@ -448,7 +533,7 @@ def test_wrong_pins_wait_longer_then_lock_the_pad(app: Any) -> None:
     from kiosk.pin import LOCKOUT_S, PinGuard, delay_after
 
     assert app.cfg.operator.pin_set, "runs after the set-up test"
-    now = [time.time()]
+    now = [clock.wall()]  # the guard's own fake wall clock, moved by hand
     app.pin_guard = PinGuard(app.state_dir / "operator-pin-test.json", clock=lambda: now[0])
     to_attract(app)
     pad = _hold_corner(app)
@@ -575,6 +660,12 @@ def test_operator_screens_fit_a_1280x800_panel(app: Any) -> None:
         _type_pin(pad, "258013")
         run_until(lambda: app.operator.phase == "menu", 5, "the menu")
         screenshot("operator_menu_1280x800")
+        from kiosk.ui.fit import check_tree
+
+        # the System part's USB stick buttons fit (the settings rows' own findings at this size are older)
+        problems = [p for p in check_tree(Window, (float(Window.width), float(Window.height))) if "USB" in p.text]
+        assert not problems, "\n".join(map(str, problems))
+        assert buttons(app.operator, "Back up to USB stick...", enabled=False)
         tap(button_with_text(app.operator, "Type..."))
         frames(2)
         screenshot("operator_vkeyboard_1280x800")

@@ -2,6 +2,13 @@
 ``kiosk-admin.path`` when a request file appears, see :mod:`kiosk.appliance.requests`).
 
 * **read-only on/off**: the Pi OS overlay is switched for the next boot and the table reboots.
+* **pin-reset**: the PIN reset file (``kiosk-pin-reset.txt``) in the top folder of a USB stick (mounted read-only,
+  unmounted again) lets the table's screen set a new operator PIN for ten minutes (a grant in the requests
+  folder, see :mod:`kiosk.appliance.requests`); the stick is the owner's proof of physical access.
+* **backup**: the table's scores, statistics and settings (the PIN hash only when asked) as one file onto the
+  first USB stick, mounted read-write for it, read back and checked (:mod:`kiosk.appliance.backup`);
+* **restore**: the newest backup file on a USB stick, checked in full before anything changes; the kiosk is
+  stopped while its files are replaced and started again on them;
 * **update**: the bundle (the newest ``*.kiosk-update`` in the top folder of a USB stick, mounted read-only
   for the copy, or a given file) is copied into the state folder first, so that it survives the reboots below.
   If the root is read-only (the overlay is on) an install would land in RAM and vanish: the helper turns the
@@ -27,11 +34,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from kiosk.appliance import readonly
-from kiosk.appliance.requests import requests_dir, write_status
+from kiosk.appliance import backup, readonly
+from kiosk.appliance.requests import PIN_RESET_FILE, grant_pin_reset, requests_dir, write_status
 from kiosk.appliance.update import BUNDLE_SUFFIX, DEFAULT_ROOT, SystemdReady, UpdateError, Updater, read_manifest
 
-__all__ = ["Admin", "find_usb_bundles", "main", "newest_bundle"]
+__all__ = ["Admin", "find_usb_bundles", "find_usb_files", "main", "newest_bundle"]
 
 STATE_DIR = Path("/var/lib/sushi-kiosk")
 USB_MOUNTS = Path("/run/kiosk-usb")
@@ -63,13 +70,35 @@ def newest_bundle(paths: Sequence[Path]) -> Path | None:
 
 def find_usb_bundles(mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Path]]:
     """Mount every removable partition read-only under ``mount_root``; the bundles found and the mounts made."""
+    return find_usb_files(lambda p: p.name.endswith(BUNDLE_SUFFIX), mount_root)
+
+
+def is_pin_reset_file(path: Path) -> bool:
+    """The reset file, as a laptop may have named it (any case; ``.txt.txt``; no extension)."""
+    return path.name.lower().startswith(PIN_RESET_FILE.removesuffix(".txt")) and path.is_file()
+
+
+def find_usb_files(match: Callable[[Path], bool], mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Path]]:
+    """Mount every removable partition read-only under ``mount_root``; the files of its top folder that
+    ``match``, and the mounts made (unmount them when done)."""
+    folders, mounted = mount_usb("ro,nosuid,nodev,noexec", mount_root)
+    found: list[Path] = []
+    for where in folders:
+        with contextlib.suppress(OSError):
+            found.extend(sorted(p for p in where.iterdir() if match(p)))
+    return found, mounted
+
+
+def mount_usb(options: str, mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Path]]:
+    """Mount every removable partition not mounted yet under ``mount_root`` with ``options``; the top folders of
+    every USB partition (mounted here or already), and the mounts made (unmount them when done)."""
     out = subprocess.run(
         ["lsblk", "--json", "--paths", "--output", "NAME,RM,TRAN,FSTYPE,MOUNTPOINT,TYPE"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    found: list[Path] = []
+    folders: list[Path] = []
     mounted: list[Path] = []
 
     def walk(devs: list[dict[str, Any]], usb: bool) -> None:
@@ -80,16 +109,20 @@ def find_usb_bundles(mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Pa
                 if not where and d.get("fstype"):
                     target = mount_root / Path(d["name"]).name
                     target.mkdir(parents=True, exist_ok=True)
-                    r = subprocess.run(["mount", "-o", "ro,nosuid,nodev,noexec", d["name"], str(target)])
+                    r = subprocess.run(["mount", "-o", options, d["name"], str(target)])
                     if r.returncode == 0:
                         mounted.append(target)
                         where = str(target)
                 if where:
-                    found.extend(sorted(Path(where).glob(f"*{BUNDLE_SUFFIX}")))
+                    folders.append(Path(where))
             walk(d.get("children") or [], is_usb)
 
     walk(json.loads(out).get("blockdevices", []), False)
-    return found, mounted
+    return folders, mounted
+
+
+def _umount(mount: Path) -> None:
+    subprocess.run(["umount", str(mount)], check=False)
 
 
 class Admin:
@@ -100,11 +133,19 @@ class Admin:
         *,
         reboot: Callable[[], None] | None = None,
         updater: Updater | None = None,
+        usb_files: Callable[[Callable[[Path], bool]], tuple[list[Path], list[Path]]] | None = None,
+        unmount: Callable[[Path], None] | None = None,
+        usb_folders: Callable[[str], tuple[list[Path], list[Path]]] | None = None,
+        service: Callable[[str], None] | None = None,
     ) -> None:
         self.state_dir = state_dir
         self.dir = requests_dir(state_dir)
         self.reboot = reboot or (lambda: subprocess.run(["systemctl", "reboot"], check=False))
         self.updater = updater or Updater(root, check=SystemdReady())
+        self.usb_files = usb_files or find_usb_files
+        self.unmount = unmount or _umount
+        self.usb_folders = usb_folders or mount_usb
+        self.service = service or (lambda verb: subprocess.run(["systemctl", verb, "kiosk.service"], check=False))
 
     def status(self, kind: str, ok: bool, message: str) -> None:
         print(f"kiosk-admin: {kind}: {message}", flush=True)
@@ -132,10 +173,100 @@ class Admin:
         upd = self._take("update")
         if upd is not None:
             code |= self.update(upd)
+        if self._take("pin-reset") is not None:
+            code |= self.pin_reset()
+        req = self._take("backup")
+        if req is not None:
+            code |= self.backup(bool(req.get("with_pin")))
+        if self._take("restore") is not None:
+            code |= self.restore()
         ro = self._take("read-only")
         if ro is not None:
             code |= self.read_only(bool(ro.get("on")))
         return code
+
+    def backup(self, with_pin: bool = False) -> int:
+        """One backup file onto the first USB stick, read back and checked."""
+        self._done("backup")
+        try:
+            folders, mounts = self.usb_folders("rw,nosuid,nodev,noexec")
+        except (OSError, subprocess.CalledProcessError, ValueError) as exc:
+            self.status("backup", False, f"could not look at the USB sticks ({exc}): nothing written")
+            return 1
+        try:
+            if not folders:
+                self.status("backup", False, "no USB stick found: plug one in and try again (nothing written)")
+                return 1
+            try:
+                path = backup.write_backup(self.state_dir, folders[0], with_pin=with_pin)
+            except backup.BackupError as exc:
+                self.status("backup", False, str(exc))
+                return 1
+            pin = " with the PIN" if with_pin else " (without the PIN)"
+            self.status("backup", True, f"backed up{pin} to {path.name} on the USB stick, checked: take it out")
+            return 0
+        finally:
+            for m in mounts:
+                self.unmount(m)
+
+    def restore(self) -> int:
+        """The newest backup file on a USB stick, checked, then restored with the kiosk stopped."""
+        self._done("restore")
+        try:
+            found, mounts = self.usb_files(lambda p: p.name.endswith(backup.SUFFIX) and not p.name.startswith("."))
+        except (OSError, subprocess.CalledProcessError, ValueError) as exc:
+            self.status("restore", False, f"could not look at the USB sticks ({exc}): nothing changed")
+            return 1
+        try:
+            if not found:
+                self.status(
+                    "restore", False, f"no *{backup.SUFFIX} file in the top folder of a USB stick: nothing changed"
+                )
+                return 1
+            newest = max(found, key=lambda p: p.name)
+            try:
+                backup.read_backup(newest)  # every check before the kiosk stops
+            except backup.BackupError as exc:
+                self.status("restore", False, f"{exc}: nothing changed")
+                return 1
+            self.service("stop")
+            try:
+                message = backup.restore_backup(newest, self.state_dir)
+                ok = True
+            except (backup.BackupError, OSError) as exc:
+                message, ok = f"the restore failed: {exc}", False
+            for name in (*backup.FILES, "kiosk.last-good.json"):
+                with contextlib.suppress(LookupError, OSError):
+                    shutil.chown(self.state_dir / name, "kiosk", "kiosk")
+            self.status("restore", ok, message)
+            self.service("start")
+            return 0 if ok else 1
+        finally:
+            for m in mounts:
+                self.unmount(m)
+
+    def pin_reset(self) -> int:
+        """Look for the PIN reset file on a USB stick; if it is there, let the screen set a new PIN."""
+        self._done("pin-reset")
+        try:
+            found, mounts = self.usb_files(is_pin_reset_file)
+        except (OSError, subprocess.CalledProcessError, ValueError) as exc:
+            self.status("pin-reset", False, f"could not look at the USB sticks ({exc}): nothing changed")
+            return 1
+        for m in mounts:
+            self.unmount(m)
+        if not found:
+            self.status(
+                "pin-reset",
+                False,
+                f"no {PIN_RESET_FILE} in the top folder of a USB stick: nothing changed (docs/owner/pin.md)",
+            )
+            return 1
+        grant = grant_pin_reset(self.state_dir)
+        with contextlib.suppress(LookupError, OSError):  # no kiosk user (a development machine)
+            shutil.chown(grant, "kiosk", "kiosk")
+        self.status("pin-reset", True, "PIN reset stick found: set a new operator PIN on the screen now")
+        return 0
 
     def read_only(self, on: bool) -> int:
         self._done("read-only")
@@ -215,7 +346,8 @@ class Admin:
         return 0 if ok else 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """``kiosk-admin``'s command line."""
     p = argparse.ArgumentParser(prog="kiosk-admin", description="Carry out the operator menu's system requests.")
     p.add_argument("--state-dir", type=Path, default=STATE_DIR)
     p.add_argument("--root", type=Path, default=DEFAULT_ROOT)
@@ -223,7 +355,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("serve", help="carry out the waiting requests (started by kiosk-admin.path)")
     ro = sub.add_parser("read-only", help="turn read-only mode on or off (reboots)")
     ro.add_argument("state", choices=("on", "off", "status"))
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     admin = Admin(args.state_dir, args.root)
     if args.cmd == "serve":
         return admin.serve()

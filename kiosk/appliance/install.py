@@ -28,11 +28,16 @@ Steps, in order:
    splash, the KMS display driver) in ``/boot/firmware`` (Pi only);
 8. display rotation (``--rotate``): Kivy's ``[graphics] rotation`` through a drop-in of the unit (Kivy turns the
    touches with the picture);
-9. the operator PIN: asked on the terminal, or ``--pin``; never a default (``kiosk --set-pin`` does the work).
-   A PIN already set (not the factory one) is kept;
-10. with ``--read-only``: the state folder on its own writable partition (``--data-device``, ext4, in
-    ``/etc/fstab`` with ``data=journal``) and the Pi OS overlay file system on the root (see
-    :mod:`kiosk.appliance.readonly`).
+9. with ``--read-only``: the state folder on its own writable partition (``--data-device``, ext4, in
+   ``/etc/fstab`` with ``data=journal``) and the Pi OS overlay file system on the root (see
+   :mod:`kiosk.appliance.readonly`). Before the PIN, so that the PIN lands on the data stick, and a stick that
+   already holds the table's settings (a reinstall on a new card) is seen;
+10. the operator PIN: asked on the terminal, or ``--pin``; never a default (``kiosk --set-pin`` does the work).
+    One PIN, and the installer says which: a PIN already set (on the card or the data stick; not the factory one)
+    is kept unless ``--pin`` gives another, which replaces it.
+
+Guard: with read-only mode on (the Pi OS overlay active), everything the installer writes would land in memory and
+vanish at the next start: it changes nothing and says how to turn the mode off first.
 """
 
 from __future__ import annotations
@@ -339,8 +344,12 @@ class Installer:
         current = self._stored_pin_hash(config_file)
         from kiosk import config as kconfig
 
-        if current and (self.pin is None or kconfig.check_pin(self.pin, current)):
-            self.ok(step, f"set in {config_file}")
+        if current and self.pin is None:
+            # a reinstall, or a data stick that already holds the table's settings: one PIN, the one already set
+            self.ok(step, f"kept the PIN already set in {config_file} (another one: --pin, or kiosk --set-pin)")
+            return
+        if current and self.pin is not None and kconfig.check_pin(self.pin, current):
+            self.ok(step, f"the PIN given is the one set in {config_file}")
             return
         pin = self.pin
         if pin is None and not self.dry_run:
@@ -360,7 +369,8 @@ class Installer:
                 self.out(f"[FAIL]  {step}: {exc}")
                 self.failed.append(step)
                 return
-        self.change(step, f"set with kiosk --set-pin (in {config_file})", lambda: self._set_pin(pin or ""))
+        what = "replaced by the PIN given" if current else "set"
+        self.change(step, f"{what}, with kiosk --set-pin (in {config_file})", lambda: self._set_pin(pin or ""))
 
     @staticmethod
     def _stored_pin_hash(path: Path) -> str | None:
@@ -419,6 +429,14 @@ class Installer:
         if os.geteuid() != 0 and not self.dry_run:
             self.out("The installer changes the system: run it as root (sudo), or with --dry-run to see the steps.")
             return 2
+        if readonly.supported() and readonly.overlay_active():
+            self.out(
+                "Read-only mode is on: what the installer changes would be written to memory and lost at the next "
+                "start, so it changes nothing. Turn read-only mode off first (operator menu, System, or: sudo "
+                "/opt/sushi-kiosk/current/bin/kiosk-admin read-only off; the table restarts), then run the installer "
+                "again; with --read-only it turns the mode back on."
+            )
+            return 1
         self.out(
             f"Installing the sushi table from {self.source}" + (" (dry run: nothing changes)" if self.dry_run else "")
         )
@@ -430,8 +448,8 @@ class Installer:
             self.step_units,
             self.step_consoles,
             self.step_firmware,
+            self.step_read_only,  # before the PIN: a data stick mounted now is where the PIN goes (and may hold one)
             self.step_pin,
-            self.step_read_only,
         ):
             step()
         if self.failed:
@@ -447,7 +465,8 @@ class Installer:
         return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The installer's command line (``scripts/install.sh``; the docs test checks the documented calls)."""
     p = argparse.ArgumentParser(prog="install.sh", description="Turn a fresh Raspberry Pi OS Lite into the table.")
     p.add_argument("--dry-run", action="store_true", help="print each step that would change something; change nothing")
     p.add_argument("--pin", help="the operator PIN (4-8 digits); asked on the terminal when not given")
@@ -458,6 +477,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), help="turn the picture (and the touches)")
     p.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[2], help="the checkout")
     p.add_argument("--root", type=Path, default=DEFAULT_ROOT, help=f"where the app goes (default {DEFAULT_ROOT})")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = build_parser()
     args = p.parse_args(argv)
     if args.pin is not None and not (args.pin.isdigit() and 4 <= len(args.pin) <= 8):
         p.error("--pin must be 4 to 8 digits")

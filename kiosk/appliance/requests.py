@@ -9,11 +9,21 @@ Requests (one file each, written atomically; a second request of the same kind r
 
 * ``read-only.request``: ``{"on": true}`` or ``{"on": false}``; the table reboots into the new mode;
 * ``update.request``: ``{"from": "usb"}`` (the newest ``*.kiosk-update`` on a USB stick) or
-  ``{"bundle": "/path"}``.
+  ``{"bundle": "/path"}``;
+* ``backup.request``: ``{"with_pin": false}``: one verified backup file (scores, statistics, settings; the PIN
+  hash only when asked) onto the USB stick (:mod:`kiosk.appliance.backup`);
+* ``restore.request``: the newest backup file on a USB stick, checked in full first, restored with the kiosk
+  stopped (it starts again on the restored files);
+* ``pin-reset.request``: look for the PIN reset file (:data:`PIN_RESET_FILE`) in the top folder of a USB stick.
+  Physical access is the proof: the file is the owner's key. When the helper finds it, it writes the grant
+  ``pin-reset.grant`` (``{"until": <epoch seconds>}``, :data:`PIN_GRANT_S` from then): only while a grant is
+  valid does the table offer to set a new PIN on the screen (and setting one uses the grant up). Without a PIN
+  and without a grant the screen only says how to set one (:func:`pin_reset_granted`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -23,6 +33,14 @@ from typing import Any
 
 __all__ = [
     "HELPER_UNIT",
+    "PIN_GRANT_S",
+    "PIN_RESET_FILE",
+    "consume_pin_grant",
+    "grant_pin_reset",
+    "pin_reset_granted",
+    "request_backup",
+    "request_pin_reset",
+    "request_restore",
     "SystemState",
     "pending",
     "read_status",
@@ -35,6 +53,13 @@ __all__ = [
 
 #: The installed path unit that hands requests to the root helper; without it nobody carries them out.
 HELPER_UNIT = Path("/etc/systemd/system/kiosk-admin.path")
+
+
+#: The PIN reset file's name, in the top folder of a USB stick (any content; also ``kiosk-pin-reset.txt.txt`` and
+#: other names starting with it, whatever the case, as a laptop may save it). Documented in docs/owner/pin.md.
+PIN_RESET_FILE = "kiosk-pin-reset.txt"
+#: How long a found reset file lets the table's screen set a new PIN (seconds).
+PIN_GRANT_S = 600
 
 
 def requests_dir(state_dir: Path) -> Path:
@@ -63,6 +88,58 @@ def request_update(state_dir: Path, bundle: str | None = None) -> Path:
     path = requests_dir(state_dir) / "update.request"
     _write(path, {"from": "usb"} if bundle is None else {"bundle": str(bundle), "asked": time.time()})
     return path
+
+
+def request_backup(state_dir: Path, with_pin: bool = False) -> Path:
+    """Ask for a backup onto the USB stick (the PIN hash in it only when ``with_pin``)."""
+    path = requests_dir(state_dir) / "backup.request"
+    _write(path, {"with_pin": bool(with_pin), "asked": time.time()})
+    return path
+
+
+def request_restore(state_dir: Path) -> Path:
+    """Ask for a restore from the newest backup file on a USB stick."""
+    path = requests_dir(state_dir) / "restore.request"
+    _write(path, {"asked": time.time()})
+    return path
+
+
+def request_pin_reset(state_dir: Path) -> Path:
+    """Ask the root helper to look for the PIN reset file on a USB stick."""
+    path = requests_dir(state_dir) / "pin-reset.request"
+    _write(path, {"asked": time.time()})
+    return path
+
+
+def _grant_path(state_dir: Path) -> Path:
+    return requests_dir(state_dir) / "pin-reset.grant"
+
+
+def grant_pin_reset(state_dir: Path, now: float | None = None) -> Path:
+    """(The root helper) let the screen set a new PIN for :data:`PIN_GRANT_S` seconds."""
+    now = time.time() if now is None else now
+    path = _grant_path(state_dir)
+    _write(path, {"until": now + PIN_GRANT_S})
+    return path
+
+
+def pin_reset_granted(state_dir: Path | None, now: float | None = None) -> bool:
+    """True while a grant written by the root helper is valid (not expired, not from the far future)."""
+    if state_dir is None:
+        return False
+    now = time.time() if now is None else now
+    try:
+        until = float(json.loads(_grant_path(state_dir).read_text())["until"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return now < until <= now + PIN_GRANT_S + 60
+
+
+def consume_pin_grant(state_dir: Path | None) -> None:
+    """A new PIN was set: the grant is used up."""
+    if state_dir is not None:
+        with contextlib.suppress(OSError):
+            _grant_path(state_dir).unlink()
 
 
 def pending(state_dir: Path) -> list[str]:
@@ -95,7 +172,7 @@ class SystemState:
 
     def text(self) -> str:
         if not self.helper:
-            return "System: not installed as a table (no read-only mode, no updates from here)"
+            return "System: not installed as a table (no read-only mode, updates or backups from here)"
         lines = [
             "System: read-only (protected against power cuts)"
             if self.read_only

@@ -571,7 +571,8 @@ class Updater:
 
 
 # ------------------------------------------------------------------------------------------------ command line
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """``kiosk-update``'s command line."""
     p = argparse.ArgumentParser(prog="kiosk-update", description="Build and install kiosk update bundles.")
     p.add_argument("--root", type=Path, default=DEFAULT_ROOT, help=f"installation root (default {DEFAULT_ROOT})")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -593,7 +594,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("recover", help="undo an interrupted update (run at boot)")
     sub.add_parser("rollback", help="switch back to the previous version")
     sub.add_parser("status", help="print the installed versions and the last update as JSON")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.cmd == "build":
         try:
             out = build_bundle(args.source, args.out, platform=args.platform, python_version=args.python_version)

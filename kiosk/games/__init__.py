@@ -1,8 +1,10 @@
 """The registry of games: ``GAMES`` maps a key to its :class:`kiosk.engine.GameSpec`.
 
 A game is one folder ``<key>/`` in this package whose ``__init__.py`` exposes ``SPEC``; it is found here without
-being listed, so a fifth game is one folder: rules and ``SPEC`` at least; optionally ``screen.py`` (with its
-``.kv`` next to it; without one the game plays on the generic screen), ``howto.json`` and bots.
+being listed, so a fifth game is one folder: rules and ``SPEC`` with bots at the four levels (``random``,
+``easy``, ``normal``, ``hard``: ``tests/test_conformance.py`` plays each); optionally ``screen.py`` (with its ``.kv``
+next to it; without one the game plays on the generic screen) and ``howto.json``. The developer's guide starts
+from ``examples/games/highcard/``.
 
 * ``howto.json``: the how-to-play steps, a list of ``{"title": ..., "text": ..., "pictures": [names]}`` (a step
   may add ``"demo": {"players", "seed", "moves", "level"}``: real moves shown by :mod:`kiosk.ui.demo`), loaded

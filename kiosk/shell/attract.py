@@ -34,9 +34,9 @@ __all__ = ["AttractDirector", "lively_start", "watchable"]
 
 #: Squares filled before a board game is shown (a board with something on it, early in the game).
 LIVELY_TILES = 6
-#: Off-screen moves at most, and seconds at most (the UI thread waits for them: the fast bots take ~3 ms a move).
+#: Off-screen moves at most (the UI thread waits for them: the fast bots take ~3 ms a move, and a game is watchable
+#: after a few dozen). A bound in moves, not seconds: a seed always shows the same position, whatever the machine.
 WARM_MOVES = 200
-WARM_S = 0.5
 
 
 def _names_square(action: Any) -> bool:
@@ -68,17 +68,14 @@ def watchable(state: State, moves: int) -> bool:
 
 def lively_start(spec: GameSpec, state: State, seed: int) -> tuple[State, list[Event]]:
     """Play ``state`` on off-screen with fast bots (the ``easy`` level, else ``random``, else the first) until it
-    is :func:`watchable`, within :data:`WARM_MOVES` moves and :data:`WARM_S` seconds; the last events (for the
-    screen's log). A game that ends on the way is dealt again and shown as dealt."""
-    import time
-
+    is :func:`watchable`, within :data:`WARM_MOVES` moves; the last events (for the screen's log). A game that
+    ends on the way is dealt again and shown as dealt."""
     level = next((lv for lv in ("easy", "random") if lv in spec.bots), next(iter(spec.bots)))
     bots = {g: spec.bots[level](g, seed + 104729 * (g + 1)) for g in range(state.players)}
     fresh = state.clone()
     events: list[Event] = []
-    end = time.monotonic() + WARM_S
     moves = 0
-    while moves < WARM_MOVES and time.monotonic() < end and not watchable(state, moves):
+    while moves < WARM_MOVES and not watchable(state, moves):
         movers = state.to_move()
         g = movers[moves % len(movers)]
         events = list(state.apply(g, bots[g].choose(state)) or []) or events

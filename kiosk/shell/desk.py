@@ -160,6 +160,13 @@ class OperatorRoom:
     def system_state(self) -> SystemState:
         return requests.system_state(self.app.state_dir)
 
+    def pin_reset_granted(self) -> bool:
+        """A PIN reset stick was found by the root helper: the screen may set a new PIN (``requests``)."""
+        return requests.pin_reset_granted(self.app.state_dir)  # the helper's grant is in real wall-clock time
+
+    def consume_pin_grant(self) -> None:
+        requests.consume_pin_grant(self.app.state_dir)
+
     def request_system(self, kind: str, on: bool = False) -> None:
         """Write the request file the root helper (kiosk-admin) carries out; it reboots or restarts the kiosk."""
         try:
@@ -167,6 +174,12 @@ class OperatorRoom:
                 requests.request_read_only(self.app.state_dir, on)
             elif kind == "update":
                 requests.request_update(self.app.state_dir)
+            elif kind == "pin-reset":
+                requests.request_pin_reset(self.app.state_dir)
+            elif kind == "backup":
+                requests.request_backup(self.app.state_dir, with_pin=on)
+            elif kind == "restore":
+                requests.request_restore(self.app.state_dir)
             else:
                 raise ValueError(f"unknown system request {kind!r}")
         except OSError as exc:

@@ -380,8 +380,12 @@ class RecipeShelf(Widget):
         for w, name in zip(
             pool(self.held_widgets, len(self.cards), lambda: ActionCard(size_hint=(None, None))), self.cards
         ):
-            w.name, w.named = str(name), True
-            w.size = (strip * 1.5, strip)
+            # named when its widest word fits at the reading minimum (widened for it while the row has room;
+            # a word is never broken across lines), else a picture only (the tray's buttons name it)
+            width = max(strip * 1.5, self.widest_word(str(name), min_text_px(Window.size)) + 12)
+            named = x + width <= self.right
+            w.name, w.named = str(name), named
+            w.size = (width if named else strip * 1.5, strip)
             w.pos = (x, self.y)
             x += w.width + gap
             if w.parent is None:

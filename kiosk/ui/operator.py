@@ -2,8 +2,15 @@
 
 The PIN pad is :class:`kiosk.ui.pinpad.PinPad`: the PIN is checked off the UI thread against the hash in the
 config, wrong PINs cost growing delays and then a lockout (:class:`kiosk.pin.PinGuard`, shared by the app, so
-closing and reopening the pad buys nothing). Without a PIN (a try-out, or an install before ``kiosk --set-pin``)
-the corner gesture opens only the PIN set-up: the PIN typed twice, then the pad asks for it to open the menu.
+closing and reopening the pad buys nothing).
+
+**A PIN only the owner can set.** Without a PIN (a try-out, an install before ``kiosk --set-pin``, a table whose
+settings were lost) the corner gesture never offers to set one, since the first guest to hold a corner would then
+own the menu: it says how the owner sets one (the installer, ``sudo kiosk --set-pin``, or a PIN reset stick)
+and offers **Check USB stick**, which asks the root helper to look for the reset file on a USB stick
+(``kiosk.appliance.requests``). Only while the helper's grant is valid does the pad ask for a new PIN (typed
+twice; setting it uses the grant up); then the pad asks for it to open the menu. A forgotten PIN takes the same
+way (**Forgot the PIN?** under the pad).
 
 The menu faces the long side nearest the corner that was held. It shows the table's health
 (:meth:`OperatorDesk.health`: storage, crash recovery, damaged files, free space, settings problems, wrong
@@ -13,8 +20,9 @@ and the play counts (today, the last 7 days, all time, per game); it sets volume
 resets one game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is
 written to the config file at once.
 Its **System** part shows whether the system is read-only and the last system request's outcome, turns
-read-only mode off for maintenance and back on, and installs an update from a USB stick (each after a
-confirmation; the desk hands them to the root helper, see ``kiosk.appliance.requests``).
+read-only mode off for maintenance and back on, installs an update from a USB stick, and backs up to or restores
+from a USB stick (each after a confirmation; the desk hands them to the root helper, see
+``kiosk.appliance.requests`` and ``kiosk.appliance.backup``).
 
 The screen knows nothing of the app: it talks to an :class:`OperatorDesk` (the shell's operator room
 implements it), so it can be built and tested against any object with those few members.
@@ -38,6 +46,7 @@ import datetime as _dt
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     NumericProperty,
@@ -48,7 +57,8 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 from kivy.uix.vkeyboard import VKeyboard
 
-from kiosk.appliance.requests import SystemState
+from kiosk import clock
+from kiosk.appliance.requests import PIN_RESET_FILE, SystemState
 from kiosk.config import BOT_LEVELS, Config
 from kiosk.engine import GameSpec
 from kiosk.health import Health
@@ -102,7 +112,16 @@ class OperatorDesk(Protocol):
         ...
 
     def request_system(self, kind: str, on: bool = False) -> None:
-        """Hand ``"read-only"`` (``on``) or ``"update"`` (from a USB stick) to the root helper."""
+        """Hand ``"read-only"`` (``on``), ``"update"`` (from a USB stick), ``"backup"`` (``on``: with the PIN),
+        ``"restore"`` or ``"pin-reset"`` (look for the reset file on a USB stick) to the root helper."""
+        ...
+
+    def pin_reset_granted(self) -> bool:
+        """The root helper found the PIN reset file: the screen may set a new PIN now."""
+        ...
+
+    def consume_pin_grant(self) -> None:
+        """A new PIN was set: the reset grant is used up."""
         ...
 
     @property
@@ -126,6 +145,8 @@ ATTRACT_PRESETS = (
     "Happy hour: play a game!",
 )
 MAX_ATTRACT_TEXT = 60
+#: How long the no-PIN page waits for the root helper's answer to "Check USB stick" (seconds).
+RESET_WAIT_S = 30.0
 
 
 class _Keyboard(VKeyboard):
@@ -139,7 +160,7 @@ class OperatorScreen(Screen):
     desk = ObjectProperty(None)  # an OperatorDesk
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
-    phase = OptionProperty("pin", options=["pin", "menu", "confirm", "text"])
+    phase = OptionProperty("pin", options=["pin", "menu", "confirm", "text", "nopin"])
     pin_message = StringProperty("")  #: the menu's status line (a board reset, a PIN changed)
     counts_text = StringProperty("")
     health_text = StringProperty("")
@@ -157,6 +178,10 @@ class OperatorScreen(Screen):
     system_text = StringProperty("")
     system_ready = BooleanProperty(False)  # the root helper is installed and idle
     read_only = BooleanProperty(False)
+    #: The no-PIN / forgotten-PIN page: its heading, and the USB stick check's progress.
+    nopin_title = StringProperty("")
+    reset_status = StringProperty("")
+    reset_busy = BooleanProperty(False)
     #: The interrupted game's title ("" when none): "End the current game" shows only then.
     game_title = StringProperty("")
 
@@ -166,6 +191,9 @@ class OperatorScreen(Screen):
         self._changing_pin = False
         self._visit_failures: tuple[Any, ...] = ()
         self._vkeyboard: Any = None
+        self._reset_poll: Any = None
+        self._reset_asked = 0.0
+        self._seen_status: Any = None
         pad = self.ids.pinpad
         pad.bind(on_success=self._pin_ok, on_new_pin=self._new_pin, on_cancel=self._pin_cancel)
 
@@ -174,12 +202,89 @@ class OperatorScreen(Screen):
         self.facing = facing
         self.phase = "pin"
         self._changing_pin = False
+        self._stop_reset_poll()
         pad = self.ids.pinpad
         pad.guard = self.desk.pin_guard
-        if self.desk.cfg.operator.pin_set:
+        if self.desk.pin_reset_granted():
+            self._new_pin_after_reset()
+        elif self.desk.cfg.operator.pin_set:
             pad.start("check", self.desk.cfg.operator.pin_hash)
         else:
-            pad.start("setup")
+            self._show_nopin("No operator PIN is set")
+
+    def _show_nopin(self, title: str) -> None:
+        """Say how the owner sets the PIN; never offer to set one here (see the module docstring)."""
+        self.nopin_title = title
+        self.reset_status = ""
+        self.reset_busy = False
+        self.ids.pinpad.stop()
+        self.phase = "nopin"
+
+    @property
+    def nopin_text(self) -> str:
+        return (
+            "Only the table's owner sets the operator PIN:\n"
+            "- from a shell on the Pi (SSH): sudo /opt/sushi-kiosk/current/bin/kiosk --set-pin, or the installer;\n"
+            f"- or with a PIN reset stick: a USB stick with a file named {PIN_RESET_FILE} in its top folder. "
+            "Plug it into the table, then touch Check USB stick.\n"
+            "Step by step: docs/owner/pin.md"
+        )
+
+    def forgot_pin(self) -> None:
+        """From the PIN pad: the forgotten-PIN page (the same ways back in as without a PIN)."""
+        self._show_nopin("Forgot the operator PIN?")
+
+    def check_usb(self) -> None:
+        """Ask the root helper to look for the PIN reset file; the page follows its answer."""
+        if not self.desk.system_state().helper:
+            self.reset_status = (
+                "This computer was not set up by the installer: there is no helper to read a USB stick. "
+                "Set the PIN in a terminal: kiosk --set-pin."
+            )
+            return
+        self._seen_status = self.desk.system_state().last.get("when")
+        self.desk.request_system("pin-reset")
+        self.reset_busy = True
+        self._reset_asked = clock.now()
+        self.reset_status = f"Looking for {PIN_RESET_FILE} on the USB stick..."
+        self._stop_reset_poll()
+        self._reset_poll = Clock.schedule_interval(self._poll_reset, 0.5)
+
+    def _poll_reset(self, _dt: float) -> bool | None:
+        if self.phase != "nopin":
+            self._reset_poll = None
+            return False
+        if self.desk.pin_reset_granted():
+            self._reset_poll = None
+            self.reset_busy = False
+            self._new_pin_after_reset()
+            return False
+        state = self.desk.system_state()
+        last = state.last
+        # the helper wrote an outcome since the request (compared as written: its clock is not the screen's)
+        answered = "pin-reset" not in state.pending and last.get("kind") == "pin-reset"
+        answered = answered and last.get("when") != self._seen_status
+        if answered:
+            self.reset_status = str(last.get("message", ""))
+        elif clock.now() - self._reset_asked > RESET_WAIT_S:
+            self.reset_status = "No answer from the system: restart the table and try again, or use the console."
+        else:
+            return None
+        self.reset_busy = False
+        self._reset_poll = None
+        return False
+
+    def _stop_reset_poll(self) -> None:
+        if self._reset_poll is not None:
+            self._reset_poll.cancel()
+            self._reset_poll = None
+
+    def _new_pin_after_reset(self) -> None:
+        self.phase = "pin"
+        self.ids.pinpad.start("setup", message="PIN reset stick found. New operator PIN (4 to 8 digits)")
+
+    def on_leave(self, *_a: Any) -> None:
+        self._stop_reset_poll()
 
     def _pin_ok(self, _pad: Any) -> None:
         self.show_menu()
@@ -187,12 +292,13 @@ class OperatorScreen(Screen):
     def _new_pin(self, pad: Any, pin_hash: str) -> None:
         self.desk.update_config(operator={"pin_hash": pin_hash})
         self.desk.pin_guard.reset()
+        self.desk.consume_pin_grant()
         if self._changing_pin:
             self._changing_pin = False
             self.pin_message = "Operator PIN changed"
             self.phase = "menu"
             self.refresh()
-        else:  # the first PIN: the set-up alone never opens the menu
+        else:  # a PIN set after a reset: the set-up alone never opens the menu
             pad.start("check", pin_hash, "PIN saved. Type it to open the menu")
 
     def _pin_cancel(self, _pad: Any) -> None:
@@ -395,6 +501,20 @@ class OperatorScreen(Screen):
             lambda: self._system("update"),
         )
 
+    def ask_backup(self) -> None:
+        self._ask(
+            "Back up the scores, statistics and settings to the USB stick?\nOne file, checked after writing "
+            "(without the PIN).",
+            lambda: self._system("backup"),
+        )
+
+    def ask_restore(self) -> None:
+        self._ask(
+            "Restore the scores, statistics and settings from the newest backup on the USB stick?\nThey replace "
+            "the table's own; the table restarts. A damaged file changes nothing.",
+            lambda: self._system("restore"),
+        )
+
     def _system(self, kind: str, on: bool = False) -> None:
         self.desk.request_system(kind, on)
         self.refresh()
@@ -414,6 +534,7 @@ class OperatorScreen(Screen):
         self.desk.open_diagnostics()
 
     def close(self) -> None:
+        self._stop_reset_poll()
         self.ids.pinpad.stop()
         self.phase = "pin"
         self.desk.close()

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kiosk import clock
 from kiosk.engine import Action
 
 __all__ = ["Unreachable", "TouchLog", "Toucher", "both_button", "play", "start", "summary"]
@@ -88,29 +89,45 @@ class Toucher:
         #: taps made again because the machine stalled a tap into a hold (counted in ``count`` all the same)
         self.stalled: list[float] = []
 
-    @staticmethod
-    def frames(n: int = 1) -> None:
+    #: Virtual seconds a frame advances the kiosk's clock when it is frozen (``kiosk.clock.freeze``), as the tests'
+    #: harness does: then what a game does never depends on the machine's speed.
+    STEP = 1 / 30
+
+    @classmethod
+    def _turn(cls, draw: bool) -> None:
         from kivy.base import EventLoop
-
-        for _ in range(n):
-            EventLoop.idle()
-
-    @staticmethod
-    def tick(n: int = 1) -> None:
         from kivy.clock import Clock
 
-        for _ in range(n):
+        from kiosk import clock
+
+        virtual = clock.frozen()
+        if virtual is not None:
+            clock.settle()
+            virtual.advance(cls.STEP)
+        if draw:
+            EventLoop.idle()
+        else:
             Clock.tick()
+
+    @classmethod
+    def frames(cls, n: int = 1) -> None:
+        for _ in range(n):
+            cls._turn(draw=True)
+
+    @classmethod
+    def tick(cls, n: int = 1) -> None:
+        for _ in range(n):
+            cls._turn(draw=False)
 
     def tap_at(self, x: float, y: float) -> None:
         from kivy.tests.common import UnitTestTouch
 
         t = UnitTestTouch(x, y)
         t.touch_down()
-        down = time.monotonic()
+        down = clock.now()
         t.touch_up()
         #: seconds between the finger's down and up as the widgets saw them (a stalled process makes a tap a hold)
-        self.last_press = time.monotonic() - down
+        self.last_press = clock.now() - down
         self.count += 1
         self.tick(2)
 
@@ -394,12 +411,12 @@ class TakoyakiDriver:
 
 
 # ============================================================================================ the game
-def start(app: Any, key: str, seats: list[tuple[int, str | None]]) -> Any:
-    """Start ``key`` with ``seats`` from wherever the app is (a finished game's results, attract mode): its
-    session, once the game's screen is the current one and drawn."""
+def start(app: Any, key: str, seats: list[tuple[int, str | None]], seed: int | None = None) -> Any:
+    """Start ``key`` with ``seats`` (and ``seed``: the launcher draws one unless given) from wherever the app is (a
+    finished game's results, attract mode): its session, once the game's screen is the current one and drawn."""
     app.go_attract()
     Toucher.frames(2)
-    app.start_game(key, seats)
+    app.start_game(key, seats, seed=seed)
     session = app.launcher.session
     for _ in range(50):
         Toucher.frames(1)
@@ -411,7 +428,7 @@ def start(app: Any, key: str, seats: list[tuple[int, str | None]]) -> Any:
 
 
 def play(
-    app: Any, key: str, *, level: str = "easy", seed: int = 3, max_turns: int = 400, timeout: float = 240.0
+    app: Any, key: str, *, level: str = "easy", seed: int = 3, max_turns: int = 400, timeout: float = 600.0
 ) -> TouchLog:
     """Play one game of ``key`` in ``app`` (the running kiosk): the human at south-west, bots of ``level`` in the
     other seats of a two-player game (Takoyaki: the one-player time trial), the human's intents from that
@@ -422,7 +439,7 @@ def play(
     seats: list[tuple[int, str | None]] = [(human, None)]
     if key != "takoyaki":
         seats.append((app.table.by_position("north-east").index, level))
-    session = start(app, key, seats)
+    session = start(app, key, seats, seed=seed)
     screen = app.sm.current_screen
     g = session.game_seat_of(human)
     panel = screen.panels[human]
@@ -435,7 +452,8 @@ def play(
     else:
         driver = BoardDriver(screen, panel, g, finger)
     log = TouchLog(key)
-    started = time.monotonic()
+    started = time.monotonic()  # for the report only
+    until = clock.now() + timeout  # the game's bound: on the kiosk's clock (virtual in the tests)
     turn = [0, 0]  # touches, decisions of the turn under way
     order_touches = 0
     orders_won = 0
@@ -477,7 +495,7 @@ def play(
                 close_turn()
         seen = len(journal)
 
-    while not game_over() and len(log.turns) < max_turns and time.monotonic() - started < timeout:
+    while not game_over() and len(log.turns) < max_turns and clock.now() < until:
         read_journal()
         st = session.state
         if g not in st.to_move() or (key == "takoyaki" and bool(getattr(screen, "counting_down", False))):

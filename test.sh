@@ -41,6 +41,11 @@ for a in "$@"; do
     fi
 done
 
+# the tooling (devtools/: touch driver, fit checker, screenshot tour) is not installed: a folder holding only it goes
+# on the path (never the checkout's top folder, whose kiosk/ would shadow the installed one)
+mkdir -p "$VENV/devtools-path"
+ln -sfn "$PWD/devtools" "$VENV/devtools-path/devtools"
+export PYTHONPATH="$VENV/devtools-path"
 export KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1 SDL_AUDIODRIVER=dummy
 export LP_NUM_THREADS=1  # software GL: one thread per worker (the workers already use every core)
 export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-dev}"

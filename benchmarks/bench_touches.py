@@ -1,5 +1,5 @@
 """Touches per turn of a human seat, per game: each game played start to finish through touches only, in the real
-kiosk in a real window (a child process on ``$DISPLAY`` or an Xvfb started here), by :func:`kiosk.ui.touchplay.play`
+kiosk in a real window (a child process on ``$DISPLAY`` or an Xvfb started here), by :func:`devtools.touchplay.play`
 (the driver the touches test shares): one human seat against an easy bot (Takoyaki: the one-player time trial),
 the human's moves those of the game's easy bot, each carried out with the fewest touches the seat's own controls
 allow (a tap to open the private tray counts when it is needed: a human seat's tray opens by itself when its turn
@@ -34,9 +34,9 @@ def child(out: str, seeds: list[int]) -> None:
     from kivy.base import runTouchApp
     from kivy.core.window import Window
 
+    from devtools.touchplay import Toucher, play
     from kiosk.app import KioskApp
     from kiosk.config import Config
-    from kiosk.ui.touchplay import Toucher, play
 
     cfg = Config().replace(
         timeouts={"idle_s": 900.0, "still_playing_s": 600.0, "menu_idle_s": 900.0, "initials_s": 300.0},
@@ -106,7 +106,7 @@ def run(quick: bool) -> dict[str, Any]:
             "touches_per_turn_max": max(turns, default=0),
             "decisions_per_turn_median": _q(decisions, 0.5),
             "goal_met": median <= GOAL,
-            # taps made again because this machine stalled the driver's tap into a hold (see kiosk.ui.touchplay)
+            # taps made again because this machine stalled the driver's tap into a hold (see devtools.touchplay)
             "stalled_taps": sum(len(r.get("stalled", [])) for r in runs),
         }
         if orders:

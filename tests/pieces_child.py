@@ -30,10 +30,10 @@ def main(out: Path, size: str) -> None:
     from kivy.uix.floatlayout import FloatLayout
     from kivy.uix.label import Label
 
+    from devtools.fit import check_tree
     from kiosk.games.makoto.pieces import CardBacks, CardDeck, CardFan, CardRow, MakotoCard
     from kiosk.games.takoyaki.pieces import TakoBall, TakoOrderCard
     from kiosk.ui import motion, pictures
-    from kiosk.ui.fit import check_tree
     from kiosk.ui.pieces import FinePrint, RecipeCard, Tile, TitleBanner, Token
     from kiosk.ui.typescale import px
 

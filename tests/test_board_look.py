@@ -147,8 +147,8 @@ def child_main(tmp: Path, out: Path) -> None:
     def play(key: str, size: tuple[int, int]) -> None:
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree
-        from kiosk.ui.touchplay import start
+        from devtools.fit import check_tree
+        from devtools.touchplay import start
 
         Window.size = size
         frames(4)

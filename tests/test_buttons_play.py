@@ -313,7 +313,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert applied(), f"{action} was not applied by buttons ({panel.error})"
 
     def board_game(key: str) -> None:
-        from kiosk.ui.touchplay import both_button
+        from devtools.touchplay import both_button
 
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
         session = start(key, [("south-west", None), ("north-east", "easy")])
@@ -650,7 +650,7 @@ def child_main(tmp: Path, out: Path) -> None:
         its widget."""
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree, report
+        from devtools.fit import check_tree, report
         from kiosk.ui.focus import window_box
 
         for size in ((1920, 1080), (1280, 800)):

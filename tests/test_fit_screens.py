@@ -1,9 +1,9 @@
-"""Every screen's text fits, at both window sizes: the fit checker (:mod:`kiosk.ui.fit`) over the screenshot
-tour's screens (:func:`kiosk.shots.fit_tour`: attract mode, the picker, a how-to and the joining screen from a long
+"""Every screen's text fits, at both window sizes: the fit checker (:mod:`devtools.fit`) over the screenshot
+tour's screens (:func:`devtools.shots.fit_tour`: attract mode, the picker, a how-to and the joining screen from a long
 and a short edge, every game with a human at a long and at a short edge, a seat's how-to menu, the results with
 the initials entry from both edges, the operator screen facing both edges).
 
-Each size is one child process (``python -m kiosk.shots --child <size> --fit``: Kivy allows one window per
+Each size is one child process (``python -m devtools.shots --child <size> --fit``: Kivy allows one window per
 process) on this display. A finding is text that does not fit its box, text under the minimum size, a touch
 target under the minimum, or two labels overlapping; any finding fails the size's test, listed by screen (none
 is excused).
@@ -32,7 +32,7 @@ def fit_findings(size: str, tmp: Path) -> dict[str, Any]:
     assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
     out = tmp / f"fit_{size}.json"
     env = dict(os.environ, SDL_AUDIODRIVER="dummy", KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1")
-    cmd = [sys.executable, "-m", "kiosk.shots", "--child", size, "--fit", "--findings", str(out), "--out", str(tmp)]
+    cmd = [sys.executable, "-m", "devtools.shots", "--child", size, "--fit", "--findings", str(out), "--out", str(tmp)]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=CHILD_S, cwd=tmp)
     if not out.exists():
         raise AssertionError(f"the tour failed (rc {proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}")

@@ -3,8 +3,7 @@
 * the import graph: no module of the shared UI (``kiosk/ui/``) or the shell (``kiosk/shell/``, ``kiosk/app.py``)
   imports a game (``kiosk.games.<name>``; the registry ``kiosk.games`` and its lookups by key are fine), and no game
   imports another game;
-* sizes: no UI module (under ``kiosk/ui/``, ``kiosk/shell/``, or a game's modules that use Kivy) over 700 lines,
-  no shell room over 250, ``kiosk/app.py`` under 200;
+* sizes: no UI module (under ``kiosk/ui/``, ``kiosk/shell/``, or a game's modules that use Kivy) over 700 lines;
 * kv in two kinds of places: ``layouts/`` for the shell's screens, or beside the module it styles (a ``.kv`` file
   next to a ``.py`` of the same name); no kv strings in Python;
 * test and benchmark tooling stays out of the installed package (``devtools/``).
@@ -67,7 +66,7 @@ def uses_kivy(path: Path) -> bool:
     return any(m == "kivy" or m.startswith("kivy.") for m in imports_of(path))
 
 
-def test_ui_modules_rooms_and_the_app_are_small() -> None:
+def test_no_ui_module_is_over_700_lines() -> None:
     ui = [p for p in modules(KIOSK / "ui", KIOSK / "shell", KIOSK / "games") if p.parts[-3:-1] != ("kiosk",)]
     ui = [p for p in ui if "ui" in p.parts or "shell" in p.parts or uses_kivy(p)]
     lines = {p: len(p.read_text(encoding="utf-8").splitlines()) for p in ui}

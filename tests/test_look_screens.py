@@ -108,7 +108,7 @@ def child_main(tmp: Path, out: Path) -> None:
         run; seeds are tried in order until each edge has seen a qualifying score and the table a trivial one."""
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree
+        from devtools.fit import check_tree
         from kiosk.ui.results import trivial_score
 
         Window.size = (1280, 800)

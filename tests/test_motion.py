@@ -354,7 +354,7 @@ def child_main(tmp: Path, out: Path) -> None:
         frames(1)
 
     def makoto_log_fits_both_sizes() -> None:
-        from kiosk.ui.fit import check_tree
+        from devtools.fit import check_tree
 
         try:
             for size in ((1920, 1080), (1280, 800)):

@@ -519,8 +519,8 @@ def child_main(tmp: Path, out: Path) -> None:
         game (the first few distinct ones). Runs last: it resizes the window."""
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree
-        from kiosk.ui.touchplay import start
+        from devtools.fit import check_tree
+        from devtools.touchplay import start
 
         found: list[str] = []
         try:

@@ -440,7 +440,7 @@ def child_main(tmp: Path, out: Path) -> None:
         and every card keeps a touch target's width in view."""
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree
+        from devtools.fit import check_tree
 
         Window.size = (1280, 800)
         frames(3)
@@ -472,7 +472,7 @@ def child_main(tmp: Path, out: Path) -> None:
         selected after turning the page there and back."""
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree
+        from devtools.fit import check_tree
 
         for size in ((1280, 800), (1920, 1080)):
             Window.size = size
@@ -527,7 +527,7 @@ def child_main(tmp: Path, out: Path) -> None:
         whole touch target."""
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree
+        from devtools.fit import check_tree
 
         Window.size = (1280, 800)
         frames(3)
@@ -562,7 +562,7 @@ def child_main(tmp: Path, out: Path) -> None:
         whole label."""
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree
+        from devtools.fit import check_tree
 
         label = "Play 9 10 11\u2694 12 13\u2694"
         try:

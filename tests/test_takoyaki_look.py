@@ -55,8 +55,8 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 def child_main(tmp: Path, out: Path) -> None:
     from kivy.core.window import Window
 
+    from devtools.fit import check_tree, report
     from kiosk.games.takoyaki.actions import Fault, Turn
-    from kiosk.ui.fit import check_tree, report
     from kiosk.ui.typescale import min_target_px, min_text_px
 
     app = build_app(tmp / "state")

@@ -1,5 +1,5 @@
 """Every game played start to finish through touches only, from the human seat's own controls, in the real app
-(Xvfb), with the touches of each of its turns counted (:mod:`kiosk.ui.touchplay`, which the touches benchmark
+(Xvfb), with the touches of each of its turns counted (:mod:`devtools.touchplay`, which the touches benchmark
 shares). One human seat (south-west) against a bot (Takoyaki: the one-player time trial); the human's moves
 are what the game's easy bot would play, carried out by touching the screen's tiles, squares, cards and buttons.
 
@@ -62,7 +62,7 @@ def test_maki_serve_and_draw_in_one_touch(results: dict[str, Any], case: str) ->
 
 # =============================================================================================== child
 def child_main(tmp: Path, out: Path) -> None:
-    from kiosk.ui.touchplay import play, summary
+    from devtools.touchplay import play, summary
 
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
 
@@ -79,7 +79,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def placement() -> None:
         """A Maki tile from the Pantry onto a square in one drag; a Wasabi! hand tile in the tray then a square:
         two touches, the second one applying the placement at once."""
-        from kiosk.ui.touchplay import Toucher, start
+        from devtools.touchplay import Toucher, start
 
         for key in ("maki", "wasabi"):
             sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
@@ -134,7 +134,7 @@ def child_main(tmp: Path, out: Path) -> None:
         the seat (a touch in the seat's zone waits longer); the idle table hides it (and it stays closed for the
         rest of that turn); the passing turn closes it and the seat's next turn opens it again; a bot's tray never
         opens; open(), close() and toggle() do the same."""
-        from kiosk.ui.touchplay import Toucher, start
+        from devtools.touchplay import Toucher, start
 
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
         session = start(app, "wasabi", [(sw, None), (ne, "easy")])
@@ -241,8 +241,8 @@ def child_main(tmp: Path, out: Path) -> None:
         ``long``: one tap serves, draws from the deck chosen (the last one offered, not the first) and the hand is
         three again; ``two``: the tap serves, the reward card is chosen next (the prompt says the draw follows),
         and that tap draws from the chosen deck by itself: two touches for three decisions."""
+        from devtools.touchplay import Toucher, _buttons
         from kiosk.games.maki.rules import RECIPES, Draw, Gain, Serve
-        from kiosk.ui.touchplay import Toucher, _buttons
         from kiosk.ui.twostep import Then
 
         spec = app.games["maki"]
@@ -290,7 +290,7 @@ def child_main(tmp: Path, out: Path) -> None:
         if case == "long":  # the group fits (nothing cut, readable text, touch targets) at both sizes
             from kivy.core.window import Window
 
-            from kiosk.ui.fit import check_tree
+            from devtools.fit import check_tree
 
             screenshot_tray(f"maki_serve_and_draw_{position}")
             problems = [f"1920x1080: {p}" for p in check_tree(panel, (1920, 1080))]

@@ -660,7 +660,7 @@ def test_operator_screens_fit_a_1280x800_panel(app: Any) -> None:
         _type_pin(pad, "258013")
         run_until(lambda: app.operator.phase == "menu", 5, "the menu")
         screenshot("operator_menu_1280x800")
-        from kiosk.ui.fit import check_tree
+        from devtools.fit import check_tree
 
         # the System part's USB stick buttons fit (the settings rows' own findings at this size are older)
         problems = [p for p in check_tree(Window, (float(Window.width), float(Window.height))) if "USB" in p.text]

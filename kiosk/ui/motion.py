@@ -93,7 +93,7 @@ class Ghost(Widget):
     rotation = NumericProperty(0.0)
     #: What moves it (its whole length is the motion's: tests read it).
     animation: Animation | None = None
-    #: Decoration over the real widgets for a moment: the fit checker (``kiosk.ui.fit``) skips it.
+    #: Decoration over the real widgets for a moment: the fit checker (``devtools.fit``) skips it.
     decoration = True
 
     def __init__(self, **kw: Any) -> None:

@@ -17,7 +17,7 @@ Decisions, written down:
   overlap cards instead (each card keeps its top-left corner, with its number, in view and at least a touch
   target's width), and a row that still does not fit wraps onto a second line.
 * Pieces size their text from their own size; the type scale (:mod:`kiosk.ui.typescale`) and the widget-tree
-  checker (:mod:`kiosk.ui.fit`) keep the result readable.
+  checker (:mod:`devtools.fit`) keep the result readable.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Screenshots of every screen: ``python -m kiosk.shots`` (the one command that regenerates ``artifacts/screens``).
+"""Screenshots of every screen: ``python -m devtools.shots`` (the one command that regenerates ``artifacts/screens``).
 
 It starts the real kiosk (``KioskApp``, mock hardware, a throw-away state folder with a few saved high scores) in
 a real window at each size (default 1920x1080 and 1280x800), visits every screen and saves a PNG of each:
@@ -11,7 +11,7 @@ a real window at each size (default 1920x1080 and 1280x800), visits every screen
 * the results screen with the initials entry; the operator screen from both edges.
 
 Files are ``artifacts/screens/<shot>_<W>x<H>.png``. Each screen is also walked by the fit checker
-(:func:`kiosk.ui.fit.check_tree`); its findings go to ``artifacts/screens/fit_<W>x<H>.txt`` and the command
+(:func:`devtools.fit.check_tree`); its findings go to ``artifacts/screens/fit_<W>x<H>.txt`` and the command
 prints how many each shot has. Without a display the command re-runs itself under ``xvfb-run`` (Debian
 ``xvfb``, which ``test.sh`` installs). Each size runs in its own process (Kivy allows one window per process).
 
@@ -21,8 +21,8 @@ by :data:`STEP`; every game is dealt from :data:`SEED` and search bots have a fi
 (:data:`BOT_ITERATIONS`). So every shot and every finding depend on frames alone, never on the machine's speed
 or load; only the frame before a PNG is drawn (the fit checker lays text out itself).
 
-    python -m kiosk.shots                      # both sizes, every shot
-    python -m kiosk.shots --sizes 1280x800 --only makoto   # shots whose name contains "makoto"
+    python -m devtools.shots                      # both sizes, every shot
+    python -m devtools.shots --sizes 1280x800 --only makoto   # shots whose name contains "makoto"
 
 Exit status 1 if a shot failed to be taken (the others are still taken).
 """
@@ -64,7 +64,7 @@ def _default_out() -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m kiosk.shots", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m devtools.shots", description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=None, help="folder for the PNGs (default ./artifacts/screens)")
     p.add_argument("--sizes", default=",".join(SHOT_SIZES), help="window sizes, comma-separated WxH")
     p.add_argument("--only", default="", help="take only the shots whose name contains this text")
@@ -80,12 +80,21 @@ def main(argv: list[str] | None = None) -> int:
         if xvfb is None:
             print("no display and no xvfb-run: install xvfb (test.sh does)", file=sys.stderr)
             return 2
-        cmd = [xvfb, "-a", "-s", "-screen 0 1920x1080x24", sys.executable, "-m", "kiosk.shots", *(argv or sys.argv[1:])]
+        cmd = [
+            xvfb,
+            "-a",
+            "-s",
+            "-screen 0 1920x1080x24",
+            sys.executable,
+            "-m",
+            "devtools.shots",
+            *(argv or sys.argv[1:]),
+        ]
         return subprocess.call(cmd)
     out.mkdir(parents=True, exist_ok=True)
     status = 0
     for size in [s.strip() for s in args.sizes.split(",") if s.strip()]:
-        cmd = [sys.executable, "-m", "kiosk.shots", "--out", str(out), "--child", size]
+        cmd = [sys.executable, "-m", "devtools.shots", "--out", str(out), "--child", size]
         if args.only:
             cmd += ["--only", args.only]
         if args.fit:
@@ -162,7 +171,7 @@ class Tour:
     def shot(self, name: str) -> None:
         from kivy.core.window import Window
 
-        from kiosk.ui.fit import check_tree
+        from devtools.fit import check_tree
 
         self.frames(SETTLE_FRAMES)
         if self.pngs:
@@ -328,7 +337,7 @@ def _seed_scores(state: Path) -> None:
 def run_tour(size: str, out: Path, only: str = "", fit: bool = False) -> Tour:
     """Start the kiosk in this process at ``size`` ("1920x1080"), take the tour and return it (its findings,
     its failed shots). ``fit``: the fit checker's set of screens and no PNGs. Kivy allows one window per
-    process: call it once, in a fresh process (``python -m kiosk.shots --child <size>``)."""
+    process: call it once, in a fresh process (``python -m devtools.shots --child <size>``)."""
     width, height = (int(v) for v in size.split("x"))
     out.mkdir(parents=True, exist_ok=True)
     state = Path(tempfile.mkdtemp(prefix="kiosk-shots-"))

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -115,30 +114,29 @@ def inside(point: tuple[float, float], box: tuple[float, float, float, float]) -
 
 
 def settle() -> None:
-    """Run the clock until every motion has ended (ticks, not frames: a loaded machine draws a frame slowly, and
-    animations move by the clock's time), then draw one frame."""
+    """Run the clock (undrawn frames, 1/30 virtual second each) until every motion has ended, then draw one."""
     from kiosk.ui import motion
 
-    end = time.monotonic() + 30
-    while motion.active() and time.monotonic() < end:
+    for _ in range(30 * 30):  # 30 virtual seconds at most: every motion here lasts under a second
+        if not motion.active():
+            break
         tick(1)
-        time.sleep(0.01)
-    assert motion.active() == 0, f"{motion.active()} motions still running after 30 s"
+    assert motion.active() == 0, f"{motion.active()} motions still running after 30 virtual seconds"
     frames(1)
 
 
 def half_way(ghost: Any, target: tuple[float, float, float, float]) -> None:
-    """Run the clock (no frames: they are slow here) until ``ghost`` has covered about half its way."""
+    """Run the clock (undrawn frames) until ``ghost`` has covered about half its way (2 virtual seconds at most)."""
     tx, ty, tw, th = target
 
     def left() -> float:
         return float(abs(ghost.center_x - (tx + tw / 2)) + abs(ghost.center_y - (ty + th / 2)))
 
     start = left()
-    end = time.monotonic() + 2
-    while left() > start * 0.55 and time.monotonic() < end:
+    for _ in range(2 * 30):
+        if left() <= start * 0.55:
+            break
         tick(1)
-        time.sleep(0.005)
 
 
 def shot_mid_flight(name: str) -> Path:
@@ -175,7 +173,7 @@ def child_main(tmp: Path, out: Path) -> None:
         if app.launcher.session is not None:
             app.launcher.end()
         app.director.stop()
-        app.start_game(key, [(app.table.by_position(p).index, None) for p in positions])
+        app.start_game(key, [(app.table.by_position(p).index, None) for p in positions], seed=3)
         frames(2)
         return app.launcher.session
 

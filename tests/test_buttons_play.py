@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, frames, run_child, run_scenarios, run_until, screenshot
+from conftest import build_app, frames, run_child, run_for, run_scenarios, run_until, screenshot, tick
 
 pytestmark = [pytest.mark.ui]
 #: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
@@ -75,14 +76,37 @@ def test_takoyaki_hint_is_the_solvers_first_move_in_words() -> None:
 
 
 # =============================================================================================== child
-def tick(n: int = 1) -> None:
-    """Run Kivy's clock as a frame does (scheduled callbacks, then the redraw and layout triggers), without
-    rendering: cheap under Xvfb."""
-    from kivy.clock import Clock
+#: A press's hold time: gpiozero times holds on the wall clock (its own hold thread), so while a button is pressed
+#: (down for one frame) its hold time is out of reach of any machine's load; a hold keeps the real one.
+PRESS_HOLD_S = float(CHILD_S)
 
-    for _ in range(n):
-        Clock.tick()
-        Clock.tick_draw()
+#: The events gpiozero handed to the kiosk, per ``hardware.buttons.SeatButtons`` (id): a hold is waited for here.
+_SEEN: dict[int, list[Any]] = {}
+
+
+def _gpio_events(hw: Any) -> list[Any]:
+    """Every ``ButtonEvent`` the kiosk's buttons delivered, recorded after the kiosk's own handler (which hands
+    it to Kivy's clock): once an event is here, the next frame delivers it to the hub."""
+    if id(hw) not in _SEEN:
+        seen: list[Any] = []
+        deliver = hw.on_event
+
+        def on_event(ev: Any) -> None:
+            deliver(ev)
+            seen.append(ev)
+
+        hw.on_event = on_event
+        _SEEN[id(hw)] = seen
+    return _SEEN[id(hw)]
+
+
+def until_real(pred: Callable[[], bool], what: str) -> None:
+    """Wait for a real thread's doing (gpiozero's hold thread) with no frame turned meanwhile: the scenario's
+    virtual time stays where it was, whatever the wait took. Bounded by the child's bound alone."""
+    end = time.monotonic() + CHILD_S
+    while not pred():
+        assert time.monotonic() < end, f"not within the child's bound: {what}"
+        time.sleep(0.005)
 
 
 class SeatButtons:
@@ -93,31 +117,55 @@ class SeatButtons:
         self.seat = app.table.by_position(position).index
         hw = app.hardware.buttons
         assert hw is not None and hw.available, "the kiosk runs gpiozero's MockFactory buttons"
+        self.hw = hw
         self.pins = {b: hw.pin(self.seat, b) for b in ("a", "b")}
+        self.devices = {b: hw._buttons[(self.seat, b)] for b in ("a", "b")}  # gpiozero's Buttons
+        self.events = _gpio_events(hw)
         self.presses = 0
-        #: presses that stayed down past the hold time (a loaded machine's slow frame): gpiozero made them holds
-        self.slow: list[str] = []
+
+    def _holds(self, button: str) -> int:
+        return sum(1 for e in self.events if (e.seat, e.button, e.kind) == (self.seat, button, "hold"))
 
     def press(self, button: str) -> None:
-        pin = self.pins[button]
-        t0 = time.monotonic()
-        pin.drive_low()
-        tick()
-        down = time.monotonic() - t0
-        pin.drive_high()
+        """Down for one frame, then up: a press, never a hold (see :data:`PRESS_HOLD_S`)."""
+        from kiosk import clock
+
+        pin, device = self.pins[button], self.devices[button]
+        holds = self._holds(button)
+        clock.settle()
+        device.hold_time = PRESS_HOLD_S
+        try:
+            pin.drive_low()
+            tick()
+            pin.drive_high()  # wakes gpiozero's hold thread: released, no hold
+        finally:
+            device.hold_time = self.hw.hold_time
         tick(2)
-        if down >= self.app.hardware.buttons.hold_time:
-            self.slow.append(f"{button} {down:.2f} s")
+        assert self._holds(button) == holds, f"the press of {button} became a hold"
         self.presses += 1
 
-    def hold(self, button: str) -> None:
-        pin = self.pins[button]
-        pin.drive_low()
+    def down(self, button: str) -> None:
+        """The button down (and the press delivered); gpiozero's hold thread times the hold from here."""
+        from kiosk import clock
+
+        clock.settle()
+        self._before = self._holds(button)
+        self.pins[button].drive_low()
         tick()
-        time.sleep(self.app.hardware.buttons.hold_time + 0.2)  # gpiozero's hold thread fires meanwhile
+
+    def held(self, button: str) -> None:
+        """The button kept down until gpiozero's hold reached the kiosk, then the hold delivered."""
+        until_real(lambda: self._holds(button) > self._before, f"gpiozero's hold of {button}")
         tick(2)
-        pin.drive_high()
+
+    def up(self, button: str) -> None:
+        self.pins[button].drive_high()
         tick(2)
+
+    def hold(self, button: str) -> None:
+        self.down(button)
+        self.held(button)
+        self.up(button)
         self.presses += 1
 
     # ------------------------------------------------------------------------------------ what the seat shows
@@ -165,8 +213,7 @@ class SeatButtons:
 
     def choose(self, want: Any) -> None:
         assert self.goto(want), (
-            f"not among the seat's choices: {[_name(w) for w in self.choices()]}; the highlight went "
-            f"{self.trail}; presses held past the hold time: {self.slow}"
+            f"not among the seat's choices: {[_name(w) for w in self.choices()]}; the highlight went {self.trail}"
         )
         self.press("a")
 
@@ -187,13 +234,13 @@ def _name(w: Any) -> str:
 def child_main(tmp: Path, out: Path) -> None:
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
 
-    def start(key: str, seats: list[tuple[str, str | None]]) -> Any:
+    def start(key: str, seats: list[tuple[str, str | None]], seed: int) -> Any:
         if app.mode == "results":
             app.go_attract()
             frames(1)
         if app.launcher.session is not None:
             app.launcher.end()
-        app.start_game(key, [(app.table.by_position(p).index, lv) for p, lv in seats])
+        app.start_game(key, [(app.table.by_position(p).index, lv) for p, lv in seats], seed=seed)
         assert app.sm.current == f"game:{key}", app.sm.current
         frames(2)
         return app.launcher.session
@@ -312,11 +359,12 @@ def child_main(tmp: Path, out: Path) -> None:
                 break
         assert applied(), f"{action} was not applied by buttons ({panel.error})"
 
-    def board_game(key: str) -> None:
+    def board_game(key: str, seed: int) -> None:
         from devtools.touchplay import both_button
+        from kiosk import clock
 
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
-        session = start(key, [("south-west", None), ("north-east", "easy")])
+        session = start(key, [("south-west", None), ("north-east", "easy")], seed=seed)
         screen = app.sm.current_screen
         btn = SeatButtons(app, "south-west")
         g = session.game_seat_of(sw)
@@ -334,8 +382,8 @@ def child_main(tmp: Path, out: Path) -> None:
             return wants.choose(st)
 
         shot = False
-        end = time.monotonic() + 200
-        while not session.state.is_over() and time.monotonic() < end:
+        end = clock.now() + 200  # virtual seconds
+        while not session.state.is_over() and clock.now() < end:
             st = session.state
             if g not in st.to_move():
                 if btn.focused() is not None:  # the seat's highlight follows its choices within a tenth of a second
@@ -361,19 +409,20 @@ def child_main(tmp: Path, out: Path) -> None:
         initials_by_buttons(btn)
 
     def maki_whole_game_on_buttons() -> None:
-        board_game("maki")
+        board_game("maki", seed=11)
 
     def wasabi_whole_game_on_buttons() -> None:
-        board_game("wasabi")
+        board_game("wasabi", seed=12)
 
     # ------------------------------------------------------------------------------------------- Makoto
     def makoto_whole_game_on_buttons() -> None:
+        from kiosk import clock
         from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY
         from kiosk.games.makoto.screen import HandCard, StepButton
 
         screen = app.launcher.game_screens["makoto"]
         screen.match_games = 1
-        session = start("makoto", [("south-west", None), ("west", "easy"), ("north-east", "easy")])
+        session = start("makoto", [("south-west", None), ("west", "easy"), ("north-east", "easy")], seed=13)
         st_of = screen._state
         btn = SeatButtons(app, "south-west")
         g = session.game_seat_of(btn.seat)
@@ -385,8 +434,8 @@ def child_main(tmp: Path, out: Path) -> None:
         def button(prefix: str) -> Any:
             return lambda w: isinstance(w, StepButton) and w.text.startswith(prefix)
 
-        end = time.monotonic() + 90
-        while not session.state.is_over() and time.monotonic() < end:
+        end = clock.now() + 90  # virtual seconds
+        while not session.state.is_over() and clock.now() < end:
             st = st_of()
             if st.turn != g:
                 if btn.focused() is not None:
@@ -459,17 +508,19 @@ def child_main(tmp: Path, out: Path) -> None:
         assert state.moves()[g] == before + 1 or g not in state.to_move(), f"{move} by buttons was not applied"
 
     def takoyaki_whole_game_on_buttons() -> None:
+        from kiosk import clock
+
         screen = app.launcher.game_screens["takoyaki"]
         screen.COUNTDOWN_S, screen.BETWEEN_S = 1.0, 0.5  # shorter waits between orders: a quicker test
-        session = start("takoyaki", [("south-west", None), ("north-east", "easy")])
+        session = start("takoyaki", [("south-west", None), ("north-east", "easy")], seed=14)
         btn = SeatButtons(app, "south-west")
         g = session.game_seat_of(btn.seat)
         panel = screen.panels[btn.seat]
         panel.hints = False
         state = session.state
         shot = False
-        end = time.monotonic() + 100
-        while not state.is_over() and time.monotonic() < end:
+        end = clock.now() + 100  # virtual seconds
+        while not state.is_over() and clock.now() < end:
             if screen.counting_down or g not in state.to_move() or state.current_order is None:
                 tick()
                 continue
@@ -488,7 +539,7 @@ def child_main(tmp: Path, out: Path) -> None:
         from kiosk.games.takoyaki.solver import solve
 
         screen = app.launcher.game_screens["takoyaki"]
-        session = start("takoyaki", [("east", None), ("west", None)])
+        session = start("takoyaki", [("east", None), ("west", None)], seed=15)
         state = session.state
         panel = screen.panels[app.table.by_position("east").index]
         other = screen.panels[app.table.by_position("west").index]
@@ -535,10 +586,11 @@ def child_main(tmp: Path, out: Path) -> None:
         "hold b" comes back to it (one step retraced), and a second "hold b" clears the selection."""
         from kivy.uix.button import Button
 
+        from kiosk import clock
         from kiosk.ui.boardpieces import BoardTile
         from kiosk.ui.words import action_squares
 
-        session = start("wasabi", [("south-west", None), ("north-east", "easy")])
+        session = start("wasabi", [("south-west", None), ("north-east", "easy")], seed=16)
         screen = app.sm.current_screen
         btn = SeatButtons(app, "south-west")
         g = session.game_seat_of(btn.seat)
@@ -549,8 +601,8 @@ def child_main(tmp: Path, out: Path) -> None:
             return g in state.to_move() and any(type(a).__name__ == "Place" for a in state.legal_actions(g))
 
         # the set-up played through the session (not what is measured here), up to the seat's first placement
-        end = time.monotonic() + 60
-        while not placing() and time.monotonic() < end:
+        end = clock.now() + 60  # virtual seconds
+        while not placing() and clock.now() < end:
             if g in state.to_move():
                 session.apply(g, state.legal_actions(g)[0])
             tick()
@@ -599,7 +651,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
         screen = app.launcher.game_screens["makoto"]
         screen.match_games = 1
-        session = start("makoto", [("north-east", None), ("west", "easy")])
+        session = start("makoto", [("north-east", None), ("west", "easy")], seed=17)
         seat = app.table.by_position("north-east").index
         g = session.game_seat_of(seat)
         run_until(lambda: screen._state().turn == g, 10, "the human's turn")
@@ -627,10 +679,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
         def hold_b() -> None:
             Window.dispatch("on_key_down", ord(b), 0, b, [])
-            end = time.monotonic() + 1.3  # past the keyboard's hold time (one second), the clock running
-            while time.monotonic() < end:
-                tick()
-                time.sleep(0.02)
+            run_for(1.3)  # past the keyboard's hold time (one second on Kivy's clock: virtual)
             Window.dispatch("on_key_up", ord(b), 0)
             tick(2)
 
@@ -658,7 +707,7 @@ def child_main(tmp: Path, out: Path) -> None:
             frames(3)
             for key in ("makoto", "takoyaki"):
                 seats = [("south-west", None), ("west", None), ("north-east", None)]
-                session = start(key, seats)
+                session = start(key, seats, seed=18)
                 screen = app.sm.current_screen
                 if key == "makoto":
                     run_until(lambda s=screen: s._state().turn is not None, 5, "a turn")

@@ -9,13 +9,12 @@ and "hold a" (the seat's menu). The scenarios run in one child process with the 
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, frames, run_child, run_scenarios, run_until, screenshot
-from test_buttons_play import SeatButtons, _name, tick
+from conftest import build_app, frames, run_child, run_for, run_scenarios, run_until, screenshot, tick
+from test_buttons_play import SeatButtons, _name
 
 pytestmark = [pytest.mark.ui]
 #: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
@@ -45,13 +44,13 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 def child_main(tmp: Path, out: Path) -> None:
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
 
-    def start(key: str, seats: list[tuple[str, str | None]]) -> Any:
+    def start(key: str, seats: list[tuple[str, str | None]], seed: int) -> Any:
         if app.mode == "results":
             app.go_attract()
             frames(1)
         if app.launcher.session is not None:
             app.launcher.end()
-        app.start_game(key, [(app.table.by_position(p).index, lv) for p, lv in seats])
+        app.start_game(key, [(app.table.by_position(p).index, lv) for p, lv in seats], seed=seed)
         assert app.sm.current == f"game:{key}", app.sm.current
         frames(2)
         return app.launcher.session
@@ -142,7 +141,7 @@ def child_main(tmp: Path, out: Path) -> None:
         anything in the game; "Yes, leave" hands the seat to a bot."""
         from kiosk.ui.focus import LEGEND
 
-        session = start("maki", [("south-west", None), ("north-east", None)])
+        session = start("maki", [("south-west", None), ("north-east", None)], seed=21)
         screen = app.sm.current_screen
         state = session.state
         menus = app.seat_menus
@@ -152,14 +151,11 @@ def child_main(tmp: Path, out: Path) -> None:
         before = len(state.journal)
         # at another seat's turn: a held button shows the hand, and a hold of "a" opens the menu instead
         tray = screen.panels[idle.seat].ids.tray
-        idle.pins["a"].drive_low()
-        tick(2)
+        idle.down("a")
         assert tray.is_open, "nothing to choose: the hand shows while a button is down"
-        time.sleep(app.hardware.buttons.hold_time + 0.2)
-        tick(2)
+        idle.held("a")
         assert idle.menu_open() and not tray.held_by_button, "hold a: the menu, the hand hidden again"
-        idle.pins["a"].drive_high()
-        tick(2)
+        idle.up("a")
         assert idle.menu_open(), "the release of the hold chooses nothing in the menu"
         idle.hold("a")
         assert not idle.menu_open(), "hold a closes it"
@@ -221,7 +217,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def takoyaki_hold_a_opens_the_menu_not_a_claim() -> None:
         """In the race, "a" with no highlight is TAKOYAKI! when let go; held, it opens the menu and claims
         nothing (a wrong claim would put the seat out of the order)."""
-        session = start("takoyaki", [("south-west", None), ("north-east", None)])
+        session = start("takoyaki", [("south-west", None), ("north-east", None)], seed=22)
         screen = app.sm.current_screen
         state = session.state
         run_until(lambda: not screen.counting_down and state.current_order is not None, 8, "the first order")
@@ -244,7 +240,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
         from kiosk.seats import KEYS
 
-        session = start("wasabi", [("east", None), ("west", "easy")])
+        session = start("wasabi", [("east", None), ("west", "easy")], seed=23)
         seat = app.table.by_position("east").index
         a, b, _tap = KEYS["east"]
         menus = app.seat_menus
@@ -252,10 +248,7 @@ def child_main(tmp: Path, out: Path) -> None:
         def hold_key(text: str) -> None:
             """The key down past the keyboard's hold time (one second), the clock running meanwhile."""
             Window.dispatch("on_key_down", ord(text), 0, text, [])
-            end = time.monotonic() + 1.3
-            while time.monotonic() < end:
-                tick()
-                time.sleep(0.02)
+            run_for(1.3)  # the keyboard's hold is on Kivy's clock: virtual seconds
             Window.dispatch("on_key_up", ord(text), 0)
             tick(2)
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk import clock
+from kiosk.ai import make_bot
 from kiosk.engine import Action
 
 __all__ = ["Unreachable", "TouchLog", "Toucher", "both_button", "play", "start", "summary"]
@@ -443,7 +444,7 @@ def play(
     screen = app.sm.current_screen
     g = session.game_seat_of(human)
     panel = screen.panels[human]
-    wants = spec.bots[level](g, seed)
+    wants = make_bot(spec, level, g, seed, getattr(app, "bot_iterations", None))  # a fixed budget, as the app's
     driver: Any
     if key == "makoto":
         driver = MakotoDriver(screen, panel, g, finger)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ def main(out: Path, size: str) -> None:
     from kivy.uix.label import Label
 
     from devtools.fit import check_tree
+    from kiosk import clock
     from kiosk.games.makoto.pieces import CardBacks, CardDeck, CardFan, CardRow, MakotoCard
     from kiosk.games.takoyaki.pieces import TakoBall, TakoOrderCard
     from kiosk.ui import motion, pictures
@@ -42,9 +42,13 @@ def main(out: Path, size: str) -> None:
     u = min(width, height) / 1080
     root = FloatLayout()
     runTouchApp(root, embedded=True)
+    virtual = clock.freeze()  # virtual time, as the UI tests' harness: each frame is STEP seconds, however slow
+    step = 1 / 30  # conftest.STEP
 
     def frames(n: int = 3) -> None:
         for _ in range(n):
+            clock.settle()
+            virtual.advance(step)
             EventLoop.idle()
 
     def show(*widgets: Any) -> FloatLayout:
@@ -196,16 +200,19 @@ def main(out: Path, size: str) -> None:
     show(button, source, card)
     motion.fly(Tile(kind="Salmon", category="fish"), source, button, 0.3)
     motion.flip_in(card, 0.3)
-    r["ghosts_in_flight"] = motion.active()  # (checked at once: a loaded machine's frame can outlast 400 ms)
+    r["ghosts_in_flight"] = motion.active()
     r["flip_during"] = card.flip
+    # half way (virtual time: 0.15 s is 0.15 s of frames however slowly this machine draws): still in flight
+    frames(round(0.15 / step))
+    r["ghosts_mid"] = motion.active()
+    r["flip_mid"] = card.flip
     touch = UnitTestTouch(*button.to_window(*button.center))
     touch.touch_down()
     touch.touch_up()
     r["pressed_during_flight"] = len(pressed)
     r["ghost_on_top"] = type(Window.children[0]).__name__
-    end = time.monotonic() + 5.0  # loose: a loaded CI machine draws slowly (the animations' own length is 0.3 s)
-    while time.monotonic() < end and (motion.active() or card.flip < 1):
-        frames(1)
+    # the animations last 0.3 s: 0.4 virtual seconds from their start end them (and clean up)
+    frames(round(0.4 / step) - round(0.15 / step))
     r["ghosts_after"] = motion.active()
     r["flip_after"] = card.flip
     stopTouchApp()

@@ -165,6 +165,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert app.sm.current == "join" and join.title == "Nim" and join.match_choices == []
         west = app.table.by_position("west").index
         tap(button_with_text(join.pads[west], "+ Add a bot here"))
+        app.launcher.rng.seed(3)  # the game's seed (who starts): the launcher draws it from its own generator
         tap(button_with_text(join.pads[sw], "Start \u25b6"))
         session = app.launcher.session
         assert app.mode == "game" and session is not None and session.spec.key == "nim"
@@ -194,6 +195,7 @@ def child_main(tmp: Path, out: Path) -> None:
         frames(1)
         assert ("game", "nim") in app.director.steps() and ("boards", "nim") in app.director.steps()
         app.director.stop()  # hold the cycle on this step: the bots' game of Nim, now
+        app.director.rng.seed(4)  # the bots' game's seed: attract mode draws it from its own generator
         session = app.director.start_game("nim")
         assert app.sm.current == "game:generic" and session.attract
         run_until(lambda: session.state.is_over(), 20, "the bots' game of Nim")

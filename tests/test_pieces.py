@@ -26,6 +26,9 @@ from kiosk.ui.typescale import SCALE, min_target_px, min_text_px, px
 
 ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", Path(__file__).resolve().parents[1] / "artifacts"))
 SIZES = [(1920, 1080), (1280, 800)]
+#: The widget child's bound (real seconds: a hung child; its animations run on virtual time); the file's is a
+#: minute more (conftest).
+CHILD_S = 600
 
 
 # ------------------------------------------------------------------------------------------------ the atlas
@@ -167,7 +170,7 @@ def child(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         env=env,
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=CHILD_S,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     ARTIFACTS.mkdir(exist_ok=True)
@@ -225,6 +228,7 @@ def test_title_banner_and_motion_that_never_delays_input(child: dict[str, Any]) 
     assert child["banner_problems"] == []
     assert child["banner_sources"] == ["game_maki", "game_wasabi", "game_makoto", "game_takoyaki"]
     assert child["ghosts_in_flight"] == 1 and 0 <= child["flip_during"] < 1, "the tile flies, the card flips"
+    assert child["ghosts_mid"] == 1 and 0 < child["flip_mid"] < 1, "still flying and flipping 150 ms in"
     assert child["ghost_on_top"] == "Ghost"
     assert child["pressed_during_flight"] == 1, "a touch under a flying piece acts at once"
     assert child["ghosts_after"] == 0 and child["flip_after"] == 1, "animations end within 400 ms and clean up"

@@ -210,7 +210,9 @@ def child_main(tmp: Path, out: Path) -> None:
         session = tb.start(four)
         st = session.state
         # the south-west human leads; the bots answer: the centre shows a combination
+        assert st.to_move() == [tb.g("south-west")], "the south-west human leads (seed 7)"
         tb.play_turn("south-west", 1)
+        assert st.turn != tb.g("south-west"), f"south-west's turn did not end (phase {st.phase})"
         run_until(lambda: st.to_move() == [tb.g("north-east")], 5, "the bot to play")
         panel = tb.panel("north-east")
         hold = tb.hold("north-east")  # the top seat looks at its hand and picks a card

@@ -13,12 +13,11 @@ reward card's touch draws as well), and no turn needs an absurd number of touche
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, frames, run_child, run_for, run_scenarios, run_until, tick
+from conftest import STEP, build_app, frames, run_child, run_for, run_scenarios, run_until, tick
 
 pytestmark = pytest.mark.ui
 #: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
@@ -31,6 +30,10 @@ GAMES = ["maki", "wasabi", "makoto", "takoyaki"]
 #: of their turns; Maki's turn is a drag and a Prep button, or a drag and a serve-and-draw button (2 both; a
 #: 2-ingredient recipe's reward card, a teacup to move or a second recipe served add one).
 MEDIAN_AT_MOST = {"maki": 2, "wasabi": 2, "makoto": 2, "takoyaki": 2}
+#: The seed of every game here (the deal, the bot's and the human's intents): the figures depend on the deal. (A
+#: Wasabi! deal where the human wins an action card early that its easy-bot intents never play has an End step
+#: every turn after: 3 decisions, so 3 touches, a median of 3, as seeds 3, 6 and 8 deal; 1, 2, 4, 5, 7, 9, 10 do not.)
+SEED = 1
 
 
 @pytest.fixture(scope="module")
@@ -67,13 +70,16 @@ def child_main(tmp: Path, out: Path) -> None:
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
 
     def game(key: str) -> None:
-        log = play(app, key, timeout=100.0)
+        log = play(app, key, seed=SEED, timeout=100.0)
         figures = summary(log)
-        print(key, figures, flush=True)
+        print(key, figures, log.turns, flush=True)
         assert log.finished, f"{key}: the game did not finish by touch ({figures})"
         assert log.turns and min(log.turns) >= 1, f"{key}: a turn without a touch ({log.turns})"
         assert max(log.turns) <= 40, f"{key}: a turn took {max(log.turns)} touches"
         assert figures["touches_median"] <= MEDIAN_AT_MOST[key], f"{key}: the median is over the goal ({figures})"
+        assert figures["touches_median"] <= figures["decisions_median"], (
+            f"{key}: more touches than decisions ({figures})"
+        )
         frames(2)
 
     def placement() -> None:
@@ -83,7 +89,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
         for key in ("maki", "wasabi"):
             sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
-            session = start(app, key, [(sw, None), (ne, "easy")])
+            session = start(app, key, [(sw, None), (ne, "easy")], seed=SEED)
             screen = app.sm.current_screen
             panel = screen.panels[sw]
             g = session.game_seat_of(sw)
@@ -137,7 +143,7 @@ def child_main(tmp: Path, out: Path) -> None:
         from devtools.touchplay import Toucher, start
 
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
-        session = start(app, "wasabi", [(sw, None), (ne, "easy")])
+        session = start(app, "wasabi", [(sw, None), (ne, "easy")], seed=SEED)
         screen = app.sm.current_screen
         panel = screen.panels[sw]
         tray = panel.ids.tray
@@ -167,35 +173,41 @@ def child_main(tmp: Path, out: Path) -> None:
         t.touch_up()
         tick(2)
         assert not tray.is_open, "the release of a hold closes the tray"
-        # by itself after a while with no touch at the seat; a touch in the zone makes it wait longer
-        # The wait is measured on the clock, and made longer when this machine ran the loop past it before the
-        # touch (a loaded machine turns a short loop into a long one): the check is the order of things.
-        for wait in (3.0, 6.0, 12.0):
-            tray.AUTO_CLOSE_S = wait
-            try:
-                finger.tap(tray, 0.5, 0.97)
-                assert tray.is_open
-                opened = time.monotonic()
-                run_for(wait * 0.6)
-                if not tray.is_open or time.monotonic() - opened > wait * 0.8:
-                    tray.close()
-                    continue  # the loop overran the wait: again, with a longer one
-                if panel.ids.hand.children:  # a touch at the seat (its column steps aside while the tray is open)
-                    finger.tap(panel.ids.hand.children[-1])
-                else:
-                    finger.tap(
-                        next(b for b in panel.ids.tray.walk(restrict=True) if getattr(b, "text", "") == "\u25b6")
-                    )
-                touched = time.monotonic()
-                run_until(lambda: not tray.is_open, wait * 3, "the tray closing by itself")
-                closed = time.monotonic()
-            finally:
-                del tray.AUTO_CLOSE_S
-            assert closed - opened > wait, "a touch at the seat restarts the wait (it did not close on the first)"
-            assert closed - touched >= wait * 0.9, "it closes a full wait after the last touch"
-            break
-        else:
-            raise AssertionError("the loop overran every wait: the machine is too loaded for this check")
+        # by itself after a while with no touch at the seat; a touch in the zone makes it wait longer (measured on
+        # the kiosk's clock, virtual here: each frame is STEP seconds whatever the machine's speed)
+        from kiosk import clock
+
+        wait = 3.0
+        closes: list[float] = []
+
+        def closed_now() -> bool:
+            if not tray.is_open and not closes:
+                closes.append(clock.now())
+            return bool(closes)
+
+        tray.AUTO_CLOSE_S = wait
+        try:
+            opened = clock.now()
+            finger.tap(tray, 0.5, 0.97)
+            assert tray.is_open
+            run_for(wait * 0.6)
+            assert tray.is_open, f"still open {wait * 0.6:.1f} s into a {wait:.0f} s wait"
+            touched = clock.now()
+            if panel.ids.hand.children:  # a touch at the seat (its column steps aside while the tray is open)
+                finger.tap(panel.ids.hand.children[-1])
+            else:
+                finger.tap(next(b for b in panel.ids.tray.walk(restrict=True) if getattr(b, "text", "") == "\u25b6"))
+            run_until(closed_now, wait * 3, "the tray closing by itself")
+        finally:
+            del tray.AUTO_CLOSE_S
+        closed = closes[0]
+        print(f"tray: opened {opened:.3f} touched {touched:.3f} closed {closed:.3f}", flush=True)
+        assert closed - opened > wait + wait * 0.6 - STEP, (
+            "a touch at the seat restarts the wait (not closed on the first)"
+        )
+        assert wait - STEP <= closed - touched <= wait + 3 * STEP, (
+            f"it closes a wait after the last touch ({closed - touched:.3f} s)"
+        )
         # the table goes idle: the hand hides, and stays hidden for the rest of this turn
         tray.open()
         screen.hide_private()

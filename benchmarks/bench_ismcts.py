@@ -5,7 +5,7 @@ do not search), positions are taken from games played by ``normal`` bots (every 
 0), and the game's ``hard`` bot searches each with a fixed budget and no clock. Iterations per second is the sum
 of iterations over the sum of search time, per CPU second of this process (the machine is shared; wall-clock
 figures are reported beside it). Each position is searched twice in the same run: with the old
-determinize path (``kiosk.engine.LEGACY_SEARCH_COPY``: a full clone copying the journal and the generator's
+determinize path (``devtools.legacy_search``: a full clone copying the journal and the generator's
 state, then reseeded) and with the new one (``State.search_copy``: shared immutable parts, no journal, a
 generator made only if the copy shuffles), so the speed-up is measured on the same machine at the same load.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import kiosk.engine as engine
+from devtools.legacy_search import legacy_search_copy
 from kiosk.ai import ISMCTSBot
 from kiosk.engine import State
 from kiosk.games import GAMES
@@ -50,8 +50,7 @@ def positions(key: str, count: int) -> list[State]:
 
 def rate(key: str, states: list[State], iterations: int, legacy: bool) -> dict[str, float]:
     spec = GAMES[key]
-    engine.LEGACY_SEARCH_COPY = legacy
-    try:
+    with legacy_search_copy(legacy):
         done = 0
         spent = cpu = 0.0
         for i, state in enumerate(states):
@@ -63,8 +62,6 @@ def rate(key: str, states: list[State], iterations: int, legacy: bool) -> dict[s
             spent += time.perf_counter() - t0
             cpu += time.process_time() - c0
             done += bot.last_iterations
-    finally:
-        engine.LEGACY_SEARCH_COPY = False
     return {
         "iterations": done,
         "seconds": round(spent, 3),

@@ -349,7 +349,7 @@ class MakotoDriver:
             raise Unreachable(f"cards {want} not among the hand's cards on screen {shown} (hand {self.panel.hand})")
 
     def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
-        from kiosk.games.makoto.rules import BlindDiscard, OracleDiscard, Play, UseLid
+        from kiosk.games.makoto.actions import BlindDiscard, OracleDiscard, Play, UseLid
 
         session = self.screen.session
         before = len(session.state.journal)

@@ -38,7 +38,8 @@ How a game is written (the shared pieces below, so the four engines read alike):
 
 * a ``Phase`` enum (a :class:`GamePhase`, whose members compare equal to their plain names, so views and
   tests keep strings) in ``state.phase``, ``"over"`` at the end (the default :meth:`State.is_over`);
-* one handler method per action class, marked ``@handles(ActionClass, phases=...)``: the default
+* one handler method per action class, named ``_a_<action in snake case>`` (a family of actions, like Wasabi!'s
+  card plays, may share one named for the family) and marked ``@handles(ActionClass, phases=...)``: the default
   :meth:`State._apply` checks the turn (one player-facing message, :data:`NOT_YOUR_TURN`), the phase (the
   game's :meth:`State.waiting_for` says what it waits for) and calls the handler;
 * :meth:`State.clone` copies the attributes a game declares mutable (``COPY_LISTS`` and friends) and shares
@@ -201,10 +202,6 @@ class GamePhase(enum.StrEnum):
     """Base of every game's ``Phase`` enum. Members are strings (``Phase.OVER == "over"``), so views, journals
     and messages stay plain JSON."""
 
-
-#: ``benchmarks/bench_ismcts.py`` sets this to measure the old search path (a full clone with the journal and
-#: the generator's state copied, then reseeded; no memo of the bots' board analysis) beside the new one.
-LEGACY_SEARCH_COPY = False
 
 #: The one message a seat reads when it acts out of turn.
 NOT_YOUR_TURN = "It is not your turn: seat {seat} is playing"
@@ -391,10 +388,6 @@ class State:
         """The start of every ``determinize``: a copy with no journal (a search needs no save file, and the
         journal's record of the deal would give hidden cards away) and a fresh generator drawn from ``rng``
         (future shuffles are unknown too), made only if the copy ever shuffles."""
-        if LEGACY_SEARCH_COPY:  # the old path, for the benchmark's before/after: a full clone, then reseeded
-            old = self.clone()
-            old.rng = random.Random(int(rng.random() * 2**53))
-            return old
         o = self._copy()
         o._rng = None
         o._rng_seed = int(rng.random() * 2**53)

@@ -63,7 +63,7 @@ def test_simulator_counts_illegal_actions_as_bugs():
             self.seat = seat
 
         def choose(self, state) -> Action:
-            from kiosk.games.makoto.rules import Play
+            from kiosk.games.makoto.actions import Play
 
             return Play((99,))
 

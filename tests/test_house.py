@@ -91,3 +91,41 @@ def test_tooling_is_out_of_the_package() -> None:
     assert (ROOT / "devtools" / "__init__.py").exists()
     for p in modules(KIOSK):
         assert "devtools" not in {m.split(".")[0] for m in imports_of(p)}, f"{p} imports the tooling"
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
+def test_every_engine_is_written_the_same_way() -> None:
+    """A ``Phase`` enum ending in ``over``; every action in the game's ``actions.py``; each handled by a method
+    named ``_a_<action in snake case>`` (a family of actions: one ``_a_`` method named for the family) that
+    declares its phases; the bots registered as ``BOTS`` in ``bots.py`` at the four levels."""
+    import importlib
+
+    from kiosk.engine import GamePhase
+    from kiosk.games import GAMES as REGISTRY
+
+    checked = []
+    for game in GAMES:
+        rules = importlib.import_module(f"kiosk.games.{game}.rules")
+        actions = importlib.import_module(f"kiosk.games.{game}.actions")
+        bots = importlib.import_module(f"kiosk.games.{game}.bots")
+        phase = rules.Phase
+        assert issubclass(phase, GamePhase) and phase("over") == "over", game
+        spec = REGISTRY[game]
+        state_class = type(spec.new_game(max(2, spec.min_players), 1))
+        families: dict[str, list[type]] = {}
+        for action_class, (name, phases, _any_seat) in state_class._HANDLERS.items():
+            assert action_class.__module__ == actions.__name__, f"{game}: {action_class.__name__} is not in actions.py"
+            assert phases, f"{game}: {name} declares no phases"
+            assert set(phases) <= set(phase), f"{game}: {name} names phases {set(phases) - set(phase)}"
+            families.setdefault(name, []).append(action_class)
+        for name, classes in families.items():
+            if len(classes) == 1:
+                assert name == f"_a_{_snake(classes[0].__name__)}", f"{game}: {name} handles {classes[0].__name__}"
+            else:
+                assert name.startswith("_a_"), f"{game}: {name}"
+        assert spec.bots is bots.BOTS and set(bots.BOTS) == {"random", "easy", "normal", "hard"}, game
+        checked.append(f"{game}: {len(state_class._HANDLERS)} actions, {len(families)} handlers")
+    print("\n".join(checked))

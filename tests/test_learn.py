@@ -370,7 +370,8 @@ def child_main(tmp: Path, out: Path) -> None:
         frames(1)
 
     def makoto_last_cards_favour_going_out() -> None:
-        from kiosk.games.makoto.rules import BLIND, EndTurn, Play
+        from kiosk.games.makoto.actions import EndTurn, Play
+        from kiosk.games.makoto.rules import BLIND
 
         session = start("makoto", [(sw, None), (ne, "random")])
         screen = app.sm.current_screen

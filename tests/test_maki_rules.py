@@ -132,7 +132,7 @@ def test_placing_on_a_filled_space_is_refused():
     s.apply(0, Take("Tuna"))
     unchanged(s, 0, Place(3), "already holds Rice")
     unchanged(s, 0, Place(99), "not on the 6x5 play area")
-    unchanged(s, 0, Take("Rice"), "place your Tuna tile")
+    unchanged(s, 0, Take("Rice"), "Place your Tuna tile")
 
 
 def test_a_kind_the_pantry_has_run_out_of_cannot_be_taken():
@@ -319,8 +319,8 @@ def test_a_third_action_card_forces_a_discard():
     card = s.display[0]
     s.apply(0, Gain(card))
     assert s.phase == "discard" and len(s.held[0]) == 3
-    unchanged(s, 0, TakePool(), "you hold three action cards: discard one first")
-    unchanged(s, 0, Chop(0), "you hold three action cards: discard one first")
+    unchanged(s, 0, TakePool(), "You hold three action cards: discard one first")
+    unchanged(s, 0, Chop(0), "You hold three action cards: discard one first")
     unchanged(s, 0, Discard("Nothing"), "You do not hold a Nothing card")
     s.apply(0, Discard("Chop"))
     assert sorted(c for c, _ in s.held[0]) == sorted(["Chop", card]) and s.turn == 1

@@ -13,6 +13,7 @@ from makoto_positions import R, position
 from kiosk.ai import pick
 from kiosk.engine import RuleError, replay
 from kiosk.games import GAMES
+from kiosk.games.makoto.actions import BlindDiscard, BlindTake, EndTurn, OracleDiscard, Pass, Play, UseLid
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
 from kiosk.games.makoto.rules import (
     BLIND,
@@ -20,14 +21,7 @@ from kiosk.games.makoto.rules import (
     ORACLE_STEP,
     PLAY,
     SWORD,
-    BlindDiscard,
-    BlindTake,
-    EndTurn,
     MakotoState,
-    OracleDiscard,
-    Pass,
-    Play,
-    UseLid,
     classify,
     code,
     deck_for,

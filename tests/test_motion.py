@@ -275,7 +275,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     # ------------------------------------------------------------------------------------------- Makoto
     def makoto_play(session: Any, screen: Any) -> tuple[int, Any, list[Event]]:
-        from kiosk.games.makoto.rules import Play
+        from kiosk.games.makoto.actions import Play
 
         st = session.state
         g = st.turn
@@ -285,7 +285,7 @@ def child_main(tmp: Path, out: Path) -> None:
         return g, play, session.last_events
 
     def makoto_play_flies_kensei_and_log() -> None:
-        from kiosk.games.makoto.rules import EndTurn
+        from kiosk.games.makoto.actions import EndTurn
         from kiosk.games.makoto.screen import makoto_event_text
 
         positions = ["south-west", "west", "north-east", "east"]
@@ -366,7 +366,7 @@ def child_main(tmp: Path, out: Path) -> None:
                     if st.is_over():
                         break
                     t = st.turn
-                    from kiosk.games.makoto.rules import Play
+                    from kiosk.games.makoto.actions import Play
 
                     plays = [a for a in st.legal_actions(t) if isinstance(a, Play)]
                     session.apply(t, plays[-1] if plays else st.legal_actions(t)[0])  # long combinations

@@ -18,7 +18,8 @@ from wasabi_positions import blank, give_hand, give_recipe, hold, put, sq, start
 from kiosk.ai import pick
 from kiosk.engine import RuleError, replay, starting_seat
 from kiosk.games import GAMES
-from kiosk.games.makoto.rules import BLIND, PLAY, BlindTake, MakotoState, Play, UseLid, code
+from kiosk.games.makoto.actions import BlindTake, Play, UseLid
+from kiosk.games.makoto.rules import BLIND, PLAY, MakotoState, code
 from kiosk.games.makoto.rules import ORACLE as GOLDEN
 from kiosk.games.wasabi.rules import CARD_ID, ChooseRecipe, Place, SkipReward, TakeCard
 

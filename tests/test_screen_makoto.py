@@ -132,7 +132,8 @@ class Table:
 
     def play_turn(self, position: str, n: int) -> None:
         """One step for a human seat, through touches: choose by the screen's enabled widgets only."""
-        from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY, Play
+        from kiosk.games.makoto.actions import Play
+        from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY
         from kiosk.games.makoto.screen import card_text
 
         panel = self.panel(position)
@@ -277,7 +278,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not tb.panel(waiting).ids.tray.is_open
 
     def illegal_choices_disabled_and_errors() -> None:
-        from kiosk.games.makoto.rules import Pass, Play
+        from kiosk.games.makoto.actions import Pass, Play
 
         session = tb.start(four)
         st = session.state

@@ -58,7 +58,7 @@ class HighCardState(State):
         return [Play(c) for c in self.hands[seat]]
 
     @handles(Play, phases=[Phase.PLAY])
-    def _play(self, seat: int, action: Action) -> list[Event]:
+    def _a_play(self, seat: int, action: Action) -> list[Event]:
         assert isinstance(action, Play)
         if action.card not in self.hands[seat]:
             raise RuleError(f"Card {action.card} is not in your hand")

@@ -25,7 +25,6 @@ import math
 import random
 from collections.abc import Callable, Collection, Sequence
 
-import kiosk.engine as engine
 from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick
 from kiosk.engine import Action, Bot, RuleError, State
 from kiosk.games.maki.rules import (
@@ -93,7 +92,7 @@ def segment_progress(state: MakiState, rid: int) -> list[tuple[tuple[int, ...], 
     Memoized on the board and the Pantry (public): a search meets the same boards in many determinizations.
     The result is shared, so callers must not change it."""
     key = (rid, tuple(state.board), tuple(state.pantry))
-    hit = None if engine.LEGACY_SEARCH_COPY else _PROGRESS_CACHE.get(key)
+    hit = _PROGRESS_CACHE.get(key)
     if hit is not None:
         return hit
     if len(_PROGRESS_CACHE) > 50_000:

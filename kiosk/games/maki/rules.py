@@ -448,22 +448,18 @@ class MakiState(State):
             return action if ordered == action.recipes else Return(ordered)
         return action
 
-    def _expect(self, *phases: str, what: str) -> None:
-        if self.phase not in phases:
-            raise RuleError(f"You cannot {what} now: {self._waiting_for()}")
-
-    def _waiting_for(self) -> str:
+    def waiting_for(self, seat: int) -> str:
         if self.phase == PLACE:
-            return f"place your {KINDS[self.pending]} tile in a space first"
+            return f"Place your {KINDS[self.pending]} tile in a space first"
         waiting: dict[str, str] = {
-            CUPMOVE: "move the teacup to an empty space first",
-            SUBST: "choose the Pantry tile for your Substitute first",
-            GAIN: "choose an action card from the display first",
-            DISCARD: "you hold three action cards: discard one first",
-            REFILL: "draw recipes until you hold three",
-            MAIN: "it is the middle of your turn",
+            CUPMOVE: "Move the teacup to an empty space first",
+            SUBST: "Choose the Pantry tile for your Substitute first",
+            GAIN: "Choose an action card from the display first",
+            DISCARD: "You hold three action cards: discard one first",
+            REFILL: "Draw recipes until you hold three",
+            MAIN: "That is not possible in the middle of your turn",
         }
-        return waiting.get(self.phase, "the game is over")
+        return waiting.get(self.phase, "The game is over")
 
     def _kind(self, name: str) -> int:
         k = KIND_INDEX.get(name) if isinstance(name, str) else None
@@ -479,7 +475,7 @@ class MakiState(State):
     def _name(self, cell: int) -> str:
         return cell_name(self.cols, cell)
 
-    @handles(Take)
+    @handles(Take, phases=[MAIN, SUBST])
     def _a_take(self, seat: int, a: Take) -> list[Event]:
         k = self._kind(a.kind)
         if self.phase == SUBST:
@@ -494,7 +490,6 @@ class MakiState(State):
             self.board[cell] = k
             self.phase, self.pending = MAIN, -1
             return [Event("substituted", seat, {"cell": cell, "old": KINDS[old], "new": a.kind})]
-        self._expect(MAIN, what="take a tile")
         if self.tiles_owed <= 0:
             raise RuleError("You have already played your tile this turn")
         if EMPTY not in self.board:
@@ -504,9 +499,8 @@ class MakiState(State):
         self.phase, self.pending = PLACE, k
         return [Event("took", seat, {"kind": a.kind})]
 
-    @handles(Place)
+    @handles(Place, phases=[PLACE])
     def _a_place(self, seat: int, a: Place) -> list[Event]:
-        self._expect(PLACE, what="place a tile")
         cell = self._cell(a.cell)
         v = self.board[cell]
         if v >= 0:
@@ -524,9 +518,8 @@ class MakiState(State):
             self.phase = MAIN
         return [Event("placed", seat, {"kind": KINDS[kind], "cell": cell, "teacup": v == CUP})]
 
-    @handles(MoveCup)
-    def _a_movecup(self, seat: int, a: MoveCup) -> list[Event]:
-        self._expect(CUPMOVE, what="move a teacup")
+    @handles(MoveCup, phases=[CUPMOVE])
+    def _a_move_cup(self, seat: int, a: MoveCup) -> list[Event]:
         cell = self._cell(a.cell)
         if self.board[cell] != EMPTY:
             raise RuleError(f"A teacup can only move to an empty space; {self._name(cell)} is filled")
@@ -535,8 +528,7 @@ class MakiState(State):
         return [Event("teacup", seat, {"cell": cell})]
 
     def _use_card(self, seat: int, card: str) -> None:
-        """Check that ``card`` may be played now (raises), without changing anything."""
-        self._expect(MAIN, what=f"play {card}")
+        """Check that ``seat`` may play ``card`` now (raises), without changing anything."""
         held = self.held[seat]
         if not any(c == card for c, _ in held):
             raise RuleError(f"You do not hold a {card} card")
@@ -549,7 +541,7 @@ class MakiState(State):
         del held[i]
         self.discards.append(card)
 
-    @handles(Switch)
+    @handles(Switch, phases=[MAIN])
     def _a_switch(self, seat: int, a: Switch) -> list[Event]:
         self._use_card(seat, "Switch")
         x, y = self._cell(a.a), self._cell(a.b)
@@ -564,7 +556,7 @@ class MakiState(State):
         self.board[x], self.board[y] = by, bx
         return [Event("switch", seat, {"a": x, "b": y})]
 
-    @handles(Chop)
+    @handles(Chop, phases=[MAIN])
     def _a_chop(self, seat: int, a: Chop) -> list[Event]:
         self._use_card(seat, "Chop")
         cell = self._cell(a.cell)
@@ -576,8 +568,8 @@ class MakiState(State):
         self.pantry[v] += 1
         return [Event("chop", seat, {"cell": cell, "kind": KINDS[v]})]
 
-    @handles(SecondHelping)
-    def _a_second(self, seat: int, a: SecondHelping) -> list[Event]:
+    @handles(SecondHelping, phases=[MAIN])
+    def _a_second_helping(self, seat: int, a: SecondHelping) -> list[Event]:
         self._use_card(seat, "Second Helping")
         if EMPTY not in self.board:
             raise RuleError("Second Helping needs an empty space to play the extra tile into")
@@ -585,7 +577,7 @@ class MakiState(State):
         self.tiles_owed += 1
         return [Event("second_helping", seat, {})]
 
-    @handles(Substitute)
+    @handles(Substitute, phases=[MAIN])
     def _a_substitute(self, seat: int, a: Substitute) -> list[Event]:
         self._use_card(seat, "Substitute")
         cell = self._cell(a.cell)
@@ -599,11 +591,10 @@ class MakiState(State):
         return [Event("substitute", seat, {"cell": cell})]
 
     def _step_two_check(self, what: str) -> None:
-        self._expect(MAIN, what=what)
         if self.must_place():
             raise RuleError(f"Play your tile from the Pantry before you {what}")
 
-    @handles(Serve)
+    @handles(Serve, phases=[MAIN])
     def _a_serve(self, seat: int, a: Serve) -> list[Event]:
         self._step_two_check("serve")
         rid = a.recipe
@@ -631,15 +622,13 @@ class MakiState(State):
             self.phase, self.after_discard = GAIN, MAIN
         return events
 
-    @handles(Draw)
+    @handles(Draw, phases=[MAIN, REFILL])
     def _a_draw(self, seat: int, a: Draw) -> list[Event]:
         if self.phase == MAIN:
             self._step_two_check("draw a recipe")
             if not self.served_now:
                 raise RuleError("You draw recipes after serving, or by returning recipes as your Prep")
             self.phase, self.obey_backs = REFILL, True
-        else:
-            self._expect(REFILL, what="draw a recipe")
         length = a.length
         if length not in self.decks:
             raise RuleError(f"There is no deck of {length}-ingredient recipes")
@@ -665,8 +654,8 @@ class MakiState(State):
             self.pool += pool
         return events
 
-    @handles(EndTurn)
-    def _a_endturn(self, seat: int, a: EndTurn) -> list[Event]:
+    @handles(EndTurn, phases=[MAIN])
+    def _a_end_turn(self, seat: int, a: EndTurn) -> list[Event]:
         self._step_two_check("end your turn")
         if not self.served_now:
             raise RuleError("Choose Serve or Prep before your turn ends")
@@ -674,7 +663,7 @@ class MakiState(State):
             raise RuleError("Draw recipes until you hold three before your turn ends")
         return self._end_turn(seat)
 
-    @handles(Gain)
+    @handles(Gain, phases=[MAIN, GAIN])
     def _a_gain(self, seat: int, a: Gain) -> list[Event]:
         if self.phase == MAIN:
             self._step_two_check("take an action card")
@@ -682,7 +671,6 @@ class MakiState(State):
                 raise RuleError("You served this turn, so you cannot also Prep")
             after = "end"
         else:
-            self._expect(GAIN, what="take an action card")
             after = MAIN
         if a.card not in self.display:
             raise RuleError(f"There is no {a.card} card in the display")
@@ -698,9 +686,8 @@ class MakiState(State):
             self.phase = MAIN
         return events
 
-    @handles(Discard)
+    @handles(Discard, phases=[DISCARD])
     def _a_discard(self, seat: int, a: Discard) -> list[Event]:
-        self._expect(DISCARD, what="discard an action card")
         held = self.held[seat]
         idx = [i for i, (c, _) in enumerate(held) if c == a.card]
         if not idx:
@@ -715,8 +702,8 @@ class MakiState(State):
             self.phase = MAIN
         return events
 
-    @handles(TakePool)
-    def _a_pool(self, seat: int, a: TakePool) -> list[Event]:
+    @handles(TakePool, phases=[MAIN])
+    def _a_take_pool(self, seat: int, a: TakePool) -> list[Event]:
         self._step_two_check("take the Wasabi pool")
         if self.served_now:
             raise RuleError("You served this turn, so you cannot also Prep")
@@ -725,7 +712,7 @@ class MakiState(State):
         self.pool = 1
         return [Event("pool", seat, {"took": took})] + self._end_turn(seat)
 
-    @handles(Return)
+    @handles(Return, phases=[MAIN])
     def _a_return(self, seat: int, a: Return) -> list[Event]:
         self._step_two_check("return recipes")
         if self.served_now:

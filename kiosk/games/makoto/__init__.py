@@ -5,8 +5,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from kiosk.engine import GameSpec
+from kiosk.games.makoto.actions import action_from_json
 from kiosk.games.makoto.bots import BOTS
-from kiosk.games.makoto.rules import MakotoState, action_from_json, new_game
+from kiosk.games.makoto.rules import MakotoState, new_game
 
 
 def _stats(state: MakotoState) -> dict[str, float]:

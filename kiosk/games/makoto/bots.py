@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick, win_share
-from kiosk.engine import Action, State
+from kiosk.engine import Action, Bot, State
+from kiosk.games.makoto.actions import BlindDiscard, BlindTake, EndTurn, Pass, Play, UseLid
 from kiosk.games.makoto.rules import (
     BLIND,
     END_TURN,
@@ -20,13 +21,7 @@ from kiosk.games.makoto.rules import (
     PASS_DRAW,
     POINTS,
     REWARDS,
-    BlindDiscard,
-    BlindTake,
-    EndTurn,
     MakotoState,
-    Pass,
-    Play,
-    UseLid,
     classify,
     points_of,
 )
@@ -317,7 +312,7 @@ def make_hard(seat: int, seed: int) -> ISMCTSBot:
     return HardBot(seat, seed, iterations=3000, time_limit=0.18, rollout=normal_rollout, exploration=0.7)
 
 
-BOTS = {
+BOTS: dict[str, Callable[[int, int], Bot]] = {
     "random": RandomBot,
     "easy": EasyBot,
     "normal": NormalBot,

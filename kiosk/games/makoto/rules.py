@@ -47,7 +47,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.engine import Action, Event, GamePhase, RuleError, State, action_codec, handles, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.games.makoto.actions import (
+    BlindDiscard,
+    BlindTake,
+    EndTurn,
+    OracleDiscard,
+    Pass,
+    Play,
+    UseLid,
+)
 
 RONIN, SWORD, ORACLE = 0, 1, 2
 KIND_NAMES = ("Ronin", "Sword", "Oracle")
@@ -107,44 +116,6 @@ def deck_for(players: int) -> list[int]:
 def oracle_for(players: int) -> list[int]:
     return [code(n, ORACLE) for n in range(1, SETUP[players].top + 1)]
 
-
-# ------------------------------------------------------------------------------------------------- actions
-@dataclass(frozen=True, slots=True)
-class Play(Action):
-    cards: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    draw: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class BlindDiscard(Action):
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class BlindTake(Action):
-    cards: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn(Action):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class OracleDiscard(Action):
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class UseLid(Action):
-    card: int
-
-
-action_from_json = action_codec(Play, Pass, BlindDiscard, BlindTake, EndTurn, OracleDiscard, UseLid)
 
 _PLAYS: dict[tuple[int, ...], Play] = {}
 _TAKES: dict[tuple[int, ...], BlindTake] = {}
@@ -441,35 +412,13 @@ class MakotoState(State):
     def waiting_for(self, seat: int) -> str:
         return WAITING.get(Phase(self.phase), "The game is over")
 
-    @handles(Play, phases=[PLAY])
-    def _a_play(self, seat: int, a: Play) -> list[Event]:
-        return self._play_cards(seat, a.cards)
-
-    @handles(Pass, phases=[PLAY])
-    def _a_pass(self, seat: int, a: Pass) -> list[Event]:
-        return self._pass(seat, a.draw)
-
     @handles(EndTurn, phases=[BLIND])
     def _a_end_turn(self, seat: int, a: EndTurn) -> list[Event]:
         return self._end_turn(seat, [])
 
-    @handles(BlindDiscard, phases=[BLIND])
-    def _a_blind_discard(self, seat: int, a: BlindDiscard) -> list[Event]:
-        return self._blind_discard(seat, a.card)
-
-    @handles(BlindTake, phases=[BLIND])
-    def _a_blind_take(self, seat: int, a: BlindTake) -> list[Event]:
-        return self._blind_take(seat, a.cards)
-
-    @handles(OracleDiscard, phases=[ORACLE_STEP])
-    def _a_oracle_discard(self, seat: int, a: OracleDiscard) -> list[Event]:
-        return self._oracle_discard(seat, a.card)
-
-    @handles(UseLid, any_seat=True)
-    def _a_use_lid(self, seat: int, a: UseLid) -> list[Event]:
-        return self._use_lid(seat, a.card)
-
-    def _play_cards(self, seat: int, cards: tuple[int, ...]) -> list[Event]:
+    @handles(Play, phases=[PLAY])
+    def _a_play(self, seat: int, a: Play) -> list[Event]:
+        cards = a.cards
         if not isinstance(cards, tuple) or not cards or not all(isinstance(c, int) for c in cards):
             raise RuleError("Choose the cards to play")
         rest = _remove(self.hands[seat], cards)
@@ -506,7 +455,9 @@ class MakotoState(State):
             events += self._end_turn(seat, [])
         return events
 
-    def _blind_discard(self, seat: int, card: int) -> list[Event]:
+    @handles(BlindDiscard, phases=[BLIND])
+    def _a_blind_discard(self, seat: int, a: BlindDiscard) -> list[Event]:
+        card = a.card
         hand = self.hands[seat]
         if card not in hand:
             raise RuleError("You do not hold that card")
@@ -518,7 +469,9 @@ class MakotoState(State):
         self.blind.sort()
         return self._end_turn(seat, [Event("blind_discard", seat, {"card": card})])
 
-    def _blind_take(self, seat: int, cards: tuple[int, ...]) -> list[Event]:
+    @handles(BlindTake, phases=[BLIND])
+    def _a_blind_take(self, seat: int, a: BlindTake) -> list[Event]:
+        cards = a.cards
         if not isinstance(cards, tuple) or not cards or not all(isinstance(c, int) for c in cards):
             raise RuleError("Choose the Blind cards to take")
         if len(cards) > self.played_count:
@@ -536,7 +489,9 @@ class MakotoState(State):
         self.known[seat].extend(cards)
         return self._end_turn(seat, [Event("blind_take", seat, {"cards": list(cards)})])
 
-    def _use_lid(self, seat: int, card: int) -> list[Event]:
+    @handles(UseLid, phases=[PLAY, BLIND, ORACLE_STEP], any_seat=True)
+    def _a_use_lid(self, seat: int, a: UseLid) -> list[Event]:
+        card = a.card
         if seat != self.lid_holder:
             raise RuleError("Only the player holding the box lid may use it")
         if seat in self.out:
@@ -550,7 +505,9 @@ class MakotoState(State):
         self.lid_holder = None
         return [Event("lid_used", seat, {"card": card})]
 
-    def _pass(self, seat: int, draw: bool) -> list[Event]:
+    @handles(Pass, phases=[PLAY])
+    def _a_pass(self, seat: int, a: Pass) -> list[Event]:
+        draw = a.draw
         if self.current is None:
             raise RuleError("You begin this round: you must play")
         if draw:
@@ -570,7 +527,9 @@ class MakotoState(State):
             return events
         return self._after_pass(seat, [Event("passed", seat, {"draw": False})])
 
-    def _oracle_discard(self, seat: int, card: int) -> list[Event]:
+    @handles(OracleDiscard, phases=[ORACLE_STEP])
+    def _a_oracle_discard(self, seat: int, a: OracleDiscard) -> list[Event]:
+        card = a.card
         hand = self.hands[seat]
         if card not in hand:
             raise RuleError("You do not hold that card")

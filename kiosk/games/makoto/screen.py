@@ -56,28 +56,13 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 
 from kiosk.engine import Action, Outcome
+from kiosk.games.makoto.actions import BlindDiscard, BlindTake, EndTurn, OracleDiscard, Pass, Play, UseLid
 from kiosk.games.makoto.centre import MakotoCentre  # noqa: F401  (its kv rule, used in screen.kv)
 from kiosk.games.makoto.hand import MakotoHand  # noqa: F401  (the tray's paged hand, used in screen.kv)
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
 from kiosk.games.makoto.panel import MAX_ACTIONS, CentreSlice, HandCard, MakotoPanel, StepButton
 from kiosk.games.makoto.pieces import MakotoCard
-from kiosk.games.makoto.rules import (
-    BLIND,
-    ORACLE,
-    ORACLE_STEP,
-    PLAY,
-    SWORD,
-    BlindDiscard,
-    BlindTake,
-    EndTurn,
-    MakotoState,
-    OracleDiscard,
-    Pass,
-    Play,
-    UseLid,
-    classify,
-    describe,
-)
+from kiosk.games.makoto.rules import BLIND, ORACLE, ORACLE_STEP, PLAY, SWORD, MakotoState, classify, describe
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv, motion
 from kiosk.ui.game import BaseGameScreen

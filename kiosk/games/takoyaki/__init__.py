@@ -13,12 +13,9 @@ Scores are orders won (higher is better). A time trial's high-score entry is the
 
 from __future__ import annotations
 
-from functools import partial
-
-from kiosk.ai import RandomBot
 from kiosk.engine import GameSpec
 from kiosk.games.takoyaki.actions import FAULT_KINDS, Claim, Fault, Push, Turn, action_from_json
-from kiosk.games.takoyaki.bots import PacedBot
+from kiosk.games.takoyaki.bots import BOTS, PacedBot
 from kiosk.games.takoyaki.rules import MAX_PLAYERS, MIN_PLAYERS, TakoyakiState, new_game, stats
 
 SPEC = GameSpec(
@@ -28,12 +25,7 @@ SPEC = GameSpec(
     max_players=MAX_PLAYERS,
     new_game=new_game,
     action_from_json=action_from_json,
-    bots={
-        "random": RandomBot,
-        "easy": partial(PacedBot, level="easy"),
-        "normal": partial(PacedBot, level="normal"),
-        "hard": partial(PacedBot, level="hard"),
-    },
+    bots=BOTS,
     stats=stats,
     lower_is_better=False,
     symbol="\u25ce",

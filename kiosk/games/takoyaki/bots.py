@@ -35,12 +35,13 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
-from kiosk.ai import BaseBot
+from kiosk.ai import BaseBot, RandomBot
 from kiosk.ai.random_bot import pick
-from kiosk.engine import Action, RuleError, State
+from kiosk.engine import Action, Bot, RuleError, State
 from kiosk.games.takoyaki.actions import Claim, Push, Turn
 from kiosk.games.takoyaki.grill import Grill, Order, matches
 from kiosk.games.takoyaki.rules import TakoyakiState
@@ -168,3 +169,11 @@ def race(levels: Sequence[str], seed: int) -> RaceResult:
             for s in waiting:
                 due[s] = now + bots[s].next_delay()
     return RaceResult(tuple(state.scores()), tuple(state.winners()), now, tuple(won_at), state.end_reason)
+
+
+BOTS: dict[str, Callable[[int, int], Bot]] = {
+    "random": RandomBot,
+    "easy": partial(PacedBot, level="easy"),
+    "normal": partial(PacedBot, level="normal"),
+    "hard": partial(PacedBot, level="hard"),
+}

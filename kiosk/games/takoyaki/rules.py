@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kiosk.engine import Action, Event, RuleError, State, handles, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
 from kiosk.games.takoyaki.actions import FAULT_KINDS, FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.deck import band_of, card_difficulty, catalogue
 from kiosk.games.takoyaki.grill import (
@@ -67,6 +67,16 @@ def order_of(card: str) -> Order:
     if order is None:
         order = _order_cache[card] = parse_order(card)
     return order
+
+
+class Phase(GamePhase):
+    """Everyone races for the current order until the game is ``over``."""
+
+    RACE = "race"
+    OVER = "over"
+
+
+RACE, OVER = Phase.RACE, Phase.OVER
 
 
 def _is_space(v: Any) -> bool:
@@ -102,20 +112,20 @@ class TakoyakiState(State):
         self.set_aside: list[str] = []
         self.move_counts: list[int] = [0] * players
         self.reveal_grills: list[Grill] = [START] * players
-        self.over = False
+        self.phase: str = RACE
         self.end_reason = ""
         self._reveal([])
 
     # --- the contract's verbs --------------------------------------------------------------------------
     def to_move(self) -> list[int]:
-        if self.over:
+        if self.phase == OVER:
             return []
         return [s for s in range(self.players) if self.out[s] is None]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Pushes (by from, to), turns (by space), the claim, then the three faults; empty for a seat that is
         out of the current order or when the game is over."""
-        if self.over or self.out[seat] is not None:
+        if self.phase == OVER or self.out[seat] is not None:
             return []
         grill = self.grills[seat]
         actions: list[Action] = []
@@ -135,8 +145,8 @@ class TakoyakiState(State):
         if reason is not None:
             raise RuleError(f"You are out of this order ({reason.replace('_', ' ')}): wait for the next card")
 
-    @handles(Push)
-    def _push(self, seat: int, action: Push) -> list[Event]:
+    @handles(Push, phases=[RACE])
+    def _a_push(self, seat: int, action: Push) -> list[Event]:
         grill = self.grills[seat]
         src, dst = action.src, action.dst
         if not (_is_space(src) and _is_space(dst)):
@@ -153,8 +163,8 @@ class TakoyakiState(State):
         self.move_counts[seat] += 1
         return [Event("pushed", seat, {"src": src, "dst": dst})]
 
-    @handles(Turn)
-    def _turn(self, seat: int, action: Turn) -> list[Event]:
+    @handles(Turn, phases=[RACE])
+    def _a_turn(self, seat: int, action: Turn) -> list[Event]:
         grill = self.grills[seat]
         s = action.space
         if not _is_space(s):
@@ -167,12 +177,19 @@ class TakoyakiState(State):
         self.move_counts[seat] += 1
         return [Event("turned", seat, {"space": s})]
 
-    @handles(Claim, Fault)
-    def _claim_or_fault(self, seat: int, action: Claim | Fault) -> list[Event]:
-        grill = self.grills[seat]
-        if isinstance(action, Fault) and action.kind not in FAULT_KINDS:
+    @handles(Claim, phases=[RACE])
+    def _a_claim(self, seat: int, action: Claim) -> list[Event]:
+        return self._claim_or_fault(seat, action)
+
+    @handles(Fault, phases=[RACE])
+    def _a_fault(self, seat: int, action: Fault) -> list[Event]:
+        if action.kind not in FAULT_KINDS:
             raise RuleError(f"Unknown fault {action.kind!r}: expected one of {', '.join(FAULT_KINDS)}")
-        # --- validated: a claim or a fault ---
+        return self._claim_or_fault(seat, action)
+
+    def _claim_or_fault(self, seat: int, action: Claim | Fault) -> list[Event]:
+        """A claim wins the card or puts the seat out of it; a fault puts it out. Both are validated."""
+        grill = self.grills[seat]
         assert self.current is not None
         card = self.current
         if isinstance(action, Claim):
@@ -197,9 +214,6 @@ class TakoyakiState(State):
             events.append(Event("order_set_aside", None, {"card": card}))
             return self._reveal(events)
         return events
-
-    def is_over(self) -> bool:
-        return self.over
 
     def scores(self) -> list[int]:
         """Orders won per seat (in a time trial the screen's clock, not this, ranks the high-score table)."""
@@ -233,20 +247,17 @@ class TakoyakiState(State):
             "won": [list(w) for w in self.won],
             "set_aside": list(self.set_aside),
             "moves": list(self.move_counts),
-            "over": self.over,
+            "phase": str(self.phase),
+            "over": self.phase == OVER,
             "end_reason": self.end_reason,
             "winners": self.winners(),
         }
 
     def determinize(self, seat: int, rng: random.Random) -> TakoyakiState:
-        """A copy in which the undealt cards are reshuffled (the only hidden information), with the journal's
-        record of the deal rewritten to match, and a fresh generator drawn from ``rng``."""
+        """A search copy (no journal, a fresh generator drawn from ``rng``) in which the undealt cards are
+        reshuffled: the only hidden information."""
         other: TakoyakiState = self.search_copy(rng)
         other.cards = self.cards[: self.dealt] + shuffle_with(rng, self.cards[self.dealt :])
-        if self.journal is not None:  # the journal, with its record of the deal rewritten to the sample
-            other.journal = [
-                {"chance": DECK, "order": list(other.cards)} if r.get("chance") == DECK else r for r in self.journal
-            ]
         return other
 
     # --- public helpers for screens and bots -----------------------------------------------------------
@@ -284,7 +295,7 @@ class TakoyakiState(State):
         return events
 
     def _finish(self, reason: str) -> list[Event]:
-        self.over = True
+        self.phase = OVER
         self.current = None
         self.end_reason = reason
         return [Event("game_over", None, {"reason": reason, "scores": self.scores(), "winners": self.winners()})]

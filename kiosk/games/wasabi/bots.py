@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kiosk.ai import BaseBot, ISMCTSBot, RandomBot, pick, win_share
-from kiosk.engine import Action, State
+from kiosk.engine import Action, Bot, State
 from kiosk.games.wasabi.rules import (
     CARDS,
     CHOP,
@@ -621,7 +621,7 @@ class HardBot(ISMCTSBot):
         return choice
 
 
-BOTS = {
+BOTS: dict[str, Callable[[int, int], Bot]] = {
     "random": RandomBot,
     "easy": EasyBot,
     "normal": NormalBot,

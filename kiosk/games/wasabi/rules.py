@@ -472,14 +472,14 @@ class WasabiState(State):
         return WAITING.get(Phase(self.phase), "The game is over")
 
     @handles(SkipReward, phases=[Phase.REWARD])
-    def _skip_reward(self, seat: int, a: SkipReward) -> list[Event]:
+    def _a_skip_reward(self, seat: int, a: SkipReward) -> list[Event]:
         self.rewards -= 1
         ev = [Event("reward_skipped", seat)]
         self._after_reward(ev)
         return ev
 
     @handles(EndStep, phases=[Phase.PLAY])
-    def _end_step(self, seat: int, a: EndStep) -> list[Event]:
+    def _a_end_step(self, seat: int, a: EndStep) -> list[Event]:
         if self.tiles_left > 0 or self.chopped != EMPTY:
             raise RuleError("You must play your ingredient tile first")
         if self.card_played >= 0:
@@ -489,12 +489,12 @@ class WasabiState(State):
         return ev
 
     @handles(PlayStack, PlaySpicy, PlaySwitch, PlayChop, PlayWasabi, phases=[Phase.PLAY])
-    def _card(self, seat: int, a: Action) -> list[Event]:
+    def _a_play_card(self, seat: int, a: Action) -> list[Event]:
         return self._play_card(seat, _CARD_CLASS[type(a)], a)
 
     # setup
     @handles(GiveTile, phases=[Phase.GIVE])
-    def _give(self, seat: int, a: GiveTile) -> list[Event]:
+    def _a_give_tile(self, seat: int, a: GiveTile) -> list[Event]:
         k = _kind(a.tile)
         if not self.pantry[k]:
             raise RuleError(f"There is no {a.tile} left in the Pantry")
@@ -516,7 +516,7 @@ class WasabiState(State):
         return ev
 
     @handles(DrawRecipe, phases=[Phase.SETUP_RECIPES, Phase.DRAW_RECIPES])
-    def _draw_recipe(self, seat: int, a: DrawRecipe) -> list[Event]:
+    def _a_draw_recipe(self, seat: int, a: DrawRecipe) -> list[Event]:
         n = a.length
         if n not in LENGTHS:
             raise RuleError(f"Recipes have 2 to 5 ingredients, there is no stack of {n!r}")
@@ -555,7 +555,7 @@ class WasabiState(State):
         self.turns += 1
 
     @handles(Pass, phases=[Phase.PLAY])
-    def _pass(self, seat: int, a: Pass) -> list[Event]:
+    def _a_pass(self, seat: int, a: Pass) -> list[Event]:
         if self.tiles_played or self.card_played >= 0 or self.chopped != EMPTY:
             raise RuleError("You can only pass before playing anything this turn")
         scr = self.screens[seat]
@@ -577,7 +577,7 @@ class WasabiState(State):
         return ev
 
     @handles(Place, phases=[Phase.PLAY])
-    def _place(self, seat: int, a: Place) -> list[Event]:
+    def _a_place(self, seat: int, a: Place) -> list[Event]:
         if self.tiles_left <= 0:
             raise RuleError("You have already played your ingredient tile this turn")
         k = _kind(a.tile)
@@ -742,7 +742,7 @@ class WasabiState(State):
         return [r for r, _ in self.choosing if RECIPES[r].length == n]
 
     @handles(ChooseRecipe, phases=[Phase.CHOOSE])
-    def _choose(self, seat: int, a: ChooseRecipe) -> list[Event]:
+    def _a_choose_recipe(self, seat: int, a: ChooseRecipe) -> list[Event]:
         if a.recipe not in self._rivals():
             raise RuleError("Choose one of the recipes you have just completed")
         style = dict(self.choosing)[a.recipe]
@@ -817,7 +817,7 @@ class WasabiState(State):
         self._after_tile(ev)
 
     @handles(TakeCard, phases=[Phase.REWARD])
-    def _take_card(self, seat: int, a: TakeCard) -> list[Event]:
+    def _a_take_card(self, seat: int, a: TakeCard) -> list[Event]:
         card = CARD_ID.get(a.card) if isinstance(a.card, str) else None
         if card is None:
             raise RuleError(f"There is no action card called {a.card!r}")
@@ -859,7 +859,7 @@ class WasabiState(State):
         return ev
 
     @handles(DrawTile, phases=[Phase.DRAW_TILES])
-    def _draw_tile(self, seat: int, a: DrawTile) -> list[Event]:
+    def _a_draw_tile(self, seat: int, a: DrawTile) -> list[Event]:
         k = _kind(a.tile)
         if not self.pantry[k]:
             raise RuleError(f"There is no {a.tile} left in the Pantry")

@@ -42,6 +42,7 @@ def test_ismcts_never_reads_hidden_state():
     assert first == second
 
 
+@pytest.mark.slow  # a statistical strength test: many whole games
 def test_ismcts_beats_random_at_makoto():
     spec = GAMES["makoto"]
     wins = 0.0

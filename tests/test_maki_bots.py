@@ -155,6 +155,7 @@ def _normal_share_against_easy(normal) -> float:
     return wins / games
 
 
+@pytest.mark.slow  # a statistical strength test: many whole games
 def test_normal_beats_easy_clearly():
     """Seeded bots, so deterministic. The full normal policy (no slips) wins 0.92 of 600 games against easy
     (docs/maki.md; 58 of these 60); the shipped level slips to the easy policy on 70% of its decisions so that

@@ -38,6 +38,9 @@ import storage_child
 from kiosk.engine import replay
 from kiosk.storage import HighScores, load_journal, replay_journal
 
+#: 200 real SIGKILLs per test, each against a child process: the slow tier (about half a minute of CPU)
+pytestmark = pytest.mark.slow
+
 KILLS = 200
 CHILD = Path(__file__).with_name("storage_child.py")
 #: How often a long wait notes on stderr what it still waits for (a note, never a bound).

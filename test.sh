@@ -10,9 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh
-# systemd-analyze checks the units; mmdebstrap builds the Debian root that the installer check runs in
+# systemd-analyze checks the units; mmdebstrap builds the Debian root that the installer check runs in; the backup
+# test writes a real FAT stick (mkfs.vfat; fusefat mounts it where the kernel has no vfat)
 apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core \
-    systemd mmdebstrap
+    systemd mmdebstrap dosfstools fusefat fuse
 ensure_venv
 
 # --- install, unless what it installs is unchanged (a clean clone always installs: it has no stamp)

@@ -3,8 +3,9 @@ system, from and into a state folder with a real TinyDB scores file; a damaged, 
 refused with a clear message and changes nothing; the root helper's requests stop and start the kiosk around a
 restore only.
 
-The stick is a loop-mounted **vfat** image where the kernel has vfat (a café's stick); this test machine's kernel
-has none (``/proc/filesystems``), so there it is an ext4 image, the data stick's own file system. Needs root (mount).
+The stick is a real **vfat** (FAT16) image made by ``mkfs.vfat``, as a café's stick is: loop-mounted by the kernel
+where it has vfat, otherwise (this machine's kernel has none: ``/proc/filesystems``) mounted by ``fusefat``, a
+FAT driver in user space (Debian's ``fusefat``, installed by test.sh). Needs root (mount).
 """
 
 from __future__ import annotations
@@ -30,31 +31,33 @@ from kiosk.storage import HighScores
 pytestmark = pytest.mark.appliance
 
 
-def _fs_type() -> str:
-    return "vfat" if "vfat" in Path("/proc/filesystems").read_text() and shutil.which("mkfs.vfat") else "ext4"
+def _kernel_has_vfat() -> bool:
+    return "vfat" in Path("/proc/filesystems").read_text().split()
 
 
 @pytest.fixture
 def stick(tmp_path: Path) -> Iterator[Path]:
-    """A USB stick: a file system image, loop-mounted; its top folder."""
+    """A USB stick: a FAT file system image, mounted; its top folder."""
     if os.geteuid() != 0:
-        pytest.skip("needs root to loop-mount the stick's image")
+        pytest.skip("needs root to mount the stick's image")
     image, top = tmp_path / "stick.img", tmp_path / "stick"
     with open(image, "wb") as fh:
         fh.truncate(32 * 1024 * 1024)
-    fs = _fs_type()
-    mkfs = ["mkfs.vfat", "-n", "STICK"] if fs == "vfat" else ["mkfs.ext4", "-q", "-L", "STICK"]
-    if shutil.which(mkfs[0]) is None:
-        pytest.skip(f"needs {mkfs[0]}")
-    subprocess.run([*mkfs, str(image)], check=True, capture_output=True)
+    # no volume label: fusefat would list the label as a file in the top folder
+    subprocess.run(["mkfs.vfat", str(image)], check=True, capture_output=True)
     top.mkdir()
-    r = subprocess.run(["mount", "-o", "loop", str(image), str(top)], capture_output=True, text=True)
-    if r.returncode != 0:
-        pytest.skip(f"cannot loop-mount here: {r.stderr.strip()}")
+    if _kernel_has_vfat():
+        mount, unmount = ["mount", "-t", "vfat", "-o", "loop", str(image), str(top)], ["umount", str(top)]
+    else:
+        mount, unmount = ["fusefat", "-o", "rw+", str(image), str(top)], ["fusermount", "-u", str(top)]
+    subprocess.run(mount, check=True, capture_output=True, text=True)
     try:
+        assert "fat" in subprocess.run(
+            ["findmnt", "-n", "-o", "FSTYPE", str(top)], capture_output=True, text=True, check=True
+        ).stdout, "the stick is a FAT file system"
         yield top
     finally:
-        subprocess.run(["umount", str(top)], check=False)
+        subprocess.run(unmount, check=False)
 
 
 def _table(state: Path, pin: str = "2580", volume: float = 0.3) -> None:
@@ -128,6 +131,7 @@ def _retar(path: Path, edit) -> None:  # type: ignore[no-untyped-def]
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
+    path.unlink()  # a new file: fusefat refuses to truncate one in place
     path.write_bytes(buf.getvalue())
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -161,7 +162,21 @@ def installer(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return r
 
 
+@contextlib.contextmanager
+def cache_lock(cache: Path) -> Iterator[None]:
+    """One check at a time per cache: the roots share its apt and pip caches (apt locks its archive folder)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / "check.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+
+
 def run_check(cache: Path, keep: bool) -> None:
+    with cache_lock(cache):
+        _run_check(cache, keep)
+
+
+def _run_check(cache: Path, keep: bool) -> None:
     tar = base_tarball(cache)
     with mounted_root(tar, cache, keep) as root:
         src = root / "srv" / "sushi-kiosk"  # the copy of the checkout that the installer runs from

@@ -129,3 +129,24 @@ def test_every_engine_is_written_the_same_way() -> None:
         assert spec.bots is bots.BOTS and set(bots.BOTS) == {"random", "easy", "normal", "hard"}, game
         checked.append(f"{game}: {len(state_class._HANDLERS)} actions, {len(families)} handlers")
     print("\n".join(checked))
+
+
+def test_the_readme_layout_table_matches_the_tree() -> None:
+    """Every path in the first column of the README's "Layout" table exists (``<key>``: every game folder)."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `")]
+    paths = [p for row in rows for p in re.findall(r"`([^`]+)`", row)]
+    assert len(paths) >= 15, paths
+    missing = []
+    for p in paths:
+        for concrete in [p.replace("<key>", g) for g in GAMES] if "<key>" in p else [p]:
+            if not (ROOT / concrete).exists():
+                missing.append(concrete)
+    assert not missing, f"the README's layout names paths that do not exist: {missing}"
+    # and every top-level folder of the code base is in it
+    tops = {p.split("/")[0] for p in paths}
+    for folder in ("kiosk", "hardware", "layouts", "devtools", "systemd", "tests", "benchmarks", "examples", "docs"):
+        assert folder in tops, f"{folder}/ is missing from the README's layout table"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import subprocess
 import tarfile
 from collections.abc import Iterator

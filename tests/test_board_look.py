@@ -167,7 +167,7 @@ def child_main(tmp: Path, out: Path) -> None:
             if st.is_over() or (checked >= 10 and (ready_seen or key == "wasabi" or checked >= 24)):
                 break
             if st.to_move() != [g]:
-                frames(1)
+                tick(1)  # waiting for the bots: no need to draw
                 continue
             tick(3)
             panel.ids.tray.open()

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from conftest import build_app, button_with_text, frames, run_child, run_scenarios, run_until, screenshot, tap
+from conftest import build_app, button_with_text, frames, run_child, run_scenarios, run_until, screenshot, tap, tick
 
 #: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
 CHILD_S = 600
@@ -225,7 +225,7 @@ def child_main(tmp: Path, out: Path) -> None:
             if any(type(a).__name__ == "DrawRecipe" for a in acts):
                 break
             session.apply(mover, acts[0])
-            frames(1)
+            tick(1)  # waiting for the bots: no need to draw
         frames(2)
         prompt = screen.panels[session.seats[st.to_move()[0]].index].prompt
         assert "choose its length" in prompt and "score more" in prompt, prompt
@@ -421,7 +421,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 break
             if g_ne in session.state.to_move():
                 session.apply(g_ne, human.choose(session.state))
-            frames(1)
+            tick(1)  # waiting for the bots: no need to draw
         session.unbind(on_change=count)
         assert moved["sw"] >= 2 or session.state.is_over(), "the bot that took the seat plays"
         # the last human leaves: the game ends unfinished, no results, no scores, the journal saved as abandoned

@@ -547,7 +547,7 @@ def child_main(tmp: Path, out: Path) -> None:
                             if st.is_over() or len(seen) >= 4:
                                 break
                             if st.to_move() != [g]:
-                                frames(1)
+                                tick(1)  # waiting for the bots: no need to draw
                                 continue
                             tick(3)
                             kinds = tuple(sorted({type(a).__name__ for a in st.legal_actions(g)}))

@@ -305,7 +305,7 @@ def child_main(tmp: Path, out: Path) -> None:
             turn += 1
             g = tb.g(pos)
             if tb.screen.counting_down or g not in st.to_move():
-                frames(1)
+                tick(1)  # waiting for the bots: no need to draw
                 continue
             tb.cook(pos)
             if g in st.to_move() and st.current_order is not None:

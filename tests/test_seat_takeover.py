@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, button_with_text, frames, run_child, run_scenarios, run_until, tap
+from conftest import build_app, button_with_text, frames, run_child, run_scenarios, run_until, tap, tick
 
 from kiosk.games import GAMES
 from kiosk.storage import SavedGames, load_journal
@@ -151,7 +151,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 break
             if g_human in session.state.to_move():
                 session.apply(g_human, human.choose(session.state))
-            frames(1)
+            tick(1)  # waiting for the bots: no need to draw
         session.unbind(on_change=count)
         assert moved["n"] >= bot_moves or session.state.is_over(), "the bot at the left seat plays"
 

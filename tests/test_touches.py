@@ -100,7 +100,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 if st.is_over():
                     raise AssertionError("no placement seen")
                 if st.to_move() != [g]:
-                    frames(1)
+                    tick(1)  # waiting for the bots: no need to draw
                     continue
                 finger.tick(2)
                 kinds = {type(a).__name__ for a in st.legal_actions(g)}

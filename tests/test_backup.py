@@ -51,9 +51,8 @@ def stick(tmp_path: Path) -> Iterator[Path]:
         mount, unmount = ["fusefat", "-o", "rw+", str(image), str(top)], ["fusermount", "-u", str(top)]
     subprocess.run(mount, check=True, capture_output=True, text=True)
     try:
-        assert "fat" in subprocess.run(
-            ["findmnt", "-n", "-o", "FSTYPE", str(top)], capture_output=True, text=True, check=True
-        ).stdout, "the stick is a FAT file system"
+        fstype = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", str(top)], capture_output=True, text=True).stdout
+        assert "fat" in fstype, f"the stick is a FAT file system, not {fstype!r}"
         yield top
     finally:
         subprocess.run(unmount, check=False)

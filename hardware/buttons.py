@@ -8,27 +8,7 @@
 >>> [(e.seat, e.button, e.kind) for e in events]
 [(0, 'a', 'press'), (0, 'a', 'release')]
 
-Decisions:
-
-* **gpiozero does the debouncing and the hold timing** (``bounce_time``, ``hold_time``, ``hold_repeat=False``).
-  ``bounce_time`` is handed to the pin driver: on a Pi 5 (lgpio) it becomes the kernel's debounce filter (a
-  level must be stable that long before it is reported); gpiozero's MockPin ignores it, which is why the tests
-  add a pin class that filters the way the kernel does.
-* **Wiring**: each button between its BCM pin and ground, internal pull-up (``pull_up=True``): pressed = low.
-* **The pin factory is gpiozero's choice** (``GPIOZERO_PIN_FACTORY=lgpio`` on a Pi 5) unless one is passed in.
-* **No GPIO is not an error.** When gpiozero cannot load any pin factory (a desktop, a CI box), the set is
-  created with ``available == False``, logs one line, and does nothing; the app maps keys to
-  :meth:`SeatButtons.inject`, which delivers the same :class:`ButtonEvent` through the same path. A wrong pin
-  map (a pin that does not exist) still raises: that is a configuration error, not a missing board.
-* **A stuck button blocks no one.** Each gpiozero Button has its own hold thread; ``hold`` fires once per press
-  (never repeats), and events carry the seat, so a button held for minutes produces one ``press`` and one
-  ``hold`` and the other seats go on. The status flags it as stuck after 30 s.
-* **Closing is quick even with a button down**: gpiozero's ``close()`` joins the hold thread, which waits for
-  the release for up to ``hold_time`` (checked: a pressed button with a 60 s hold time blocked ``close()``
-  60 s); :meth:`SeatButtons.close` wakes it first.
-* **The app's handler may not break the hardware.** An exception from ``on_event`` is logged (and counted in
-  the status as a ``callback`` error) instead of propagating into gpiozero's threads. ``on_event`` runs in
-  gpiozero's threads: hand the event to the UI with ``Clock.schedule_once``.
+Rationale and decisions: docs/developer/design.md, section ``hardware/buttons.py``.
 """
 
 from __future__ import annotations

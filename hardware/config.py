@@ -15,16 +15,7 @@ stick number and always return ints.
 >>> sticks[0]
 StickPlace(seat=0, hand='left')
 
-Decisions (the issue leaves them open):
-
-* Seats are numbered from 0, as in the engine. Six seats, each with two buttons: ``"a"`` (confirm /
-  TAKOYAKI!) and ``"b"`` (pass / back).
-* Twelve sticks on one board: stick ``2*s`` is seat ``s``'s left hand, ``2*s + 1`` its right hand.
-* Default BCM pins avoid the pins with a second job on a Pi kiosk (2/3 I2C, 7-11 SPI, 14/15 UART, 18 PWM
-  audio, 4 one-wire): 5, 6, 12, 13, 16, 17, 19, 20, 21, 22, 23, 24. Buttons close to ground; the internal
-  pull-up is used, so no resistor is needed.
-* The board is found by USB vendor/product id when no port is configured. The defaults are MicroPython's
-  ids for the Raspberry Pi Pico (``2e8a:0005``); set ``serial_number`` when a second Pico is plugged in.
+Rationale and decisions: docs/developer/design.md, section ``hardware/config.py``.
 """
 
 from __future__ import annotations

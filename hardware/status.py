@@ -10,20 +10,7 @@ plain ``dict`` copy the reader can keep. It never calls out while holding the lo
 >>> status.snapshot()["buttons"][0]["a"]["pressed"]
 True
 
-Decisions:
-
-* **Dead switches.** A device (a seat's button, a stick) counts the games *played at its seat* since it was
-  last used: :meth:`game_started` takes the seats in the game and whether the game uses buttons and/or
-  sticks, so a stick is not blamed for five games of Maki, nor seat 5's button for a 3-player game. A device
-  that missed more than ``dead_after_games`` such games is flagged (the current game counts once it has
-  started: with the default 5, the warning appears when the 6th game without a press starts, and clears at
-  the next press). Registering a device counts as a use, so a new table starts clean. :meth:`usage` /
-  :meth:`load_usage` give the counters as plain JSON data so the app can keep them across restarts.
-* **Stuck buttons.** A button held longer than ``stuck_after`` seconds (30 s) is flagged ``stuck``; it does
-  not block anything (see :mod:`hardware.buttons`), the flag is only for the operator.
-* **Lost taps** come from sequence gaps (see :mod:`hardware.taps`); they are counted per board, since the
-  sequence number is the board's, not the stick's.
-* ``version`` grows by one on every change, so a screen can skip redrawing when nothing happened.
+Rationale and decisions: docs/developer/design.md, section ``hardware/status.py``.
 """
 
 from __future__ import annotations

@@ -13,32 +13,7 @@ runs pyserial's :class:`serial.threaded.ReaderThread` (``tapreader-serial``) wit
 in either thread for link events; hand them to the UI with ``Clock.schedule_once``. :meth:`TapReader.stop`
 ends and joins both.
 
-Decisions (the issue leaves them open):
-
-* **Received time** is ``time.monotonic()`` taken when the bytes arrive in the serial thread (before parsing).
-* **Latency** is an estimate of board-to-host delay: the kiosk keeps the ``PONG`` with the shortest round trip
-  among the last four as a clock sync point (board time <-> host time at the middle of the round trip); a tap's
-  latency is its receive time minus its board time mapped through that point, clamped at 0, and within the
-  sync point's round trip / 2. ``None`` until the first ``PONG``.
-* **Lost taps**: the sequence is one counter per board. A jump from ``n`` to ``m`` means ``(m - n - 1) mod
-  65536`` taps were lost (counted in the status and given on the next event as ``lost_before``). A repeated
-  sequence number is a duplicate line and is dropped; a step of 32768 or more (the number went backwards) is
-  taken as a silent board restart (new baseline, nothing counted). The baseline also restarts on every connection
-  and ``HELLO``: taps made while unplugged are not "lost taps", the link state already says the board was gone.
-* **Bad input never ends the reader.** Lines are ASCII; anything that is not exactly one of the three messages
-  with in-range decimal numbers is counted (``garbage``: malformed; ``unknown``: a well-formed line with
-  another first word, e.g. a future firmware's ``LOG``) and skipped. A line longer than :data:`MAX_LINE` bytes
-  is dropped whole (``overlong``) up to its newline, so the buffer never holds more than that. ``\\r`` before
-  the ``\\n`` is tolerated. An exception in ``on_event`` is logged and counted, never raised into the thread.
-* **Unplug**: pyserial's read fails in the serial thread; :meth:`TapLineReader.connection_lost` (overridden:
-  the base class re-raises) wakes the supervisor, which reports ``lost`` and tries to reopen every 0.25 s.
-  The supervisor also notices a serial thread that died any other way (``is_alive()``).
-* **Silent board**: no line at all for 3 s while connected (3 missed ``PONG``) -> link event ``silent``; the
-  next line -> ``awake``.
-* **Races**: within one board, the earlier board timestamp wins, whatever the arrival order: see
-  :func:`order_taps`, :func:`race_winners` and :class:`TapRace`. Board timestamps wrap at 2**32 us (71.6
-  min), so they are compared as wrapping differences, valid for taps less than 35 minutes apart. Taps from
-  different boards cannot be ordered by board time (the table has one board).
+Rationale and decisions: docs/developer/design.md, section ``hardware/taps.py``.
 """
 
 from __future__ import annotations

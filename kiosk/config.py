@@ -16,36 +16,7 @@ allowed::
 Two ways to load: :func:`load` is strict (``kiosk --check-config`` and tests: any problem raises
 :class:`ConfigError`); :func:`load_safely` is what the kiosk starts with and never fails (see below).
 
-Decisions written down here (the issue is silent on them):
-
-* JSON rather than TOML/INI because the operator menu writes the file back (volume, attract text, bot levels,
-  timeouts, PIN); the standard library reads and writes JSON, and ``docs/kiosk.md`` documents every key.
-* **No default PIN, and only the owner sets one.** The operator PIN is stored only as a salted PBKDF2-SHA256 hash
-  (``pbkdf2_sha256$<iterations>$<salt>$<hash>``) set by ``kiosk --set-pin`` (the installer asks for it; run by
-  root it writes the table's own state folder, :func:`table_state_dir`), by the operator menu's "Change PIN", or
-  on the screen after a PIN reset stick was found (``kiosk.ui.operator``); ``operator.pin_hash`` is ``null``
-  until then, and the table's screen never offers to set a first PIN to whoever holds a corner. Hash parameters
-  are validated: the known algorithm, 10,000 to 600,000 iterations (fewer is weak, more blocks the check for
-  seconds on a Pi), a salt of 8 to 64 bytes and a 32-byte hash, all in ASCII hexadecimal; PINs are 4 to 8 ASCII
-  digits.
-* **A config that never darkens the table** (:func:`load_safely`): a file that cannot be read (not UTF-8, random
-  bytes, truncated, empty, larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`) or that does not
-  validate (a typo in a key, a value out of range) is left where it is for the operator to fix, and the kiosk
-  starts with the *last good copy* (``kiosk.last-good.json`` beside it, written on every successful save and
-  refreshed when a valid file is loaded), or with the defaults when there is none (keeping a valid PIN hash
-  found in the broken file). The problems are returned for the operator menu and the attract screen's corner
-  mark. A missing file is created with the defaults (from the last good copy if there is one, so a deleted file
-  does not drop the PIN); a card that refuses the write is a problem to show, not a reason to stop.
-  A UTF-8 byte-order mark (what Windows editors write first) is accepted.
-* When a file that does not load is replaced by a save (the operator changed a setting on the table), it is
-  moved aside first as ``kiosk.rejected-<YYYYmmdd-HHMMSS>.json``: a hand edit is never silently lost.
-* **Ranges for every value** are chosen so no value makes the table unusable (``timeouts.idle_s`` of 0.1 s would
-  ask "Still playing?" continuously: it is 15 s to 1 hour); each message names the allowed range.
-* Seats are named by compass position on the screen as it lies on the table, north being the top edge of the
-  picture: one or two seats on each long side (``south`` or ``south-west`` + ``south-east``; the same in the
-  north) and one on each short side (``east``, ``west``), at most six. Seat buttons and tap sticks are tied to a
-  seat by its position name, so re-cabling a seat is an edit of this file.
-* Files are saved atomically (temp file, fsync, ``os.replace``) so a power cut never leaves half a config.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/config.py``.
 """
 
 from __future__ import annotations

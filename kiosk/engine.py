@@ -14,39 +14,7 @@ through the same few verbs::
     >>> again.view(None) == state.view(None)
     True
 
-Rules of the contract:
-
-* ``to_move()`` lists the seats whose decision the game waits for (one in turn-based games, several in
-  Takoyaki, none when over). ``legal_actions(seat)`` is a canonical, deterministic list that depends only on
-  what ``seat`` can see.
-* ``apply(seat, action)`` raises :class:`RuleError` for an illegal action and leaves the state unchanged.
-* Actions are small immutable values with ``to_json()``; ``spec.action_from_json(a.to_json()) == a``.
-* Every legal action has one canonical form. :meth:`State.canonical` turns any form a screen may build (cards
-  picked in any order, the two squares of a swap either way round) into it, ``apply`` canonicalizes before it
-  validates and journals, and ``state.canonical(a) in state.legal_actions(seat)`` holds for every ordering
-  of a legal action ``a``.
-* Seat 0 is the starting player and play goes up the seat numbers (clockwise round the table). A game whose
-  rulebook chooses the starting player at random (``State.RANDOM_START``) gets it from the seed through
-  :meth:`State.seating`, which orders the joined chairs clockwise from a starting chair drawn from the seed.
-* All randomness comes from the seed. Shuffles go through :meth:`State.shuffle`, which draws only
-  ``random.random()`` (the one generator Python promises to keep) and records the dealt order in the journal,
-  so :func:`replay` rebuilds a game even when a newer Python shuffles differently.
-* ``journal`` holds one JSON-ready record per applied action (``{"seat": s, "action": {...}}``) and one per
-  chance outcome (``{"chance": name, "order": [...]}``), in the order they happened.
-
-How a game is written (the shared pieces below, so the four engines read alike):
-
-* a ``Phase`` enum (a :class:`GamePhase`, whose members compare equal to their plain names, so views and
-  tests keep strings) in ``state.phase``, ``"over"`` at the end (the default :meth:`State.is_over`);
-* one handler method per action class, named ``_a_<action in snake case>`` (a family of actions, like Wasabi!'s
-  card plays, may share one named for the family) and marked ``@handles(ActionClass, phases=...)``: the default
-  :meth:`State._apply` checks the turn (one player-facing message, :data:`NOT_YOUR_TURN`), the phase (the
-  game's :meth:`State.waiting_for` says what it waits for) and calls the handler;
-* :meth:`State.clone` copies the attributes a game declares mutable (``COPY_LISTS`` and friends) and shares
-  the rest, :meth:`State.search_copy` is the start of every ``determinize`` (a fresh generator drawn from the
-  searcher's, no journal), and the default :meth:`State.winners` ranks by score then :meth:`State.tiebreaks`.
-
-This module is pure Python: no Kivy, no hardware, no storage.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/engine.py``.
 """
 
 from __future__ import annotations

@@ -8,22 +8,7 @@
     >>> guard.record_success(); guard.wait_s()
     0.0
 
-Decisions written down (the issue asks for "growing delays after 3 failures, a lockout of some minutes after 10"):
-
-* The first 3 wrong PINs in a row cost nothing (a typo, a fat finger). After the 3rd, each try waits longer:
-  5, 10, 20, 40, then 60 seconds. After the 10th wrong PIN in a row the PIN pad is locked for 15 minutes, and
-  every further wrong PIN locks it for another 15 minutes: a 4-digit PIN then takes months of patience, while the
-  operator who mistypes a few times waits seconds. Only a right PIN (or ``kiosk --set-pin``) resets the count.
-* The count survives a restart: it is kept with the failure log in ``operator-pin.json`` in the state folder
-  (written atomically; a damaged file is moved aside and the count starts again, with a log line). Pulling the
-  plug does not buy fresh tries.
-* Every wrong PIN is logged (``kiosk.operator`` logger: the journal under systemd) with its time, and kept in the
-  file (the last :data:`KEEP_FAILURES`). The operator menu shows the failures since it was last opened
-  (:meth:`PinGuard.failures_since_menu`, then :meth:`PinGuard.menu_opened`).
-* Times are wall-clock seconds (they must survive a restart). A clock that jumps back (a Pi without a real-time
-  clock before NTP) never makes a wait longer than its own length.
-* Checking a PIN costs a PBKDF2 computation (0.1 to 0.5 s): :func:`check_in_background` runs it in a thread so
-  the UI never stalls.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/pin.py``.
 """
 
 from __future__ import annotations

@@ -10,26 +10,12 @@ whose message says what is wrong in words an operator can act on:
     Traceback (most recent call last):
     ...
     kiosk.safejson.Unreadable: nested deeper than the 32 levels allowed
-    >>> loads(b"\\xff\\xfe{}", max_depth=4)
+    >>> loads(b"\xff\xfe{}", max_depth=4)
     Traceback (most recent call last):
     ...
     kiosk.safejson.Unreadable: not UTF-8 text (byte 0xff at position 0)
 
-Decisions written down:
-
-* **Size is checked before reading** (:func:`read_file`): a file larger than its limit is never loaded (a 90 MB
-  file would take seconds and a gigabyte of memory to parse).
-* **Depth is checked before parsing**: a run of ``[`` is rejected by a scan of the bytes (brackets outside
-  strings), so the parser's own recursion never decides; a depth the parser could still handle but later code
-  (TinyDB's writer, validation) could not is rejected too.
-* **Large files never stall another thread.** Python's JSON parser holds the interpreter lock for a whole call,
-  so parsing a 10 MB file in a background thread would still freeze the UI for a second. With ``levels``, the
-  outer objects (TinyDB's tables and documents) are walked here and only each innermost value is handed to the
-  parser: no single call parses more than one record, and the UI thread gets its turn in between. The text is
-  decoded in 1 MiB pieces for the same reason.
-* A UTF-8 byte-order mark (what Windows editors put first) is accepted and ignored.
-* ``NaN``, ``Infinity`` and ``-Infinity`` (which Python's parser accepts but JSON does not have) are refused, and
-  so are integers longer than Python's string conversion limit.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/safejson.py``.
 """
 
 from __future__ import annotations

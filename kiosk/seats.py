@@ -1,10 +1,5 @@
 """THE seat model: the one place in the code that knows the table.
 
-The screen lies flat, players sit on all four sides. Each :class:`Seat` knows its edge of the screen, the
-rotation that makes its widgets face it, its screen region, its symbol (colour is never the only cue) and the
-input devices that belong to it (seat buttons, tap sticks, keyboard keys). Screens place per-seat widgets with
-:meth:`SeatMap.place` (through :class:`kiosk.ui.seatzone.SeatZone`) and never compute a rotation themselves.
-
     >>> from kiosk.config import Config
     >>> table = SeatMap.from_config(Config())
     >>> [s.position for s in table.seats]
@@ -20,19 +15,7 @@ input devices that belong to it (seat buttons, tap sticks, keyboard keys). Scree
     >>> table.centre(1920, 1080, [table.by_position("south-west"), table.by_position("north-east")])
     Rect(x=0.0, y=270.0, w=1920.0, h=540.0)
 
-Geometry (decisions, written down): every seat zone is ``depth`` deep (a fraction of the short side of the
-screen). Long sides (south = bottom, north = top) hold one centred seat or two seats splitting the side;
-short sides (west = left, east = right) hold one seat each. The long-side seats span the side between the two
-corner squares (``depth`` x ``depth``), which belong to no seat: that is where the operator gesture lives, and
-it keeps short-side and long-side zones from overlapping. Everything between the zones is the centre; in a game
-the centre also takes the bands of the edges where nobody plays (:meth:`SeatMap.centre` with the game's seats).
-
-Rotation is in degrees counter-clockwise (Kivy's convention): a seat's "down" points at its own edge.
-South 0, east 90, north 180, west 270. "Left" and "right" of a seat are the player's own.
-
-Seat numbers (``Seat.index``) count clockwise around the table seen from above, starting at the south-east
-seat, so "the player on your left" (clockwise, as the rulebooks play) is the next index. A game's seats are the
-joined table seats in that same order.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/seats.py``.
 """
 
 from __future__ import annotations

@@ -150,3 +150,15 @@ def test_the_readme_layout_table_matches_the_tree() -> None:
     tops = {p.split("/")[0] for p in paths}
     for folder in ("kiosk", "hardware", "layouts", "devtools", "systemd", "tests", "benchmarks", "examples", "docs"):
         assert folder in tops, f"{folder}/ is missing from the README's layout table"
+
+
+def test_module_docstrings_are_short() -> None:
+    """A module's docstring says what it is for and its decisions briefly (<= 20 lines); the longer rationale is in
+    docs/ (docs/developer/design.md)."""
+    sizes = []
+    for p in modules(KIOSK, ROOT / "hardware"):
+        doc = ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")), clean=False)
+        sizes.append((doc.count("\n") + 1 if doc else 0, str(p.relative_to(ROOT))))
+    long = [f"{path}: {n} lines" for n, path in sorted(sizes, reverse=True) if n > 20]
+    assert not long, long
+    print("longest:", sorted(sizes, reverse=True)[:3])

@@ -4,20 +4,12 @@ This module runs unchanged on the Pico under MicroPython (copy it next to main.p
 the kiosk's tests cover it and the tests' simulated board speaks through it. So it uses only what both have:
 no typing, no dataclasses, no f-string format specs, no bytes/str mixing beyond ``encode``.
 
-Protocol (hardware/PROTOCOL.md): ASCII lines ending in ``\\n``.
+Protocol (hardware/PROTOCOL.md): ASCII lines ending in ``\n``.
 
 * board to kiosk: ``HELLO tapstick <version> <stick count>``, ``TAP <stick> <t_us> <seq>``, ``PONG <t_us>``
 * kiosk to board: ``PING``, ``HELLO?``
 
-Detection, per stick (decided here, documented in firmware/README.md):
-
-1. *Armed* and a sample at or above ``threshold`` -> one tap, stamped with that sample's time.
-2. For ``dead_us`` after it, nothing from that stick counts (a piezo disc rings, a spring switch chatters).
-3. After the dead time the stick re-arms only once the signal has stayed below ``rearm`` (hysteresis) for
-   ``quiet_us``, so a ringing disc gives one tap, and a sensor stuck above the threshold, or a switch held
-   closed, gives one tap, not one per dead time.
-
-Switch sticks feed ``FULL_SCALE`` when closed and 0 when open, so one detector serves both kinds.
+Rationale and decisions: docs/developer/design.md, section ``hardware/firmware/tapcore.py``.
 """
 
 VERSION = "1.0.0"

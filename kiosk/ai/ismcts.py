@@ -14,16 +14,7 @@ state. Games plug in only what they need:
   with that many virtual visits worth ``prior_best`` (the first action) or ``prior_rest`` (the others), so a
   small budget falls back on the heuristic's choice and a large one can overrule it.
 
-A game shapes its search only through these hooks, as arguments or as methods of a subclass (never by changing
-the class of a state or copying it into a State subclass):
-
-* :meth:`ISMCTSBot.root_actions`: the candidates searched for the real decision (default: ``prune``);
-* :meth:`ISMCTSBot.search_actions`: the actions searched at a node ``depth`` actions below the root (default:
-  ``prune``), e.g. a policy's single choice to make the tree follow it;
-* :meth:`ISMCTSBot.new_iteration`: called with each determinization before it is searched (per-iteration
-  bookkeeping);
-* :meth:`ISMCTSBot.step`: applies one action inside the search (default ``d.apply``), e.g. to account for
-  points scored along the way.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ai/ismcts.py``.
 """
 
 from __future__ import annotations

@@ -1,25 +1,6 @@
 """Back up and restore the table's scores, statistics and settings: one verified file on a USB stick.
 
-A backup is one file, ``sushi-kiosk-backup-<YYYYmmdd-HHMMSS>.kiosk-backup``: a tar holding ``manifest.json``
-(``{"kind": "sushi-kiosk-backup", "format": 1, "created": ..., "with_pin": ..., "files": {name: {"sha256",
-"size"}}}``) and the files it lists: ``scores.json`` (the high-score boards and the play counts) and
-``kiosk.json`` (the settings). Decisions:
-
-* **No PIN unless asked**: the settings are backed up with ``operator.pin_hash`` emptied (a stick travels; a PIN
-  hash is a key to guess offline), unless ``with_pin``. A restore of a backup without a PIN keeps the table's
-  current PIN.
-* **The settings as the table runs them**: ``kiosk.json`` is backed up as :func:`kiosk.config.load_safely` reads
-  it (a damaged file's last good copy), so a backup never carries settings the kiosk refuses.
-* **Verified after writing**: written to a temporary name, synced, renamed, then read back from the stick and
-  checked file by file against what was meant; a stick that does not keep it intact is an error, and the bad file
-  is removed.
-* **A restore checks everything before it changes anything**: not a tar, no manifest, another kind of file, an
-  unknown format, a file missing or not matching its checksum, settings the kiosk refuses, scores that are not
-  JSON: each is a :class:`BackupError` with a message naming the file and what is wrong, and nothing changes.
-  Then each file is replaced atomically (temp file, fsync, rename).
-
-Used by the root helper (:mod:`kiosk.appliance.admin`, requests ``backup`` and ``restore``), which mounts the
-stick, stops the kiosk for a restore and starts it again.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/appliance/backup.py``.
 """
 
 from __future__ import annotations

@@ -8,36 +8,7 @@ with the reason (``[skip]``, e.g. Pi-only firmware settings on another machine).
 step would do (``[would]``) and changes nothing. A second run changes nothing and says so; the exit code is 0
 either way (1 for a step that failed, 2 for bad arguments).
 
-Steps, in order:
-
-1. system packages (``apt-get``): python3-venv, OpenGL/EGL, mtdev, the fonts (Noto Color Emoji for the pieces'
-   pictures, Inter and DejaVu for the text), and python3-lgpio where the archive has it
-   (Raspberry Pi OS: the Pi 5's only working GPIO library; the app's venv sees it through
-   ``--system-site-packages``);
-2. groups (render, video, input, gpio, dialout, audio) and the system user ``kiosk`` in them, no login shell;
-3. the app: a virtual environment under ``/opt/sushi-kiosk/versions/<version>-<source digest>`` built from the
-   checkout with the system's ``python3 -m venv --system-site-packages`` (never the other way: a venv without
-   the system's site-packages has no lgpio on a Pi 5 and the seat buttons stay dead), ``current`` pointing at it,
-   the same layout and switch as an update (:mod:`kiosk.appliance.update`);
-4. the udev rule for the tap sticks;
-5. the systemd units (the kiosk, the boot-time update recovery, the root helper for the operator menu) copied
-   and enabled;
-6. no way out from a USB keyboard: every getty on the virtual consoles masked, logind starts none
-   (``NAutoVTs=0``), Ctrl+Alt+Del masked, SysRq off (``kernel.sysrq = 0``);
-7. screen blanking off (``consoleblank=0`` on the kernel command line) and the Pi firmware settings (no rainbow
-   splash, the KMS display driver) in ``/boot/firmware`` (Pi only);
-8. display rotation (``--rotate``): Kivy's ``[graphics] rotation`` through a drop-in of the unit (Kivy turns the
-   touches with the picture);
-9. with ``--read-only``: the state folder on its own writable partition (``--data-device``, ext4, in
-   ``/etc/fstab`` with ``data=journal``) and the Pi OS overlay file system on the root (see
-   :mod:`kiosk.appliance.readonly`). Before the PIN, so that the PIN lands on the data stick, and a stick that
-   already holds the table's settings (a reinstall on a new card) is seen;
-10. the operator PIN: asked on the terminal, or ``--pin``; never a default (``kiosk --set-pin`` does the work).
-    One PIN, and the installer says which: a PIN already set (on the card or the data stick; not the factory one)
-    is kept unless ``--pin`` gives another, which replaces it.
-
-Guard: with read-only mode on (the Pi OS overlay active), everything the installer writes would land in memory and
-vanish at the next start: it changes nothing and says how to turn the mode off first.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/appliance/install.py``.
 """
 
 from __future__ import annotations

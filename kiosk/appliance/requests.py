@@ -5,20 +5,7 @@ read-only mode or install an update itself. It writes a request file into ``<sta
 ``kiosk-admin.path`` sees it and starts ``kiosk-admin.service`` (root), which carries it out
 (:mod:`kiosk.appliance.admin`) and writes the outcome to ``<state>/requests/status.json``, which the menu shows.
 
-Requests (one file each, written atomically; a second request of the same kind replaces the first):
-
-* ``read-only.request``: ``{"on": true}`` or ``{"on": false}``; the table reboots into the new mode;
-* ``update.request``: ``{"from": "usb"}`` (the newest ``*.kiosk-update`` on a USB stick) or
-  ``{"bundle": "/path"}``;
-* ``backup.request``: ``{"with_pin": false}``: one verified backup file (scores, statistics, settings; the PIN
-  hash only when asked) onto the USB stick (:mod:`kiosk.appliance.backup`);
-* ``restore.request``: the newest backup file on a USB stick, checked in full first, restored with the kiosk
-  stopped (it starts again on the restored files);
-* ``pin-reset.request``: look for the PIN reset file (:data:`PIN_RESET_FILE`) in the top folder of a USB stick.
-  Physical access is the proof: the file is the owner's key. When the helper finds it, it writes the grant
-  ``pin-reset.grant`` (``{"until": <epoch seconds>}``, :data:`PIN_GRANT_S` from then): only while a grant is
-  valid does the table offer to set a new PIN on the screen (and setting one uses the grant up). Without a PIN
-  and without a grant the screen only says how to set one (:func:`pin_reset_granted`).
+Rationale and decisions: docs/developer/design.md, section ``kiosk/appliance/requests.py``.
 """
 
 from __future__ import annotations

@@ -15,24 +15,7 @@ installs with no network. Wheels are platform-specific: build on the Pi itself, 
     previous -> versions/<id>    the version before it, kept for a manual rollback (``kiosk-update rollback``)
     update.json        the updater's journal: the step it is at, the versions involved, the last result
 
-**Installing** (``kiosk-update install FILE``, run as root; the operator menu asks for it through the root
-helper, see :mod:`kiosk.appliance.requests`) goes through these steps, each written to the journal (written to a
-temporary file, synced and renamed, so a power cut leaves the old journal or the new one):
-
-1. ``unpacking``: the wheels are checked against the manifest and installed into ``versions/<id>`` (a fresh
-   venv); ``<id>/bin/kiosk --version`` must answer; then ``.complete`` is written.
-2. ``installed``; 3. ``switching``: ``previous`` points at the running version; 4. ``switched``: ``current``
-   points at the new one (a symlink replaced by ``rename``, atomic); 5. ``checking``: the kiosk is restarted and
-   must reach READY within its start timeout (``systemctl`` sees ``active`` only after the kiosk's ``READY=1``).
-6. ``done``: versions other than ``current`` and ``previous`` are removed. If the check fails, ``current`` and
-   ``previous`` go back to what they were, the kiosk is restarted on the old version, the new one is removed,
-   and the result is ``rolled-back``.
-
-**A power cut between the steps**: ``kiosk-update recover`` runs at every boot before the kiosk
-(``kiosk-update-recover.service``) and at the start of every install. From the journal it undoes an unfinished
-update: an incomplete version folder is removed (a complete one is kept: installing the same bundle again
-reuses it), and if the switch had begun but READY was never confirmed, ``current`` and ``previous`` are put back.
-A version is only ever kept as ``current`` after it reached READY.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/appliance/update.py``.
 """
 
 from __future__ import annotations

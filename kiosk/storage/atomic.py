@@ -7,27 +7,7 @@ flushed and fsynced, then ``os.replace``-d over the old file, and finally the fo
 rename is on the card too. At every instant the file name points at either the complete old content or the
 complete new content.
 
-Decisions written down:
-
-* Temporary files are named ``.<file name>.tmp-<pid>-<random>``. Whatever matches that pattern when a storage
-  opens is a leftover of a killed writer and is removed (the lock below guarantees nobody else is writing).
-* One process writes a file. :class:`FolderLock` takes an ``flock`` on ``.<file name>.lock`` next to the file;
-  a second opener gets :class:`StorageUnavailable` instead of silently interleaving writes. The kernel drops
-  the lock when the process dies, so a killed kiosk never leaves a stale lock behind.
-* A file that does not parse (an older version, a bad card, a hand edit, too large, nested too deep, not UTF-8)
-  is *never* deleted: it is moved aside as ``<stem>.corrupt-<YYYYmmdd-HHMMSS><suffix>``, a warning is logged,
-  :attr:`AtomicJSONStorage.quarantined` names it, and the storage starts empty so the kiosk always comes up. An
-  empty (0-byte) file counts as empty.
-* A file that parses but holds records of the wrong shape (a table that is not an object, a document that is
-  not an object, a document id that is not a decimal number, which would break every later TinyDB insert into
-  that table) keeps the rest: a *copy* of the file as it was is put aside (same name pattern), the bad records
-  are left out of the data in memory, listed in :attr:`AtomicJSONStorage.problems`, and the file is rewritten
-  without them by the owner (:meth:`AtomicJSONStorage.write`). A power cut at any point leaves either the old
-  file or the cleaned one, and the copy aside.
-* Size and depth are checked before parsing (:mod:`kiosk.safejson`): ``max_bytes`` (default 32 MiB,
-  far above what the kiosk's own caps let a scores file reach) and 32 levels.
-* An unusable folder (cannot be created, not writable, read-only card) raises :class:`StorageUnavailable` at
-  open time with a message naming the folder and the reason; callers decide to run without storage.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/storage/atomic.py``.
 """
 
 from __future__ import annotations

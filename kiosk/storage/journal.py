@@ -16,52 +16,7 @@ Typical use by the game screen::
     ...
     journal.finish(state.outcome())         # end record, then the file moves to the archive
 
-File format (JSON lines, UTF-8, one record per line, ``\\n``-terminated):
-
-* line 1, the header: ``{"journal": 1, "id", "game", "players", "seed", "seats", "meta", "started"}``. The file
-  is created with its header (and any records the game made while being set up, such as the first deal) by an
-  atomic rename, so a journal file never exists without a complete header.
-* the engine's own records, exactly as in ``State.journal``: ``{"seat": s, "action": {...}}`` and
-  ``{"chance": name, "order": [...]}``;
-* ``{"rewind": n}`` if the state's journal ever got shorter (an undo within a turn): the journal is then its
-  first ``n`` records, and the records that follow continue from there;
-* ``{"seats": [...]}`` when who sits where changed during the game (a human left and a bot took the seat): it
-  replaces the header's ``seats`` for a resume (the last one counts);
-* ``{"end": "finished" | "abandoned", "at": ..., "reason": ..., "outcome": {...} | null}`` as the last line.
-
-Decisions written down:
-
-* **Acknowledged means on the card.** :meth:`GameJournal.sync` writes all new records of one action with a
-  single ``write`` and ``fdatasync`` before returning. One action is one line plus the chance records it caused.
-* **A torn last line is ignored.** A kill in the middle of a write can leave a line without its ``\\n`` (or, after
-  a power cut, garbage): loading stops at the first line that is not a complete, valid record, and ``resume``
-  truncates the file there before appending, so a torn tail never swallows the next record.
-* **An action is acknowledged only with all its chance records.** An action's line and the chance records it
-  caused (a Makoto Oracle reshuffle, a Maki action-deck reshuffle, ...) go in one write, but a kill or a power
-  cut can end that write after the action's line: the file then holds the action without (all of) its chance
-  records, which replay cannot rebuild. Such an action was never acknowledged (``sync`` had not returned), so
-  :func:`replay_journal` drops it: the game resumes at the position before it, and ``resume`` cuts its lines
-  off the file like a torn tail before appending. This holds for every chance record of every game (the engine
-  reports the shortage, :class:`kiosk.engine.ChanceMissing`); a shortage anywhere but at the last action is a
-  corrupt journal and is archived as before.
-* **Age** is measured from the journal's last write (file mtime), not from the start of the game: a two-hour
-  game interrupted a minute ago is offered. A game whose last write is in the future (a Pi without a real-time
-  clock booting with an older time) counts as fresh. Default ``max_age``: 1 hour.
-* **Start-up** (:meth:`SavedGames.startup`): stale temporary files are removed; journals that are finished, older
-  than ``max_age``, unreadable, for a game that is no longer installed, or that do not replay any more (rules
-  changed) are archived with a reason; the archive is pruned to ``archive_limit_bytes`` (default 16 MiB),
-  oldest first; the remaining unfinished games are returned, newest first.
-* **A failing card does not stop the game, and journaling comes back.** If a write fails (card full),
-  :meth:`GameJournal.sync` logs it, sets :attr:`GameJournal.error` and returns False; play goes on. The next
-  ``sync`` (the next action) tries again: it cuts whatever part of the failed write reached the file and writes
-  every record since the last good write in one go, so the journal never has a gap. :attr:`GameJournal.state` is
-  ``"on"``, ``"retrying"`` or ``"closed"``, for the operator menu.
-* **Every file is read defensively.** A journal larger than :data:`MAX_FILE_BYTES` is archived unread; a line
-  longer than :data:`MAX_LINE_BYTES`, nested deeper than :data:`MAX_DEPTH`, not UTF-8 or not JSON ends the
-  readable part there (like a torn line); a header of the wrong shape (players, seed, seats, meta) makes the
-  journal unreadable. At start, whatever goes wrong with one journal archives that journal with a log line and
-  the others are still offered (:attr:`SavedGames.set_aside` lists what was archived and why).
-* One process owns the folder (``flock``); a second one gets :class:`StorageUnavailable`.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/storage/journal.py``.
 """
 
 from __future__ import annotations

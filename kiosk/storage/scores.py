@@ -11,38 +11,7 @@
 When :meth:`HighScores.add` returns, the entry is on the card: the file is replaced atomically and fsynced
 (:class:`~kiosk.storage.atomic.AtomicJSONStorage`), so it survives ``kill -9`` and a power cut.
 
-Rules and decisions (the issue leaves these to us; they are the product's behaviour):
-
-* **Names** are 1 to 12 characters after Unicode NFC normalisation (initials are usually 3). Every character
-  must be printable (``str.isprintable``: letters of any script, digits, punctuation, the ASCII space; no control,
-  format or zero-width characters) and a name cannot start or end with a space (so "AB" and "AB " cannot be two
-  look-alike entries). Anything else raises ``ValueError`` with a message for the name-entry screen; nothing is
-  stored.
-* **Scores** are whole numbers (``bool`` and ``float`` are refused), at most 2**53 in size so every JSON reader
-  keeps them exact. Takoyaki's time-trial scores are milliseconds where lower is better.
-* **Ordering per game**: an explicit ``lower_is_better={"takoyaki": True}`` given to the constructor wins;
-  otherwise the registered ``kiosk.games.GAMES[game].lower_is_better``; otherwise higher is better. Storage works
-  without the registry (a broken game module only logs a warning here).
-* **Ties** rank the earlier entry first: whoever reached the score first keeps the place.
-* **Details** (``add(..., players=4, seat=2)``) are kept with the entry: JSON values only, at most 1 KiB.
-* **Time**: entries carry the local time with its UTC offset. "Today's board" is everything since local midnight
-  of the kiosk's clock (``top_today`` / ``start_of_today``). ``since`` takes a datetime (naive = local time) or a
-  date (its local midnight).
-* **Size**: a board keeps at most ``max_entries`` entries per game (default 10,000). Beyond that (checked in
-  batches of 5 %), the oldest entries are dropped, but never one of the all-time best ``keep_best`` (default
-  100). Play counts are stored apart and are never pruned. At a busy café table this is months of play; the
-  whole file is rewritten on each change, so the cap also caps the cost of ``add``.
-* **Play counts** are per game and local day (:meth:`record_play` once per finished game, :meth:`play_counts`).
-* **Threads**: TinyDB is not thread-safe; every public method holds one lock.
-* **Failures**: an unwritable folder raises :class:`StorageUnavailable` at open;
-  :meth:`HighScores.open_or_unavailable` returns an :class:`UnavailableHighScores` instead (``available`` is
-  False, boards are empty, writes raise), so the kiosk runs with scores shown as unavailable. A write that fails
-  later (card removed, disk full) raises :class:`StorageError`; the boards in memory and on disk keep the last
-  saved state.
-
-Layout of the file (TinyDB tables): ``scores/<game>/<chunk>`` hold entries ``{"seq", "name", "score", "at",
-"details"?}`` in chunks of 500, so an ``add`` re-serializes only the newest chunk; ``plays/<year>`` hold
-``{"game", "day", "count"}``.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/storage/scores.py``.
 """
 
 from __future__ import annotations

@@ -6,19 +6,7 @@ Example::
     screen = DiagnosticsScreen(name="diagnostics", status=hardware_status)
     screen_manager.add_widget(screen)
 
-Behaviour:
-
-* ``status`` is a :class:`hardware.status.HardwareStatus` (or None: the screen says "no hardware layer").
-* While the screen is shown it reads ``status.snapshot()`` every ``refresh_interval`` seconds (0.1 s) with a
-  Clock interval created in ``on_enter`` and cancelled in ``on_leave``; nothing runs while it is hidden. The
-  hardware threads only write the status; every widget here is touched on the UI thread.
-* One row per seat with one lamp per button (lit while pressed, red when flagged stuck or dead), one cell per
-  stick (lit for 0.25 s after a tap; latency of the last tap; red when dead), the link state with port,
-  firmware and round trip, counters (taps, lost taps, bad lines), the last taps, and the warnings. Seats and
-  sticks are numbered as in the configuration and the wiring table (from 0). Rows are built once per device
-  and then only updated.
-* The Back button fires ``on_back``; unless a handler returns True, the screen manager goes to
-  ``back_screen`` ("operator").
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/diagnostics.py``.
 """
 
 from __future__ import annotations

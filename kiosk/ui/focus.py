@@ -8,54 +8,7 @@ or a widget with a ``choose()`` method doing what a tap does), in reading order 
 first, left to right, in the zone's own turned frame). Screens add what lies outside the zone (board squares, the
 joining screen's centre and bot seats) or what only buttons need (Takoyaki's move marks).
 
-The mapping (decisions, written down; the same on every game, shown at the seat while it is in use, and in
-docs/kiosk.md):
-
-* **b: next.** The highlight moves to the seat's next choice (round to the first after the last). It acts when
-  the button is let go, so that a hold is not also a step.
-* **a: choose.** Does exactly what a tap on the highlighted choice does, when the button is let go (so that a
-  hold is not also a choice). The first press of either button only shows the highlight (on the first choice):
-  nothing is chosen by a player who has not seen what is highlighted. A screen may give "a" with no highlight
-  shown a quick meaning of its own (``focus_quick(seat) -> bool``: Takoyaki's TAKOYAKI!, the joining screen's
-  Start).
-* **hold b: previous.** The highlight goes back one step: to where it was before the last "b" (so a player who
-  went one too far goes back one, without walking round the whole list again). Where there is no step to go back
-  (the highlight has not moved since it showed, since the last choice or since the screen moved it), it goes
-  back out: the screen's own step back (a selected card set, a chosen Takoyaki ball, a selected square, a
-  chosen tile), and with nothing to undo it hides the highlight and closes the seat's tray. (Decision, written
-  down: a double press of "b" was the other candidate, but a player walking a long list presses "b" quickly
-  again and again, and two quick presses must stay two steps on.)
-* **hold a: menu.** Opens the seat's menu (how to play, hints, leaving) over its zone, as a tap on the seat's
-  badge does, with the highlight on its first choice; the same buttons then move through the menu ("hold b"
-  goes back a step, else back a page, else closes it; "hold a" closes it). The shell routes this
-  (:class:`~kiosk.shell.gestures.TableGestures`), since the menus lie over every screen.
-* **Nothing to choose now** (another seat's turn): the seat's private tray is open while either button is held
-  down, and hides on release (so a player on buttons can look at their hand at any time; "b" held down is the
-  long look, since a held "a" opens the menu).
-
-A release whose press the ring did not see (it went to another screen, or opened the menu) does nothing.
-
-**After a choice** the highlight goes to the first of that choice's follow-ups when the screen names one
-(``focus_after(seat, chosen, targets)``: a chosen board square's first action button, a chosen tile's first marked
-square), else it stays on the chosen widget while that is still a choice, else it goes where ``focus_next`` says.
-
-A widget whose ``button_choice`` is False is never one of the seat's choices for its buttons (the "?" of the
-seat's open tray: "hold a" opens the same menu).
-
-The highlight is a thick frame in the seat's colour (with a dark edge, for light widgets) drawn over everything
-on the screen around the focused widget, so an overlapped card still shows it whole. While its highlight is
-shown, a seat's private tray is open when some of the seat's choices lie in it (its cards are choices only while
-it is open: a button event looks inside a closed tray, the periodic check does not), and closes when none do or
-the highlight hides: when the turn passes, the tray hides, as it does for a finger. A tray that opened by itself
-(at the seat's turn) stays open when the highlight hides. A one-line legend in the seat's colour
-("b: next   hold b: previous   a: choose   hold a: menu") faces the seat at the inner edge of its zone while its
-highlight is shown.
-
-Paged choices (a tray's action buttons at the page size its room allows): the page arrows are choices like any
-other, so the ring reaches every action on every page.
-
-The keyboard fallback (:class:`kiosk.inputs.KeyboardInputs`) feeds the same :class:`~kiosk.inputs.SeatEvent`
-values as the GPIO buttons, so it drives exactly this path.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/focus.py``.
 """
 
 from __future__ import annotations

@@ -1,40 +1,6 @@
 """Game screens: the plug-in point for per-game screens, and the generic screen every game can be played with.
 
-Plug-in interface (for ``kiosk/games/<key>/screen.py``)
-----------------------------------------------------------------
-A game folder may provide ``screen.py`` defining ``GameScreen``, a subclass of :class:`BaseGameScreen` (a Kivy
-``Screen``). The shell builds it once per process as ``GameScreen(name="game:<key>", table=<SeatMap>,
-hub=<InputHub>)`` and then, for every game:
-
-* ``begin(session)``: a new :class:`~kiosk.ui.session.GameSession` (``session.spec``, ``session.state``,
-  ``session.seats[g]`` = the table :class:`~kiosk.seats.Seat` of game seat ``g``, ``session.bots``). Draw
-  ``state.view(g)`` for each game seat inside a :class:`~kiosk.ui.seatzone.SeatZone` for ``session.seats[g]``
-  (the seat model places and turns it; never compute rotations), hidden things inside a
-  :class:`~kiosk.ui.seatzone.PrivateTray`; turn gestures into actions and call ``session.apply(g, action)``;
-  redraw on the session's ``on_change``; show ``on_error(g, message)`` at seat ``g``.
-* ``seat_event(event)``: a :class:`~kiosk.inputs.SeatEvent` (seat buttons, tap sticks, keys) for this game. The
-  default hands seat buttons to the screen's :class:`~kiosk.ui.focus.FocusRing` (``self.focus``): every game is
-  playable from a seat's two buttons, through the same widgets a finger uses.
-* ``focus_targets(seat)``: the table seat's choices for its buttons, in the order the highlight visits them. The
-  default is every visible, enabled button or ``choose()`` widget in the seat's zone, in reading order as the seat
-  sees them; a screen adds board squares or its own button-only marks. ``focus_back(seat)`` undoes the screen's
-  current step for "hold b" (True when it did); ``focus_next(seat, gone, targets)`` says where the highlight goes
-  when its widget stopped being a choice (default: the first choice).
-* ``hide_private()``: close every private tray now (the table went idle).
-* ``seat_to_bot(game_seat)``: the human at that seat left and a bot plays it now (``session.bots`` has it): the
-  seat's zone says so, its tray closes for good. The default finds the seat's zone in ``panels`` (table seat index
-  -> zone, which every screen keeps) and redraws; a screen that paces its own bots also starts the new one.
-* ``end()``: the game is over or abandoned: unbind from the session, cancel Clock events.
-
-The shell handles everything around it: bots' pacing (in the session), idle prompts, results, high scores.
-The same screen also runs in attract mode (``session.attract`` is true, every seat a bot, touches never reach
-it), so it must not assume a human is present.
-
-Generic screen
---------------
-:class:`GenericGameScreen` plays any registered game through the contract alone: each seat's private view
-(what ``view(seat)`` has beyond ``view(None)``) and its legal actions are in that seat's private tray, paged as
-buttons facing the seat; the public view is in the centre, which turns to face the seat whose turn it is.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/game.py``.
 """
 
 from __future__ import annotations

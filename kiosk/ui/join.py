@@ -1,25 +1,6 @@
 """Seat joining: every seat has its own join pad facing it; empty seats can take a bot; start when enough.
 
-Rules (decisions, written down):
-
-* A seat joins by touching its pad's "Join" or pressing its seat button "a" (at once, on the press).
-* A joined seat's buttons choose everything a finger can (the mapping of :mod:`kiosk.ui.focus`): "b" shows a
-  highlight and moves it through the seat's own pad (Start, Leave), the centre's buttons (Back, Fill with bots,
-  Match, Start) and the other seats' bot buttons (Add a bot, its Level, Remove bot: clockwise from the seat; a
-  human joins only at their own seat); "a" chooses the highlighted one. "a" with no highlight shown starts,
-  first filling the seats the game still needs with bots, so a player on buttons alone starts in two presses.
-  "hold a" opens the how-to at the seat, as the badge does.
-* Any empty seat can take a bot ("Add bot"); tapping the bot's level cycles easy -> normal -> hard -> random.
-  "Fill with bots" in the centre fills empty seats up to the game's minimum (at the default level).
-* At least one human must have joined; the game starts when humans + bots reach the game's minimum, by
-  "Start" on any joined seat's pad, in the centre, or a joined seat pressing its "a" button again.
-* Never more seats than the game's maximum: the other pads say the game is full.
-* Game seats are the joined table seats in clockwise order (the order the rulebooks play in).
-* A lone player is told before starting what playing alone means, from the game's how-to step titled "Alone"
-  (Takoyaki: a time trial with its own board), in the centre's summary.
-* Every pad's badge reads "[?] How to play": a tap opens the game's how-to at that seat, facing it.
-* A game whose spec declares ``match_choices`` (games per match; 0 = the rulebook's recommendation)
-  gets a "Match" button in the centre that cycles through them; the choice becomes ``session.match_games``.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/join.py``.
 """
 
 from __future__ import annotations

@@ -12,31 +12,7 @@ and offers **Check USB stick**, which asks the root helper to look for the reset
 twice; setting it uses the grant up); then the pad asks for it to open the menu. A forgotten PIN takes the same
 way (**Forgot the PIN?** under the pad).
 
-The menu faces the long side nearest the corner that was held. It shows the table's health
-(:meth:`OperatorDesk.health`: storage, crash recovery, damaged files, free space, settings problems, wrong
-PINs since the menu was last opened, hardware; the full diagnostics screen when the hardware layer provides one)
-and the play counts (today, the last 7 days, all time, per game); it sets volume and mute, the attract text
-(typed on Kivy's on-screen keyboard, or a preset), bot levels, idle timeouts, and the PIN (typed twice); it
-resets one game's board (after a confirmation) and quits to the desktop (after a confirmation). Every change is
-written to the config file at once.
-Its **System** part shows whether the system is read-only and the last system request's outcome, turns
-read-only mode off for maintenance and back on, installs an update from a USB stick, and backs up to or restores
-from a USB stick (each after a confirmation; the desk hands them to the root helper, see
-``kiosk.appliance.requests`` and ``kiosk.appliance.backup``).
-
-The screen knows nothing of the app: it talks to an :class:`OperatorDesk` (the shell's operator room
-implements it), so it can be built and tested against any object with those few members.
-
-Adding to the menu
-------------------
-* **An entry** (a button or a setting row): a method on :class:`OperatorScreen` doing the work (through
-  ``self.desk``), and the button in ``operator.kv``'s menu column calling it (``on_release: root.my_entry()``).
-  A change of settings goes through ``desk.update_config(section={...})``, which validates, applies and saves.
-  An action that cannot be undone asks first: ``self._ask(question, action)`` shows the confirmation phase.
-* **A section** that needs more of the app than the desk offers: a member on :class:`OperatorDesk` (the
-  protocol below) and the same member on the shell's operator room (``kiosk/shell/desk.py``); mypy checks that
-  the room still implements the protocol where the screen is built. A section with its own page is a phase:
-  add its name to ``phase``'s options and a layout in ``operator.kv`` shown while ``root.phase`` is that name.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/operator.py``.
 """
 
 from __future__ import annotations

@@ -6,20 +6,12 @@ licence text is in the repository's ``licenses/`` folder). Kivy's own text rende
 Pillow renders the glyphs once (the font holds bitmaps at 109 px only: ``embedded_color=True`` at that size)
 into a single atlas in the cache folder, and Kivy loads them as ``atlas://`` images (one texture, one upload).
 
-Where the atlas lives (decision): ``$KIVY_HOME/pictures`` (the kiosk sets ``KIVY_HOME`` to ``<state folder>/kivy``;
-without it, that default): never inside the installed package, which may be read-only.
-:func:`ensure_atlas` builds it at first start (about 0.3 s for the whole set on an x86 laptop) and again only
-when the picture table, the cell size or the font file changes (a stamp in the index names all three), so
-``python -m kiosk.ui.pictures`` run at install time leaves nothing for the first start to do. The atlas is
-written to a temporary name and renamed, so a power cut mid-build leaves either the old atlas or none.
-
-Without the font (or without Pillow) :func:`ensure_atlas` returns ``None`` and :func:`picture` returns ``""``:
-the piece widgets then draw their fallback shape (category colour and symbol), never a crash.
-
 >>> sorted(PICTURES)[:3]
 ['avocado', 'caviar', 'chop']
 >>> picture_name("Cream Cheese")
 'cream_cheese'
+
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/pictures.py``.
 """
 
 from __future__ import annotations

@@ -4,20 +4,7 @@ Each piece is a widget with Kivy properties and a kv rule (``pieces.kv`` beside 
 import); none holds a rule of any game: a screen sets the properties from ``state.view(seat)``. Pictures come
 from the atlas (:mod:`kiosk.ui.pictures`); without it every piece draws a fallback shape, never nothing.
 
-Decisions, written down:
-
-* **Colour is never the only cue.** An ingredient tile carries its picture *and* its category's colour and
-  symbol (:data:`CATEGORIES`: R rice, M misc/maki, F fish, V vegetables, S seafood, ★ special), in a corner
-  badge; a recipe card repeats each ingredient's badge. Makoto's Sword and Oracle cards carry their symbol; a
-  raw Takoyaki ball has a lower-case letter and a pale batter face, a fried one an upper-case letter, a golden
-  crust, its sauce on top and a mayonnaise zigzag.
-* **Pictures carry the meaning on the shared board** (readable from every side); words are for the trays.
-* **A Makoto card is never too narrow for its number.** A card's number is sized from the card's width and the
-  number's digit count, and card rows never squeeze a card below :func:`card_width` for its height: they
-  overlap cards instead (each card keeps its top-left corner, with its number, in view and at least a touch
-  target's width), and a row that still does not fit wraps onto a second line.
-* Pieces size their text from their own size; the type scale (:mod:`kiosk.ui.typescale`) and the widget-tree
-  checker (:mod:`devtools.fit`) keep the result readable.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/pieces.py``.
 """
 
 from __future__ import annotations

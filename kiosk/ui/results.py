@@ -1,23 +1,6 @@
 """Results and high scores: final places at every seat, arcade initials entry on the seat's own edge, boards.
 
-Rules (decisions, written down):
-
-* Every seat sees its own place and score facing it; the winners get a star (several on a shared win).
-* A human seat whose score enters the game's all-time top 10 ("New high score!") or today's top 10 ("Today's
-  top 10!") enters three initials, arcade style, on its own pad: touch the arrows over a letter (or seat button
-  "a" = next letter, "b" = confirm the letter), then OK. Bots never enter the boards. A score of 0 never enters,
-  nor does a trivial one (:func:`trivial_score`): less than a third of the best score on the board or of the
-  winning score at the table (for a time, more than three times the board's best time), so an empty board at
-  opening time does not greet every walk-away game as a high score.
-* The boards that follow mark the entries just saved (``"\u25b6 ... \u25c0"``); an entry below the fifth
-  place shown is added under the five, with its place.
-* Words: "1 point", "2 points"; a time trial (one player) shows its time in the title, never "Winner".
-* Initials entry times out after ``timeouts.initials_s``: the initials as they stand are saved (an entry is
-  never lost because someone walked away). Letters start at "AAA".
-* The boards (all-time and today's, facing both long sides) update as entries are saved; the screen stays
-  ``timeouts.results_s`` after the last entry, then the table returns to attract mode (or "Play again").
-* A time trial (a session with ``trial_time`` set, seconds: Takoyaki alone) enters its own board
-  ``<game>-trial`` with the time in milliseconds, lower is better, shown as seconds.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/results.py``.
 """
 
 from __future__ import annotations

@@ -15,13 +15,7 @@ keep their pace.
 * **Leave**: a confirmation naming what happens ("A bot plays your seat on" or, for the last player, "The game
   ends; no scores are saved"); "Yes, leave" hands the seat to the shell's ``leave(table index)``.
 
-The menu layer (:class:`SeatMenus`) sits above the game screen and joins the window only while some seat's menu
-is open (a hidden widget costs a draw). Touches elsewhere pass through to the game.
-
-Seat buttons (the mapping of :mod:`kiosk.ui.focus`): "hold a" opens the seat's menu where a tap on its badge
-would, with the highlight on its first choice, and closes it again. While it is open the seat's buttons move
-the menu's own highlight: "b" next, "a" choose, "hold b" previous (a step of "b" retraced), else back (the
-how-to's previous step, the Leave question's "No, stay", and from the menu itself back to the game).
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/seatmenu.py``.
 """
 
 from __future__ import annotations

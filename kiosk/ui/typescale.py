@@ -9,17 +9,12 @@ table promises: 18 px at 1080 and 14 px at 800 (:func:`min_text_px`; in between,
 **Touch.** A touch target is at least 60 x 60 px at 1920x1080 and 44 x 44 px at 1280x800
 (:func:`min_target_px`; ``TARGET`` x ``u`` always meets it).
 
-**Faces** (decision): words are set in Inter (SIL Open Font License 1.1, Debian ``fonts-inter``; its licence
-text is in ``licenses/``), chosen for legibility at small sizes and from a distance; it is registered as
-``KioskSans`` with its bold. Inter has no chess-like symbols (``⚔ ☀ ● ◆ ▶ ★``), which the table uses as cues
-next to colour, so a text with a character Inter lacks is set in DejaVu Sans (which Kivy ships),
-registered as ``KioskSymbols``: :func:`face` picks per text. Without Inter on the machine both names fall back
-to DejaVu Sans: the table looks plainer, but every glyph is there.
-
 >>> px("body", 1.0), round(px("small", 800 / 1080), 1)
 (22.0, 14.1)
 >>> min_text_px((1920, 1080)), min_text_px((1280, 800)), min_target_px((1280, 800))
 (18.0, 14.0, 44.0)
+
+Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/typescale.py``.
 """
 
 from __future__ import annotations

@@ -8,45 +8,7 @@ The board is ``ROWS`` x ``cols`` cells numbered row by row (``cell = row * cols 
 ``EMPTY``, ``CUP`` (a teacup) or an ingredient kind (an index into :data:`KINDS`). Recipes are ints (their
 ``id`` in the data file); action cards are their names.
 
-A turn is several small steps for the same seat, so that no step offers more than a few dozen choices:
-
-* step one: ``Take(kind)`` from the Pantry, then ``Place(cell)``; placing on a teacup's space is followed by
-  ``MoveCup(cell)`` (where the lifted teacup goes). Action cards (``Switch``, ``Chop``, ``SecondHelping``,
-  ``Substitute`` then ``Take(kind)``) may be played before or after the tile;
-* step two: ``Serve(recipe)`` (repeatable, action cards still allowed in between), then ``Draw(length)``
-  until the hand holds three again (``EndTurn()`` when every deck is empty); a 2-ingredient recipe first asks
-  ``Gain(card)``; or one Prep: ``Gain(card)``, ``TakePool()`` or ``Return(recipes)`` then ``Draw(length)``
-  steps; a third action card asks ``Discard(card)``.
-
-DECISIONS (where the rulebook and supplement are silent):
-
-* "Randomly select a starting player": seat 0 starts and play goes up the seat numbers (clockwise); the kiosk
-  seats the joined chairs clockwise from a starting chair drawn from the seed (``State.seating``). Teacups start in
-  random distinct cells (a journalled shuffle). The Wasabi supply is unlimited (the large cubes "make change").
-* Starting hands ignore the back instructions (drawing before the game is set up is not a Step Two draw).
-* A teacup moves only when a tile is placed into its space: it goes to any other empty space (the only reason
-  the rulebook gives for moving one). Moving it elsewhere changes no ingredient and is not offered.
-* "Contributed this turn": the served sequence includes a cell whose contents differ from the start of the
-  turn (a tile placed there, or a tile switched or substituted there). A Chop alone makes a gap, never a
-  sequence; the tile then placed in the hole contributes.
-* The tile is owed until placed: serving or prepping is refused while a tile is owed and a space is empty.
-  When no space is empty (the final turns) the tile is skipped; a Chop that opens a space makes it owed again.
-* Action cards may be played before or after the tile and between serves, never after the turn's Prep or
-  once the refill has begun. Gained cards are marked fresh until the end of the turn and cannot be played.
-* Discarding a card you hold twice discards the fresh copy first (the one you could not play this turn).
-* Serving a 2-ingredient recipe when the display is empty gives no card. An empty deck cannot be drawn from;
-  when every deck is empty the hand stays short.
-* Returned recipes go to the bottom of their decks in the order chosen (sorted by id). The returning seat
-  knows where they are; so does every seat that later sees them drawn (``known`` below).
-* Card backs are public: the length and back instruction of every recipe in a hand and of each deck's top
-  card can be seen by all (that is what choosing a deck to draw from means).
-* The action cards beyond Switch and Chop are Second Helping (play one more tile this turn) and Substitute
-  (exchange a tile on the board for a different kind from the Pantry); all are in ``cards.json``.
-* Switch swaps two orthogonally adjacent spaces whose contents differ, at least one holding a tile (moving a
-  teacup or an empty space this way is allowed as part of such a swap). Chop returns the tile to the Pantry.
-  Second Helping is only offered while a space is empty.
-* Endgame: when a turn ends with no empty space, every seat (the triggering one included) takes one more
-  turn, then the game ends. Ties: more Wasabi wins, then the win is shared.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/maki/rules.py``.
 """
 
 from __future__ import annotations

@@ -8,18 +8,7 @@ What it shows: whose turn it is (or the winner); the current combination as a :c
 who played it; the Blind as a :class:`BlindRow` (sorted); the Oracle as a :class:`~kiosk.ui.pieces.CardDeck` with
 its count; the rewards still to win. ``compact`` (the narrow slices facing the short sides) leaves out the rewards.
 
-Decision: **every number drawn in the centre is readable from its side, at the type scale's minimum or larger**,
-however small the slice (a short side's slice at 1280x800 is about 400 x 176 px). Cards never shrink below that:
-
-* a covered card keeps a strip wide enough for a two-digit corner number at the minimum size
-  (:func:`legible_strip`);
-* the play fans its cards at least that far apart; a play longer than the fan can hold (a run of 11 in a short
-  side's slice) shows its highest cards, the ones the next play must beat, and the words under it name the whole
-  combination;
-* the Blind shows every card whole when there is room, then overlapping with a readable strip each; when even
-  that does not fit, cards of one number lie as a pile (a few pixels of each covered card's edge show, in its
-  kind's colour; the top card carries the number), and as a last resort the highest cards give way and the label
-  says how many ("Blind +2").
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/makoto/centre.py``.
 """
 
 from __future__ import annotations

@@ -12,31 +12,7 @@ A turn is one or two steps for the same seat:
   ``EndTurn()``;
 * ``Pass(draw=False)``, or ``Pass(draw=True)`` then ``OracleDiscard(card)`` (the drawn card included).
 
-DECISIONS (where the rulebook is silent):
-
-* Seat ``i + 1`` sits to the left of seat ``i``; play goes up the seat numbers. The dealer of a single game is
-  the last seat, so seat 0 begins (a match moves the deal round, see ``match.py``).
-* Four cards of one number are a Kensei when they qualify (any four at 2-3 players, with a Sword at 4-6);
-  four without a Sword at 4-6 players are an ordinary set of four. Five or six of a number are ordinary sets.
-* "Higher" compares the set's number, or the run's top card; the combination must be strictly higher.
-* A player who goes out with the last play of a round still wins it when everyone else passes; the next round
-  is begun by the next player to their left still in the game.
-* The Blind step is skipped automatically when it offers nothing (no lower card in hand or Blind).
-* The last player's extra turn: playing (and using the Blind) wins the round's cards; passing ends the game and
-  the round goes, as always, to the last player who played. There is no Oracle draw on that last pass.
-* A winning tie is shared: every seat with the top score is a winner.
-* The Oracle discard pile is face up; cards won are face down but were seen when played, so each seat's
-  won points are public. Cards taken from the Blind are public knowledge until played.
-* The box lid (a match's catch-up rule) is ``UseLid(card)``, legal for its holder at any moment of the game,
-  even out of turn; ``to_move`` still lists only the seat whose turn it is. A holder who has gone out "will no
-  longer participate", so the lid can no longer be used (nor take a card into an empty hand).
-* Going out: "When you have played all the cards in your hand, you automatically go out of the game." A play
-  that empties the hand ends the turn at once: there is no Blind step, so the player cannot take cards from
-  the Blind and stay in. Putting the last card into the Blind after a play also empties the hand, and the
-  player goes out then (the rulebook's example: "Patrick plays 12 - 12 and discards an 11, which was his last
-  card. He has now also gone out").
-* Canonical actions: ``Play`` and ``BlindTake`` list their cards sorted by code (``canonical`` sorts any order
-  a screen builds), so a run with a golden card is ``Play((8, 9, 47))``.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/makoto/rules.py``.
 """
 
 from __future__ import annotations

@@ -5,43 +5,7 @@ The screen holds no rules. Every choice it offers comes from ``state.legal_actio
 ``state.view(seat)`` and sends the engine's own action objects to ``session.apply``. A ``RuleError`` that gets
 through anyway arrives as the session's ``on_error`` and is shown at that seat.
 
-Per seat (a :class:`~kiosk.ui.seatzone.SeatZone`, placed and turned by the seat model):
-
-* a badge (symbol + shape name: colour is never the only cue), whose turn it is, points won, cards in hand, the
-  box lid, and the last refused move's message;
-* the hand inside the shell's :class:`~kiosk.ui.seatzone.PrivateTray`: shown only while that seat's tray is open.
-  A human seat's tray opens by itself when its turn starts and closes when the turn passes (a tap, a hold or the
-  seat's button open it at other times). While the tray is closed the card widgets hold no text at all, so nothing
-  of the hand is on screen (or in a screenshot). Cards are sorted by number; Swords carry ``\u2694`` and Oracle cards
-  ``\u2600`` (and their own colours).
-* **Playing**: tap cards to select them; a card that cannot be part of any legal play with the cards already
-  selected is disabled. The Play button names the combination ("Play a pair of 7s") only when the selection is
-  a legal play: that label is the preview, shown to that seat only (inside its tray), and the selection can be
-  changed until Play is pressed. With nothing selected, up to three quick plays (the lowest legal ones) are
-  offered, for players new to the game. Pass, and "Pass + draw \u2600" (the Oracle) when legal.
-* **Blind step** after a play: "End turn", one button per legal take ("Take 3 3"), and "Put N in Blind" for a
-  selected card (only cards lower than the play can be selected).
-* **Oracle step** after "Pass + draw": the drawn card is marked NEW; select any card and "Discard N".
-* **Box lid**: its holder sees "Use box lid" at any moment; it lists the Blind's cards to take one.
-* **Undo** (the common online rule): after Play, while the same seat is still in its Blind step, "Take back"
-  restores the position before the play. Nothing hidden or random has been revealed then and no other seat has
-  acted. Undo is never offered after an Oracle draw, after a Blind take, or once the turn has passed.
-
-The centre is four slices of the table's centre (the seat model's :meth:`~kiosk.seats.SeatMap.centre`), each
-facing one edge through :meth:`~kiosk.seats.SeatMap.facing_edge_rotation`: the same summary repeated for every
-side. It shows whose turn it is, the current combination and who played it, the Blind grouped by number, the
-Oracle deck and discard counts, the rewards left and the scores.
-
-The match (decision, written down): the shell's session runs one game, so the match lives here. A match is
-``match_games`` games (default: the rulebook's recommendation, :func:`~kiosk.games.makoto.match.recommended_games`;
-one game in attract mode). When a game ends and the match is not over, the screen records it in a
-:class:`~kiosk.games.makoto.match.MakotoMatch`, puts the next game's state into the session (the lid goes to the
-lowest scorer), pauses the session and shows the score sheet in the centre; any human's "Next game" (or seat
-button "a") resumes play. After the last game the session's state becomes a :class:`MatchResult`: the final
-game, scored by match totals, so the shell's results screen and high-score boards show the match. Each game
-of a match gets its own journal through ``session.next_game`` (with its set-up and the match so far in the
-journal's meta), so a crash mid-match resumes the match: :meth:`MakotoScreen.begin` restores it from
-``session.meta["match"]``.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/makoto/screen.py``.
 """
 
 from __future__ import annotations

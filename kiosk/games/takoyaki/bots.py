@@ -1,24 +1,7 @@
 """Paced Takoyaki bots for mixed play and demo mode.
 
-Takoyaki is a race, so a bot is a pace plus a way to cook. Every level cooks along the optimal solver's path
-(:mod:`kiosk.games.takoyaki.solver`) from its own grill to the current card and says "TAKOYAKI!" when its grill
-meets the card; the levels differ in speed and in mistakes:
-
-======  ====================  ==================  ==============================================
-level   ``moves_per_second``  wrong moves         premature claims
-======  ====================  ==================  ==============================================
-easy    0.7                   15% of its moves    10% of its moves when 1-2 moves from done
-normal  1.2                   4% of its moves     never
-hard    2.0                   never               never
-======  ====================  ==================  ==============================================
-
-A wrong move is a random push or turn instead of the planned one (the bot then re-plans from where it is); a
-premature claim is a "TAKOYAKI!" one or two moves too early, which locks the bot out of that card like anyone
-else. Bots never fault (they have no hands) and read only public information: their grill and the card.
-
-The screen and the demo call :meth:`PacedBot.choose` once every :meth:`PacedBot.next_delay` seconds (about
-``1 / moves_per_second``, jittered by up to 25% so bots do not move in lockstep). The simulator ignores the
-pace and takes the seats in turn, one action each.
+Every level cooks along the optimal solver's path to the current card and claims when its grill matches; the
+levels (``LEVELS``) differ in speed, wrong moves and premature claims. A hard bot meets par:
 
 >>> from kiosk.games.takoyaki.rules import new_game
 >>> state = new_game(1, seed=1)
@@ -30,6 +13,8 @@ pace and takes the seats in turn, one action each.
 ...     _ = state.apply(0, bot.choose(state))
 >>> state.moves()[0] == par
 True
+
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/takoyaki/bots.py``.
 """
 
 from __future__ import annotations

@@ -1,28 +1,12 @@
 """The Takoyaki grill: geometry, ball and order encodings, and the match test (pure data, no game flow).
 
-Decisions (SUPPLEMENT.md, Takoyaki, "[ours]"):
-
-* A grill is 3 rows by 4 columns, numbered as its own player sees it: row 0 is the far row, column 0 the
-  leftmost. Space ``s`` is ``row * 4 + column``. The two left columns (0, 1) are the unheated area, the two
-  right columns (2, 3) the heated area.
-* Six balls, two each of red, green and blue, each with a raw and a fried side. On a grill a space holds
-  ``0`` (empty) or a ball code ``colour + 3 * fried`` with colour 1 (red), 2 (green) or 3 (blue), so codes
-  1-3 are raw balls and 4-6 fried ones.
-* An order card shows a colour on six of the twelve spaces (two of each colour); it is a 12-tuple of 0 or a
-  colour. It is met when every coloured space holds a ball of that colour, fried side up in the heated area
-  and raw side up in the unheated area, and every other space is empty.
-* Every seat's screen shows the order card turned to face that seat, like its grill, so "the order as that
-  seat sees it" is the same 12 spaces in the grill's own numbering for every seat: :func:`matches` needs no
-  seat.
-* Text forms, used by the journal, tests and docs: rows separated by ``/``, ``.`` for an empty space;
-  on a grill lower-case ``r g b`` are raw balls and upper-case ``R G B`` fried ones; on an order card the
-  letters are upper-case. The start grill is ``"rr../gg../bb.."``.
-
 >>> g = parse_grill("rr../gg../bb..")
 >>> format_grill(g)
 'rr../gg../bb..'
 >>> matches(parse_grill("rr../gg../..BB"), parse_order("RR../GG../..BB"))
 True
+
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/takoyaki/grill.py``.
 """
 
 from __future__ import annotations

@@ -3,32 +3,7 @@
 Every seat races at once, so :meth:`TakoyakiState.to_move` lists every seat still in the current order and any
 of them may act next; the screen applies each gesture as it happens, the simulator takes the seats in turn.
 
-Rules, with the decisions where the rulebook and SUPPLEMENT.md are silent:
-
-* **Grills** (see :mod:`kiosk.games.takoyaki.grill`): each seat's own 3 x 4 grill, all start
-  ``rr../gg../bb..`` (raw, unheated half). Grills are public and are never reset between orders.
-* **Moves**: :class:`Push` one ball to an orthogonally adjacent empty space (it keeps its side) or
-  :class:`Turn` one ball over. Anything else is a :class:`RuleError` with nothing changed; whether a gesture
-  was a push or a fault (:class:`Fault`) is the screen's call.
-* **Claims**: :class:`Claim` ("TAKOYAKI!") is always allowed to a seat in the order. A correct claim (the
-  grill meets the order exactly, :func:`grill.matches`) wins the card; the winner's grill stays as it is and
-  the next card is revealed at once. A wrong claim drops the seat out until the next card.
-* **Faults**: a :class:`Fault` (ball fell off, hand on the grill, ball picked up) drops the seat out until the
-  next card. The grill is unchanged: on screen the ball springs back to where it was.
-* When every seat is out, the card is set aside (nobody scores it) and the next card is revealed.
-* **End**: as soon as a seat holds :data:`ORDERS_TO_WIN` (5) cards, or when a card should be revealed and the
-  deck is empty. The most cards wins; a tie shares the win (if nobody won a card, everybody shares it).
-* **Time trial** (1 player): the same rules; it ends after 5 orders or when the deck runs out (a fault or a
-  wrong claim sets that card aside, so 36 cards leave room for 31 mistakes). The engine cannot see a clock:
-  ``scores()`` is the number of orders won, as in every game; the screen times the trial from the first
-  reveal to the fifth won order and that time (lower is better) is the high-score entry. Only a finished
-  trial (5 orders) gets a time. ``moves()`` counts each seat's pushes and turns for the results screen.
-* **The deck** is the 36-card catalogue (:mod:`kiosk.games.takoyaki.deck`) shuffled from the seed via
-  :meth:`State.shuffle`, so the deal is in the journal. The undealt cards are the game's only hidden
-  information: :meth:`determinize` reshuffles them (and the journal's record of the deal, which would
-  otherwise give them away).
-* **Par**: the view shows each seat its par for the current card (the fewest moves from its grill at the
-  reveal, from the optimal solver) and the card's printed difficulty (fewest moves from the start grill).
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/takoyaki/rules.py``.
 """
 
 from __future__ import annotations

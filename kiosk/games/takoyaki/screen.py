@@ -6,42 +6,7 @@ panel is a :class:`~kiosk.ui.seatzone.SeatZone` (the seat model places and turns
 claim pad and message faces its own player and touches arrive in the grill's own coordinates (row 0 the far row,
 column 0 the player's left), which are the engine's space numbers.
 
-Gestures (decisions, written down; the thresholds are class attributes of :class:`GrillWidget`):
-
-* **Push**: a finger goes down on a ball, moves into an orthogonally adjacent *empty* space and lifts there.
-  The ball follows the finger while dragged.
-* **Turn**: a *swipe* on a ball (the finger travels at least ``SWIPE_CELLS`` of a space and lifts on the ball's
-  own space) or a *double tap* (two taps on the same ball within ``DOUBLE_TAP_S`` seconds).
-* **Faults** (the seat drops out of this order; the ball springs back): three or more fingers on one grill at
-  once (``hand_on_grill``); a dragged ball leaving the grill (``ball_fell_off``); a dragged ball entering a
-  space that is taken or not next to where it started, i.e. over another ball or past one space
-  (``ball_picked_up``). A finger on an empty space does nothing. Several players, and both hands of one player,
-  can use their grills at the same time: every touch is tracked by its own id.
-* **Claim** ("TAKOYAKI!"): the seat's claim pad, its seat button "a", or a tap-stick tap. A wrong claim locks the
-  seat out until the next order (the engine decides; the screen shows the sign).
-
-**Seat buttons** (the mapping of :mod:`kiosk.ui.focus`: b next, a choose, hold b back, hold a menu): with no
-highlight shown, "a" is TAKOYAKI! as it is let go (a race; a hold of "a" opens the seat's menu and never claims);
-"b" shows the highlight. It visits the seat's balls and the claim pad; choosing
-a ball shows its moves as marks on the grill (an arrow on each empty space it can be pushed to, a ring on the ball
-to turn it over), and the highlight then visits only those moves, the claim pad and the other balls, so a ball is
-pushed twice in one direction by pressing "a" twice. A pushed ball stays chosen; "hold b" lets go of it.
-
-**Hints** (the seat's hint mode, :attr:`~kiosk.ui.seatzone.SeatZone.hints`): the solver's first move for the
-seat's grill and the order (:func:`kiosk.games.takoyaki.solver.solve`) is drawn on the grill (an arrow from the
-ball to where it goes, or a ring to turn it over) and the seat's status line says it in words; once the grill
-meets the order it says "TAKOYAKI!". The screen asks the solver; it decides nothing itself.
-
-Flow: a countdown (``COUNTDOWN_S``) before the first order, and a short one (``BETWEEN_S``) after every won or
-set-aside order; the order card is hidden and the grills are locked while it runs, then the order is revealed to
-every seat at once. Bots play at their own pace: each bot seat has its own Clock event firing every
-``bot.next_delay()`` seconds (``session.move_delay`` for bots without a pace, e.g. ``random``); the session's own
-bot scheduler is parked while this screen runs (its delay is set out of reach and restored at ``end()``).
-
-Timing: the screen times every won order from its reveal (``order_times``: ``(game seat, seconds)``) and, in the
-1-player time trial, the trial from the first reveal to the fifth won order (``trial_time``, seconds, lower is
-better). Both are also set on the session (``session.order_times``, ``session.trial_time``) for the results
-screen; see docs/screens.md for what the shell still has to do with them.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/takoyaki/screen.py``.
 """
 
 from __future__ import annotations

@@ -1,27 +1,13 @@
 """The optimal Takoyaki solver: the fewest moves (pushes and turns) from any grill to any order, with the moves.
 
-How it works (and why it is exact):
-
-* **Turns go last.** A turn flips a ball in place; it neither needs nor blocks any space. Any move list can
-  therefore be rearranged so every push comes first and each ball is turned at most once at the end, without
-  getting longer. The search runs over *push* positions only (sides stay fixed during the search) and adds one
-  final turn for each ball showing the wrong side on its target. This shrinks the space by up to 2**6.
-* **A\\* with an admissible, consistent heuristic.** For each colour, the two balls are matched to that
-  colour's two target spaces the cheaper way round; a ball's cost to a target is its Manhattan distance plus 1
-  if its side is wrong there. Every move changes exactly one ball's cost by one, so the heuristic never
-  overestimates and drops by at most one per move (consistent). It is exact unless balls block each other,
-  so most solves expand only a few dozen positions. Ties are broken toward deeper positions.
-* **Balls of the same colour and side are interchangeable**, so positions are stored with such pairs sorted.
-
-``exhaustive_distance`` is a plain breadth-first search over whole grills (pushes and turns, no heuristic,
-from both ends), the reference the tests compare against on small cases.
-
 >>> from kiosk.games.takoyaki.grill import START, parse_order
 >>> distance(START, parse_order("..RR/..GG/..BB"))
 18
 >>> sol = solve(START, parse_order("RR../GG../B..B"))
 >>> sol.length, [str(m) for m in sol.moves]
 (3, ['Push(src=9, dst=10)', 'Push(src=10, dst=11)', 'Turn(space=11)'])
+
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/takoyaki/solver.py``.
 """
 
 from __future__ import annotations

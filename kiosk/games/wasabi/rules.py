@@ -3,59 +3,7 @@
 The rulebook is ``shared/rules/wasabi-rulebook.txt`` completed by the Wasabi! section of ``SUPPLEMENT.md``.
 The card set (pantry, recipes, tokens, action cards per player count, board size) is data in ``cards.json``.
 
-A game runs through these phases (``state.phase``); every decision is one small action of one seat:
-
-``give``
-    Setup. Seat 0 (the starting player) starts. Each seat in turn chooses the three starting tiles of the seat
-    on its left (``GiveTile``, one at a time): one Fish, one Seafood and one Vegetable, which is the only way to
-    obey the starting-hand rule (three different categories, no Rice, Maki or special).
-``setup_recipes``
-    Setup. Each seat in turn draws three recipes, choosing the length of each after seeing the last
-    (``DrawRecipe``).
-``choose``
-    Step 1, when a tile or card completes more recipes of one length than the seat has free tokens of that
-    length: the seat chooses which to complete (``ChooseRecipe``, one per free token).
-``play``
-    Step 1 of a turn: ``Place`` a tile, optionally one action card (``PlayStack`` before the tile; ``PlaySpicy``,
-    ``PlaySwitch``, ``PlayChop``, ``PlayWasabi`` before or after), then ``EndStep`` when a card could still be
-    played (otherwise the turn moves on by itself). Or ``Pass(discard=...)`` before doing anything.
-``reward``
-    Step 2.1: one ``TakeCard`` (or ``SkipReward``) per recipe completed this turn.
-``draw_tiles`` / ``draw_recipes``
-    Step 2.2 and 2.3: ``DrawTile`` until three tiles, then ``DrawRecipe`` until three recipes.
-
-Rules decisions (where the rulebook and supplement are silent) [ours]:
-
-* Seats are clockwise in increasing order; "the player on your left" is the next seat. "Choose a starting
-  player": seat 0 starts, and the kiosk seats the joined chairs clockwise from a starting chair drawn from the
-  seed (``State.seating``).
-* Squares are numbered ``row * columns + column`` inside the play area of the player count.
-* A recipe is matched by any ``L`` consecutive uncovered tops in one row or column (tiles beyond either end are
-  irrelevant, as the rulebook says of adjacent tiles). A Wasabi!-covered square breaks a sequence.
-* Style: the sequence reads exactly as the strip, left to right / top to bottom *or* the reverse: players sit
-  round the table, so the board has no single reading direction.
-* Completion is automatic and immediate (so "completing without a free token" is never an action to refuse:
-  the sequence simply does not complete and a ``cannot_complete`` event tells the player why): after every tile or
-  card of step 1, each recipe in the player's screen
-  that matches a sequence which did not stand on those squares at the start of the turn is completed, if a
-  token of its length is free (recipes in screen order; with style where any matching sequence has style).
-  When more recipes of one length complete at once than tokens of that length are free, the player chooses
-  which (phase ``choose``): one may earn style cubes and the other not.
-  Uncovering squares by taking a Wasabi! card in step 2 completes nothing (it is not step 1).
-* Pass: discard at least one recipe (all of them may go); a player holding no recipe passes discarding none.
-  Passing is only possible before anything else was done this turn.
-* Spicy! obliges the second tile ("all normal rules apply to both"); it can only be played when a tile for it
-  and an empty square remain. Chop! "play it as this turn's ingredient" means the chopped tile must then be
-  placed on an empty square as the turn's tile (no tile leaves the hand). Switch! needs two different contents.
-* A played card goes back to the Kitchen at once, except a Wasabi! card, which lies on the board. The reward
-  card may be declined (``SkipReward``); with two cards in hand a taken card replaces one returned to the Kitchen.
-  That may be a Wasabi! card of your own given back to take the one lying on the board ("return cards to the
-  Kitchen at any time to make room"; it uncovers the board's squares and keeps your other card).
-* Held action cards are public (the Kitchen is public, so they can be worked out anyway).
-* The Pantry shows which ingredients are still available, not how many: a seat's view does not reveal other
-  hands, which ``determinize`` resamples under that constraint. Hidden stack tiles are public (anyone may look).
-* If the Pantry cannot refill a hand to three, the player draws what there is. If every player in two full
-  rounds passes (no tile placed), the game ends as if the board were full, so no game can stall.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/games/wasabi/rules.py``.
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def child(out: str, seconds: float) -> None:
     def drive(_dt: float) -> None:
         phase["frame"] += 1
         f = phase["frame"]
-        session: Any = app.launcher.session
+        session: Any = app.session
         journal = len(session.state.journal) if session else 0
         for k, pos in enumerate(positions):
             angle = f * 0.6 + k
@@ -115,7 +115,7 @@ def child(out: str, seconds: float) -> None:
             result["mean_frame_s"] = statistics.fmean(gaps)
             result["p90_frame_s"] = sorted(gaps)[int(0.9 * len(gaps))]
             result["gaps"] = percentiles(gaps)
-            st: Any = app.launcher.session.state if app.launcher.session else None
+            st: Any = app.session.state if app.session else None
             result["outs"] = list(st.out) if st is not None else []
             result["moves"] = st.moves() if st is not None else []
             for t in fingers.values():

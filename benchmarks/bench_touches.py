@@ -34,7 +34,8 @@ def child(out: str, seeds: list[int]) -> None:
     from kivy.base import runTouchApp
     from kivy.core.window import Window
 
-    from devtools.touchplay import Toucher, play
+    from devtools.harness import Toucher
+    from devtools.touchplay import play
     from kiosk.app import KioskApp
     from kiosk.config import Config
 

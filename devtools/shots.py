@@ -43,13 +43,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from devtools import harness
+
 __all__ = ["main", "SHOT_SIZES", "Tour", "run_tour", "fit_tour"]
 
 SHOT_SIZES = ("1920x1080", "1280x800")
 LONG, SHORT = "south-west", "west"
 #: Virtual seconds one frame advances the kiosk's clock (``kiosk.clock.freeze``; the UI tests' ``STEP``): what a
 #: shot shows depends on frames, never on how fast the machine draws them.
-STEP = 1 / 30
+STEP = harness.STEP
 #: Frames before a shot is taken (a screen switch or a layout completes on the next frame).
 SETTLE_FRAMES = 4
 #: Every game the tour starts is dealt from this seed, and it is the app's (attract mode's generator is seeded
@@ -123,46 +125,22 @@ class Tour:
     # -------------------------------------------------------------------------------------- loop helpers
     @staticmethod
     def frame(draw: bool = False) -> None:
-        """One turn of Kivy's event loop, :data:`STEP` virtual seconds after the last, once the kiosk's background
-        work (a bot's search, a demo, the stores opening) has finished: what a frame sees never depends on the
-        machine's speed. Without ``draw``, everything but the drawing (the fit checker lays text out itself)."""
-        from kivy.base import EventLoop
-        from kivy.clock import Clock
-        from kivy.lang import Builder
+        """One turn of the loop (:func:`devtools.harness.turn`): undrawn unless a PNG is taken (the fit checker lays
+        text out itself)."""
+        harness.turn(draw)
 
-        from kiosk import clock
-
-        clock.settle()
-        virtual = clock.frozen()
-        if virtual is not None:
-            virtual.advance(STEP)
-        if draw:
-            EventLoop.idle()
-            return
-        Clock.tick()
-        EventLoop.dispatch_input()
-        Builder.sync()
-        Clock.tick_draw()
-        Builder.sync()
-
-    @classmethod
-    def frames(cls, n: int = 2) -> None:
+    @staticmethod
+    def frames(n: int = 2) -> None:
         """``n`` frames, none drawn."""
-        for _ in range(n):
-            cls.frame()
+        harness.tick(n)
 
     def run_for(self, seconds: float) -> None:
-        """Frames for ``seconds`` of virtual time."""
-        self.frames(math.ceil(seconds / STEP))
+        """Frames for ``seconds`` of virtual time, none drawn."""
+        harness.tick(math.ceil(seconds / STEP))
 
     def run_until(self, pred: Callable[[], bool], timeout: float, what: str) -> None:
         """Frames until ``pred()`` (then 3 more), at most ``timeout`` virtual seconds: else the shot fails."""
-        for _ in range(math.ceil(timeout / STEP)):
-            self.frame()
-            if pred():
-                self.frames(3)
-                return
-        raise RuntimeError(f"not reached within {timeout} virtual seconds: {what}")
+        harness.run_until(pred, timeout, what, settle=2, draw=False)
 
     def seat(self, position: str) -> Any:
         return self.app.table.by_position(position)

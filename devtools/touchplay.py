@@ -21,24 +21,27 @@ What counts as a turn (decisions, written down):
   down, out and back on the ball) or a claim (a tap on the claim pad). The figures per completed order (moves
   and the claim) are reported beside them.
 
-No rule is known here: the intent comes from the game's own bot, and the driver only finds the widgets that do
-it (the screens' choices: tiles, squares, buttons, cards). An intent the seat's controls cannot reach is an
-error (:class:`Unreachable`): a test fails on it.
+No rule and no game is known here: the intent comes from the game's own bot, and the screen says which touches
+make it (its ``touch_plan``, :mod:`kiosk.ui.touchplan`: tiles, squares, buttons, cards, the grill's gestures);
+the driver carries them out with the harness's fingers (:mod:`devtools.harness`). An intent the seat's controls
+cannot reach is an error (:class:`Unreachable`): a test fails on it.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from devtools.harness import Toucher
 from kiosk import clock
 from kiosk.ai import make_bot
 from kiosk.engine import Action
+from kiosk.ui.boardtouch import both_button
+from kiosk.ui.touchplan import Move, NoTouches, OpenTray, Tap, buttons_of
 
-__all__ = ["Unreachable", "TouchLog", "Toucher", "both_button", "play", "start", "summary"]
+__all__ = ["Unreachable", "TouchLog", "Toucher", "both_button", "perform", "play", "start", "summary"]
 
 
 class Unreachable(AssertionError):
@@ -81,77 +84,6 @@ def summary(log: TouchLog) -> dict[str, Any]:
     return out
 
 
-class Toucher:
-    """Simulated fingers through the window, counted, and the loop turned between them."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.last_press = 0.0
-        #: taps made again because the machine stalled a tap into a hold (counted in ``count`` all the same)
-        self.stalled: list[float] = []
-
-    #: Virtual seconds a frame advances the kiosk's clock when it is frozen (``kiosk.clock.freeze``), as the tests'
-    #: harness does: then what a game does never depends on the machine's speed.
-    STEP = 1 / 30
-
-    @classmethod
-    def _turn(cls, draw: bool) -> None:
-        from kivy.base import EventLoop
-        from kivy.clock import Clock
-
-        from kiosk import clock
-
-        virtual = clock.frozen()
-        if virtual is not None:
-            clock.settle()
-            virtual.advance(cls.STEP)
-        if draw:
-            EventLoop.idle()
-        else:
-            Clock.tick()
-
-    @classmethod
-    def frames(cls, n: int = 1) -> None:
-        for _ in range(n):
-            cls._turn(draw=True)
-
-    @classmethod
-    def tick(cls, n: int = 1) -> None:
-        for _ in range(n):
-            cls._turn(draw=False)
-
-    def tap_at(self, x: float, y: float) -> None:
-        from kivy.tests.common import UnitTestTouch
-
-        t = UnitTestTouch(x, y)
-        t.touch_down()
-        down = clock.now()
-        t.touch_up()
-        #: seconds between the finger's down and up as the widgets saw them (a stalled process makes a tap a hold)
-        self.last_press = clock.now() - down
-        self.count += 1
-        self.tick(2)
-
-    def tap(self, widget: Any, fx: float = 0.5, fy: float = 0.5) -> None:
-        if widget.get_root_window() is None:
-            raise Unreachable(f"{widget} is not on screen")
-        self.tap_at(*widget.to_window(widget.x + widget.width * fx, widget.y + widget.height * fy))
-
-    def drag(self, points: list[tuple[float, float]]) -> None:
-        """One finger down on the first window point, through the others, up on the last."""
-        from kivy.tests.common import UnitTestTouch
-
-        t = UnitTestTouch(*points[0])
-        t.touch_down()
-        self.tick(1)
-        for x, y in points[1:]:
-            t.touch_move(x, y)
-            self.tick(1)
-        t.touch_up()
-        self.count += 1
-        self.tick(2)
-
-
 # ============================================================================================ per screen
 def _open_tray(finger: Toucher, tray: Any) -> None:
     """Open the seat's tray with a tap when it is closed (a human seat's tray opens by itself when its turn starts,
@@ -179,236 +111,37 @@ def _open_tray(finger: Toucher, tray: Any) -> None:
     )
 
 
-def _buttons(root: Any) -> list[Any]:
-    from kivy.uix.button import Button
-
-    return [
-        w
-        for w in root.walk(restrict=True)
-        if isinstance(w, Button) and w.text and not w.disabled and w.opacity > 0 and w.get_root_window() is not None
-    ]
+_buttons = buttons_of  # (the tests' name for it)
 
 
-class BoardDriver:
-    """Maki and Wasabi!: tiles, squares and the tray's buttons (``kiosk.ui.board``)."""
-
-    def __init__(self, screen: Any, panel: Any, g: int, finger: Toucher) -> None:
-        self.screen, self.panel, self.g, self.finger = screen, panel, g, finger
-
-    def _press_button(self, action: Action) -> None:
-        panel = self.panel
-        tray = panel.ids.tray
-        _open_tray(self.finger, tray)
-        page = panel.page_of(action)
-        if page is None:
-            raise Unreachable(f"{action} is not among the seat's buttons {panel.labels}")
-        for _ in range(panel.pages):
-            if panel.page == page:
-                break
-            arrow = next((b for b in _buttons(tray) if b.text == "\u25b6"), None)
-            if arrow is None:
-                raise Unreachable("no next-page button")
-            self.finger.tap(arrow)
-        button = next((b for b in _buttons(tray) if getattr(b, "action", None) == action), None)
-        if button is None:
-            raise Unreachable(f"no button for {action} on page {panel.page + 1} ({panel.labels})")
-        self.finger.tap(button)
-
-    def _tile_widget(self, action: Action | None, kind: str) -> Any:
-        screen, panel = self.screen, self.panel
-        rows = [screen.ids.pantry, panel.ids.hand]
-        for row in rows:
-            for w in row.children:
-                if (action is not None and w.action == action) or (
-                    action is None and w.mode == "hand" and w.kind == kind
-                ):
-                    if row is panel.ids.hand:
-                        _open_tray(self.finger, panel.ids.tray)
-                    return w
-        return None
-
-    def _drag_to(self, widget: Any, cell: int) -> None:
-        self.finger.frames(1)
-        square = self.screen.tiles[cell]
-        a = widget.to_window(*widget.center)
-        b = square.to_window(*square.center)
-        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        self.finger.drag([a, mid, b])
-
-    def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
-        """Carry out ``action``; returns how many engine actions were applied (a drag may apply two, a button two
-        choices)."""
-        from kiosk.ui.words import action_squares
-
-        screen = self.screen
-        session = screen.session
-        before = len(session.state.journal)
-        public = session.state.view(None)
-        n = len(screen.tiles)
-        pick = screen.pick_tile(action)
-        tile = screen.placed_tile(action, public)
-        squares = action_squares(action, n)
-        both = both_button(self.panel, action, next_intent) if pick is None and not squares else None
-        if both is not None:
-            self._press_button(both)
-        elif pick is not None:
-            widget = self._tile_widget(action, pick[0])
-            if widget is None:
-                raise Unreachable(f"no tile for {action}")
-            after = next_intent(action)
-            cell = action_squares(after, n)[0] if after is not None and action_squares(after, n) else -1
-            if after is not None and cell >= 0 and screen.placed_tile(after, _view_after(session, self.g, action)):
-                self._drag_to(widget, cell)  # take it and put it on its square: one touch
+def perform(finger: Toucher, screen: Any, seat_index: int, action: Action, next_intent: Any) -> int:
+    """Carry out ``action`` at ``seat_index`` through the screen's touch plan (:mod:`kiosk.ui.touchplan`), each
+    step as a finger would; returns how many engine actions the seat applied (a drag or a two-choice button may
+    apply two)."""
+    session = screen.session
+    g = session.game_seat_of(seat_index)
+    before = len(session.state.journal or [])
+    try:
+        for step in screen.touch_plan(seat_index, action, next_intent):
+            if isinstance(step, OpenTray):
+                _open_tray(finger, step.tray)
+            elif isinstance(step, Tap):
+                finger.tap(step.widget, step.fx, step.fy)
+            elif isinstance(step, Move):
+                finger.frames(1)  # where the two widgets are once the layout has settled
+                a = step.widget.to_window(*step.widget.center)
+                b = step.target.to_window(*step.target.center)
+                finger.drag([a, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), b])
             else:
-                self.finger.tap(widget)
-        elif tile is not None and len(squares) == 1:
-            if screen.chosen == tile:
-                self.finger.tap(screen.tiles[squares[0]])
-            else:
-                widget = self._tile_widget(None, tile)
-                if widget is None:
-                    raise Unreachable(f"no tile {tile} to place")
-                self._drag_to(widget, squares[0])
-        elif squares:
-            self.finger.tap(screen.tiles[squares[0]])
-            if len(session.state.journal) == before:
-                self._press_button(action)
-        else:
-            self._press_button(action)
-        self.finger.tick(2)
-        done = _own_records(session, self.g, before)
-        if done <= 0:
-            raise Unreachable(f"{action} was not applied ({self.panel.error})")
-        return done
-
-
-def both_button(panel: Any, action: Action, next_intent: Callable[..., Action | None]) -> Action | None:
-    """The seat's button doing ``action`` and the player's next choice in one touch (a
-    :class:`~kiosk.ui.board.Then`: Maki's "Serve Maguro N., then Draw 3"), when the seat's buttons (``panel``, a
-    board screen's seat) offer one for what the player wants next: the intents after ``action`` on a copy of the
-    state (``next_intent(*actions)``), through the steps between (a 2-ingredient recipe's reward card, chosen on
-    its own afterwards) up to a choice such a button offers. None: no such button (the plain one is for it)."""
-    from kiosk.ui.twostep import Then
-
-    offered = [a for a in panel.actions if isinstance(a, Then) and a.first == action]
-    kinds = {type(a.then) for a in offered}
-    steps = [action]
-    for _ in range(3):
-        if not offered:
-            return None
-        after = next_intent(*steps)
-        if after is None:
-            return None
-        if Then(action, after) in offered:
-            return Then(action, after)
-        if type(after) in kinds:
-            return None  # a choice of that kind the buttons do not offer with it: step by step
-        steps.append(after)
-    return None
-
-
-def _view_after(session: Any, g: int, action: Action) -> dict[str, Any]:
-    st = session.state.clone()
-    st.apply(g, action)
-    return dict(st.view(None))
-
-
-class MakotoDriver:
-    """Makoto: the tray's cards and its action row (``kiosk.games.makoto.screen``)."""
-
-    def __init__(self, screen: Any, panel: Any, g: int, finger: Toucher) -> None:
-        self.screen, self.panel, self.g, self.finger = screen, panel, g, finger
-
-    def _step_button(self, command: Any) -> Any:
-        from kiosk.games.makoto.panel import StepButton
-
-        for w in self.panel.walk(restrict=True):
-            if (
-                isinstance(w, StepButton)
-                and w.command == command
-                and not w.disabled
-                and w.opacity > 0
-                and w.get_root_window() is not None
-            ):
-                return w
-        return None
-
-    def _tap_cards(self, cards: list[int]) -> None:
-        want = list(cards)
-        for slot, card in enumerate(self.panel.cards):
-            if card.code in want and slot not in self.panel.selected:
-                want.remove(card.code)
-                # cards overlap (the next one lies on this one's right): the corner left in view, top left
-                fx = min(0.5, 22.0 / max(1.0, card.width))
-                fy = 1.0 - min(0.5, 22.0 / max(1.0, card.height))
-                self.finger.tap(card, fx, fy)
-                if slot not in self.panel.selected:
-                    raise Unreachable(f"a tap on card {card.code} did not select it")
-        if want:
-            shown = [c.code for c in self.panel.cards]
-            raise Unreachable(f"cards {want} not among the hand's cards on screen {shown} (hand {self.panel.hand})")
-
-    def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
-        from kiosk.games.makoto.actions import BlindDiscard, OracleDiscard, Play, UseLid
-
-        session = self.screen.session
-        before = len(session.state.journal)
-        _open_tray(self.finger, self.panel.ids.tray)
-        button = self._step_button(action)
-        if button is None:
-            if isinstance(action, Play):
-                self._tap_cards(list(action.cards))
-            elif isinstance(action, (BlindDiscard, OracleDiscard)):
-                self._tap_cards([action.card])
-            elif isinstance(action, UseLid):
-                lid = self._step_button("lid")
-                if lid is None:
-                    raise Unreachable("no box lid button")
-                self.finger.tap(lid)
-            button = self._step_button(action)
-        if button is None:
-            raise Unreachable(f"no button for {action}")
-        self.finger.tap(button)
-        self.finger.tick(2)
-        done = _own_records(session, self.g, before)
-        if done <= 0:
-            raise Unreachable(f"{action} was not applied ({self.panel.error})")
-        return done
-
-
-class TakoyakiDriver:
-    """Takoyaki: the grill's gestures and the claim pad (``kiosk.games.takoyaki.screen``)."""
-
-    def __init__(self, screen: Any, panel: Any, g: int, finger: Toucher) -> None:
-        self.screen, self.panel, self.g, self.finger = screen, panel, g, finger
-
-    def perform(self, action: Action, next_intent: Callable[..., Action | None]) -> int:
-        from kiosk.games.takoyaki.actions import Claim, Push, Turn
-        from kiosk.games.takoyaki.screen import GrillWidget
-
-        session = self.screen.session
-        before = len(session.state.journal)
-        grill = next(w for w in self.panel.walk(restrict=True) if isinstance(w, GrillWidget))
-        if isinstance(action, Push):
-            a = grill.to_window(*grill.space_center(action.src))
-            b = grill.to_window(*grill.space_center(action.dst))
-            self.finger.drag([a, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), b])
-        elif isinstance(action, Turn):
-            x, y = grill.space_center(action.space)
-            c = grill.cell * 0.45
-            self.finger.drag([grill.to_window(x, y), grill.to_window(x + c, y), grill.to_window(x, y)])
-        elif isinstance(action, Claim):
-            pad = next((b for b in _buttons(self.panel) if "TAKOYAKI" in b.text), None)
-            if pad is None:
-                raise Unreachable("no claim pad")
-            self.finger.tap(pad)
-        else:
-            raise Unreachable(f"no gesture for {action}")
-        self.finger.tick(2)
-        done = _own_records(session, self.g, before)
-        if done <= 0:
-            raise Unreachable(f"{action} was not applied ({getattr(self.panel, 'message', '')})")
-        return done
+                finger.drag(list(step.points))
+    except NoTouches as exc:
+        raise Unreachable(str(exc)) from exc
+    finger.tick(2)
+    done = _own_records(session, g, before)
+    if done <= 0:
+        panel = screen.panels[seat_index]
+        raise Unreachable(f"{action} was not applied ({getattr(panel, 'error', '') or getattr(panel, 'message', '')})")
+    return done
 
 
 # ============================================================================================ the game
@@ -418,10 +151,10 @@ def start(app: Any, key: str, seats: list[tuple[int, str | None]], seed: int | N
     app.go_attract()
     Toucher.frames(2)
     app.start_game(key, seats, seed=seed)
-    session = app.launcher.session
+    session = app.session
     for _ in range(50):
         Toucher.frames(1)
-        if app.launcher.session is not session or session is None:
+        if app.session is not session or session is None:
             break
         if getattr(app.sm.current_screen, "session", None) is session and not app.sm.transition.is_active:
             return session
@@ -443,15 +176,7 @@ def play(
     session = start(app, key, seats, seed=seed)
     screen = app.sm.current_screen
     g = session.game_seat_of(human)
-    panel = screen.panels[human]
     wants = make_bot(spec, level, g, seed, getattr(app, "bot_iterations", None))  # a fixed budget, as the app's
-    driver: Any
-    if key == "makoto":
-        driver = MakotoDriver(screen, panel, g, finger)
-    elif key == "takoyaki":
-        driver = TakoyakiDriver(screen, panel, g, finger)
-    else:
-        driver = BoardDriver(screen, panel, g, finger)
     log = TouchLog(key)
     started = time.monotonic()  # for the report only
     until = clock.now() + timeout  # the game's bound: on the kiosk's clock (virtual in the tests)
@@ -473,7 +198,7 @@ def play(
         return (
             screen.session is not session
             or session.state.is_over()
-            or session is not app.launcher.session
+            or session is not app.session
             or bool(getattr(screen, "sheet", False))
         )
 
@@ -508,7 +233,7 @@ def play(
         if key == "takoyaki":
             read_journal()
             close_turn()
-        driver.perform(intent, next_intent)
+        perform(finger, screen, human, intent, next_intent)
         turn[0] += finger.count - touched
         if key == "takoyaki":
             read_journal()

@@ -273,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from kiosk.app import KioskApp  # imports Kivy: only after configure_kivy
 
     app = KioskApp(cfg, state_dir=state_dir, config_path=config_path, hardware=hardware, kiosk_mode=not args.no_kiosk)
-    app.loaded_config = loaded
+    app.use_config(app.cfg, loaded)
     try:
         app.run()
     except KeyboardInterrupt:  # Ctrl+C before our handler was installed

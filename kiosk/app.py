@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.core.window import Window
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.config import Config, LoadedConfig
 from kiosk.engine import GameSpec
@@ -25,46 +24,31 @@ from kiosk.pin import FILE_NAME as PIN_FILE
 from kiosk.pin import PinGuard
 from kiosk.seats import SeatMap
 from kiosk.shell.attract import AttractDirector
-from kiosk.shell.build import GUEST_ROOMS, LazyBuild, on_demand
+from kiosk.shell.build import GUEST_ROOMS, LazyBuild
 from kiosk.shell.desk import OperatorRoom
 from kiosk.shell.gestures import TableGestures
 from kiosk.shell.idle import IdleWatch
 from kiosk.shell.launcher import GameLauncher, Seats
+from kiosk.shell.rooms import BuiltRooms
 from kiosk.shell.seathelp import SeatHelp
 from kiosk.shell.service import KioskHardening, ServiceGlue
 from kiosk.sound import Sounds
 
 if TYPE_CHECKING:
-    from kiosk.ui.attract import AttractScreen
-    from kiosk.ui.diagnostics import DiagnosticsScreen
-    from kiosk.ui.join import JoinScreen
     from kiosk.ui.marks import CornerMark
-    from kiosk.ui.operator import OperatorScreen
-    from kiosk.ui.overlay import Overlay
-    from kiosk.ui.picker import PickerScreen
-    from kiosk.ui.results import ResultsScreen
-    from kiosk.ui.seatmenu import SeatMenus
 
 __all__ = ["KioskApp"]
 
 
-class KioskApp(KioskHardening, App):
+class KioskApp(KioskHardening, BuiltRooms, App):
     """The table app. ``games`` defaults to :data:`kiosk.games.GAMES` (tests may pass their own)."""
 
     #: One unit of size: 1.0 on a 1080-pixel-high screen. kv rules scale fonts and pads with it.
     u = NumericProperty(1.0)
     mode = StringProperty("attract")
+    #: The game in progress (published by the launcher; None between games): what the other rooms read.
+    session = ObjectProperty(None, allownone=True)
     title = "Sushi Table"
-
-    # screens, built by the lazy build (the attract screen at once, the others one per frame after it or on demand)
-    attract_screen: AttractScreen
-    picker: PickerScreen
-    join_screen: JoinScreen = on_demand("_join")
-    results: ResultsScreen = on_demand("_results")
-    operator: OperatorScreen = on_demand("_operator")
-    overlay: Overlay
-    seat_menus: SeatMenus = on_demand("_seat_menus")
-    diagnostics: DiagnosticsScreen = on_demand("_diagnostics")
     corner_mark: CornerMark
 
     def __init__(
@@ -95,8 +79,7 @@ class KioskApp(KioskHardening, App):
         self.hardware_mode = hardware
         #: The seed every flow's own generator starts from (None: a new one each start).
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-        #: A fixed search budget for every bot the table makes (None: the bots' own time limits). The UI tests
-        #: set it, so a bot's move depends on the seed alone, never on the machine's speed.
+        #: A fixed search budget for every bot (None: their time limits): a UI test's bots depend on the seed alone.
         self.bot_iterations = bot_iterations
         self.table = SeatMap.from_config(cfg)
         self.hub = InputHub()
@@ -107,12 +90,12 @@ class KioskApp(KioskHardening, App):
         self.service = ServiceGlue(self.stop, self.builder.start, kiosk_mode=kiosk_mode, handle_signals=handle_signals)
         self.director = AttractDirector(self)
         self.launcher = GameLauncher(self)
+        self.launcher.bind(session=self.setter("session"))
         self.idle = IdleWatch(self)
         self.gestures = TableGestures(self)
         self.desk = OperatorRoom(self)
         self.seat_help = SeatHelp(self)
-        #: How the config was loaded (set by ``kiosk.__main__``): its problems are shown in the operator menu
-        #: and marked in a corner of the attract screen.
+        #: How the config was loaded (``kiosk.__main__``): its problems show in the menu and the attract corner.
         self.loaded_config: LoadedConfig | None = None
         #: Wrong-PIN delays, lockout and log (kept in the state folder).
         self.pin_guard = PinGuard(self.state_dir / PIN_FILE)
@@ -120,22 +103,33 @@ class KioskApp(KioskHardening, App):
     # ---------------------------------------------------------------------------------------------- building
     def build(self) -> FloatLayout:
         """Only what the first attract frame needs (the call at every seat); the rest: :class:`LazyBuild`."""
-        from kiosk.ui import FIRST_FRAME, load_layouts
-        from kiosk.ui.attract import AttractScreen
-
-        load_layouts(FIRST_FRAME)
-        Window.clearcolor = (0.06, 0.08, 0.12, 1)  # the table's background (cheaper than a drawn rectangle)
-        root = FloatLayout()
-        self.sm = ScreenManager(transition=NoTransition())
-        self.attract_screen = AttractScreen(name="attract", table=self.table, text=self.cfg.attract.text)
-        self.attract_screen.games_line = "  ".join(spec.title for spec in self.games.values())
-        self.attract_screen.bind(on_offer=lambda _screen, accept: self.director.answer_offer(accept))
+        root, self.sm = self.builder.first_frame()
         self.corner_mark = self.desk.corner_mark_on(self.attract_screen)
-        self.sm.add_widget(self.attract_screen)
-        root.add_widget(self.sm)  # the overlay joins the root only while it asks (hidden widgets cost a draw)
         Window.bind(size=lambda _w, size: setattr(self, "u", min(size) / 1080.0))
         self.u = min(Window.size) / 1080.0
         return root
+
+    # ---------------------------------------------------------------------------------------------- the rooms' doors
+    def show(self, screen: str, mode: str | None = None) -> None:
+        """The rooms' one way to change what the table shows (and, with ``mode``, the table's mode)."""
+        if mode is not None:
+            self.mode = mode
+        self.sm.current = screen
+
+    def use_config(self, cfg: Config, loaded: LoadedConfig | None = None) -> None:
+        self.cfg, self.loaded_config = cfg, loaded if loaded is not None else self.loaded_config
+
+    def use_stores(self, scores: Any, saved_games: Any, offers: list[Any]) -> None:
+        """The stores opened (:class:`LazyBuild`): the boards and journals, and the resume offers to make."""
+        self.scores, self.saved_games, self.director.offers = scores, saved_games, offers
+        self.director.offer_if_any()
+
+    def use_sounds(self, sounds: Sounds) -> None:
+        self.sounds = sounds
+
+    def quit(self, reason: str) -> None:
+        self.service.stop_reason = reason
+        self.stop()
 
     # ---------------------------------------------------------------------------------------------- running
     def on_start(self) -> None:

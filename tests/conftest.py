@@ -15,7 +15,6 @@ folder on ``sys.path`` for its conftest; a script run as ``python tests/test_x.p
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
 import socket
@@ -118,120 +117,39 @@ def build_app(state: Path, **cfg_overrides: Any) -> Any:
     return start_kiosk(state, cfg)
 
 
-# =============================================================================================== the loop
-#: Virtual seconds one frame advances the kiosk's clock (``kiosk.clock.freeze``): a scenario's outcome depends on
-#: frames, never on how fast the machine draws them.
-STEP = 1 / 30
+# =============================================================================================== the loop, touches
+# The one harness (devtools/harness.py): the touch driver and the screenshot tour turn the loop the same way.
+from devtools.harness import (  # noqa: E402
+    STEP,
+    Finger,
+    centre_of,
+    frames,
+    run_for,
+    run_until,
+    tap,
+    tap_at,
+    tick,
+    to_window,
+    touch_down,
+    touch_up,
+    window_point,
+)
 
-
-def _frame(draw: bool) -> None:
-    """One turn of Kivy's event loop, a :data:`STEP` of virtual time after the last, once the kiosk's background
-    work (a bot's search, a PIN check, a demo) has finished: what a frame sees never depends on the machine's
-    speed. Without ``draw``, everything but the drawing (``EventLoop.idle`` up to its ``on_draw``)."""
-    from kivy.base import EventLoop
-    from kivy.clock import Clock
-    from kivy.lang import Builder
-
-    from kiosk import clock
-
-    clock.settle()
-    virtual = clock.frozen()
-    if virtual is not None:
-        virtual.advance(STEP)
-    if draw:
-        EventLoop.idle()
-        return
-    Clock.tick()
-    EventLoop.dispatch_input()
-    Builder.sync()
-    Clock.tick_draw()
-    Builder.sync()
-
-
-def frames(n: int = 1) -> None:
-    """Turn Kivy's event loop ``n`` times (:data:`STEP` virtual seconds each); the last one draws the screen."""
-    for i in range(n):
-        _frame(draw=i == n - 1)
-
-
-def tick(n: int = 1) -> None:
-    """Turn the loop ``n`` times without drawing (cheap under Xvfb)."""
-    for _ in range(n):
-        _frame(draw=False)
-
-
-def run_until(pred: Callable[[], bool], timeout: float = 10.0, what: str = "condition", settle: int = 0) -> None:
-    """Turn the loop until ``pred()`` (at most ``timeout`` virtual seconds), then ``settle`` more frames (a screen
-    switch completes on the next frame, and Kivy's ScreenManager drops touches while its transition is active)."""
-    for _ in range(math.ceil(timeout / STEP)):
-        _frame(draw=False)
-        if pred():
-            frames(settle + 1)
-            return
-    raise AssertionError(f"not reached within {timeout} virtual seconds: {what}")
-
-
-def run_for(seconds: float) -> None:
-    """Turn the loop for ``seconds`` of virtual time."""
-    frames(math.ceil(seconds / STEP))
-
-
-# =============================================================================================== touches
-def window_point(widget: Any, fx: float = 0.5, fy: float = 0.5) -> tuple[float, float]:
-    """A point inside ``widget`` (fractions of its own size) in window coordinates, rotations included."""
-    return widget.to_window(widget.x + widget.width * fx, widget.y + widget.height * fy)  # type: ignore[no-any-return]
-
-
-def to_window(widget: Any, x: float, y: float) -> tuple[float, float]:
-    """A point in ``widget``'s parent coordinates (where its pos lives) as a window point."""
-    return widget.parent.to_window(x, y) if widget.parent is not None else (x, y)
-
-
-def centre_of(widget: Any) -> tuple[float, float]:
-    return widget.to_window(*widget.center) if widget.parent is None else widget.parent.to_window(*widget.center)
-
-
-class Finger:
-    """One simulated finger (a real MotionEvent dispatched through the window)."""
-
-    def __init__(self, x: float, y: float) -> None:
-        from kivy.tests.common import UnitTestTouch
-
-        self.t = UnitTestTouch(x, y)
-        self.t.touch_down()
-
-    def move(self, x: float, y: float) -> Finger:
-        self.t.touch_move(x, y)
-        return self
-
-    def up(self) -> None:
-        self.t.touch_up()
-
-
-def touch_down(x: float, y: float) -> Any:
-    """A finger down, then one frame; lift it with :func:`touch_up`."""
-    from kivy.tests.common import UnitTestTouch
-
-    t = UnitTestTouch(x, y)
-    t.touch_down()
-    frames(1)
-    return t
-
-
-def touch_up(t: Any) -> None:
-    t.touch_up()
-    frames(1)
-
-
-def tap_at(x: float, y: float) -> None:
-    Finger(x, y).up()
-
-
-def tap(widget: Any) -> None:
-    """A tap in the middle of an on-screen widget, then one frame."""
-    assert widget.get_root_window() is not None, f"{widget} is not on screen"
-    tap_at(*centre_of(widget))
-    frames(1)
+__all__ = [
+    "STEP",
+    "Finger",
+    "centre_of",
+    "frames",
+    "run_for",
+    "run_until",
+    "tap",
+    "tap_at",
+    "tick",
+    "to_window",
+    "touch_down",
+    "touch_up",
+    "window_point",
+]
 
 
 def buttons(root: Any, text: str | None = None, enabled: bool = True) -> list[Any]:

@@ -34,11 +34,12 @@ Config.set("graphics", "height", "900")
 Config.set("kivy", "exit_on_escape", "0")
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
-from kivy.base import EventLoop, runTouchApp, stopTouchApp  # noqa: E402
+from kivy.base import runTouchApp, stopTouchApp  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
 
+from devtools.harness import STEP, frames  # noqa: E402
 from hardware.buttons import SeatButtons  # noqa: E402
 from hardware.config import default_config, parse_config  # noqa: E402
 from hardware.simboard import SimulatedBoard  # noqa: E402
@@ -49,15 +50,7 @@ from kiosk.ui import diagnostics  # noqa: E402
 from kiosk.ui.diagnostics import DiagnosticsScreen  # noqa: E402
 
 obs: dict = {"window": type(Window).__module__}
-STEP = 1 / 30  # virtual seconds per frame
 virtual = clock.freeze()
-
-
-def frames(n: int = 1) -> None:
-    """``n`` frames, each ``STEP`` virtual seconds later."""
-    for _ in range(n):
-        virtual.advance(STEP)
-        EventLoop.idle()
 
 
 def show(pred, what: str, seconds: float = 5.0) -> None:

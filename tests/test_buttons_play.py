@@ -238,12 +238,12 @@ def child_main(tmp: Path, out: Path) -> None:
         if app.mode == "results":
             app.go_attract()
             frames(1)
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         app.start_game(key, [(app.table.by_position(p).index, lv) for p, lv in seats], seed=seed)
         assert app.sm.current == f"game:{key}", app.sm.current
         frames(2)
-        return app.launcher.session
+        return app.session
 
     def initials_by_buttons(btn: SeatButtons) -> None:
         """The results' initials, if the seat made the boards: b steps the letter, a confirms it."""
@@ -286,7 +286,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not join.can_start, "Makoto needs two seats"
         btn.press("a")
         run_until(lambda: app.mode == "game", 5, "the game")
-        session = app.launcher.session
+        session = app.session
         assert session.spec.key == "makoto" and session.game_seat_of(btn.seat) is not None
         assert len(session.bots) == session.players - 1, "the other seat is a bot"
         app.launcher.end()

@@ -33,7 +33,12 @@ pytestmark = pytest.mark.ui
 CHILD_S = 600
 
 HERE = Path(__file__).resolve()
-SCENARIOS = ["listed_in_picker_with_generic_howto", "joins_and_plays_on_generic_screen", "attract_plays_it"]
+SCENARIOS = [
+    "listed_in_picker_with_generic_howto",
+    "joins_and_plays_on_generic_screen",
+    "attract_plays_it",
+    "the_touch_driver_plays_it_with_no_driver_of_its_own",
+]
 
 NIM = '''
 """Nim: a pile of sticks; each turn take 1 to 3; whoever takes the last stick wins."""
@@ -167,7 +172,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tap(button_with_text(join.pads[west], "+ Add a bot here"))
         app.launcher.rng.seed(3)  # the game's seed (who starts): the launcher draws it from its own generator
         tap(button_with_text(join.pads[sw], "Start \u25b6"))
-        session = app.launcher.session
+        session = app.session
         assert app.mode == "game" and session is not None and session.spec.key == "nim"
         screen = app.sm.current_screen
         assert app.sm.current == "game:generic", app.sm.current
@@ -202,11 +207,21 @@ def child_main(tmp: Path, out: Path) -> None:
         assert sum(session.state.scores()) == 1
         app.director.stop_game()
 
+    def the_touch_driver_plays_it_with_no_driver_of_its_own() -> None:
+        """The touch driver plays a whole game of the fifth game from what its (generic) screen declares: each
+        seat button carries its action (kiosk.ui.touchplan), no driver code knows Nim."""
+        from devtools.touchplay import play
+
+        log = play(app, "nim", level="easy", seed=3, timeout=120.0)
+        assert log.finished, log
+        assert log.turns and all(1 <= t <= 3 for t in log.turns), log.turns  # open the tray (if closed), tap
+
     run_scenarios(
         {
             "listed_in_picker_with_generic_howto": listed_in_picker_with_generic_howto,
             "joins_and_plays_on_generic_screen": joins_and_plays_on_generic_screen,
             "attract_plays_it": attract_plays_it,
+            "the_touch_driver_plays_it_with_no_driver_of_its_own": the_touch_driver_plays_it_with_no_driver_of_its_own,
         },
         out,
     )

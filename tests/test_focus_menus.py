@@ -48,19 +48,19 @@ def child_main(tmp: Path, out: Path) -> None:
         if app.mode == "results":
             app.go_attract()
             frames(1)
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         app.start_game(key, [(app.table.by_position(p).index, lv) for p, lv in seats], seed=seed)
         assert app.sm.current == f"game:{key}", app.sm.current
         frames(2)
-        return app.launcher.session
+        return app.session
 
     def join_on_buttons_bots_levels_and_match() -> None:
         """The joining screen on one seat's buttons chooses what a finger can: "hold a" opens the how-to at the
         seat (and closes it); "b" moves the highlight through the seat's pad, the centre's buttons and the other
         seats' bot buttons; a bot added by buttons takes the highlight to its Level, which "a" cycles; a bot is
         removed; the match length is chosen; Start starts the game with exactly those seats."""
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         app.go_attract()
         frames(2)
@@ -123,7 +123,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert join.can_start
         btn.choose(lambda w: w == pads[btn.seat].ids.start)
         run_until(lambda: app.mode == "game", 5, "the game")
-        session = app.launcher.session
+        session = app.session
         assert session.spec.key == "makoto" and session.players == 2
         assert [s.index for s in session.seats] == sorted([btn.seat, west])
         gw = session.game_seat_of(west)
@@ -263,7 +263,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tick(2)
         assert _name(menus.focus.focused(seat)).startswith("Back to the game")
         hold_key(a)
-        assert not menus.is_open(seat) and session is app.launcher.session
+        assert not menus.is_open(seat) and session is app.session
         app.launcher.end()
         frames(1)
 

@@ -162,3 +162,89 @@ def test_module_docstrings_are_short() -> None:
     long = [f"{path}: {n} lines" for n, path in sorted(sizes, reverse=True) if n > 20]
     assert not long, long
     print("longest:", sorted(sizes, reverse=True)[:3])
+
+
+SHELL = KIOSK / "shell"
+
+
+def test_rooms_are_small_and_the_router_thin() -> None:
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in SHELL.glob("*.py")}
+    assert all(n <= 250 for n in sizes.values()), {k: n for k, n in sizes.items() if n > 250}
+    app = len((KIOSK / "app.py").read_text(encoding="utf-8").splitlines())
+    assert app < 200, f"kiosk/app.py has {app} lines"
+    print("rooms:", sizes, "app.py:", app)
+
+
+def _writes_to_app(tree: ast.AST) -> list[str]:
+    """``app.x = ...`` / ``self.app.x = ...`` (and augmented or tuple targets), and ``setattr(app, ...)``."""
+
+    def is_app(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Name) and node.id == "app") or (
+            isinstance(node, ast.Attribute) and node.attr == "app" and isinstance(node.value, ast.Name)
+        )
+
+    found = []
+    for node in ast.walk(tree):
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for t in targets:
+            for sub in t.elts if isinstance(t, ast.Tuple) else [t]:
+                if isinstance(sub, ast.Attribute) and is_app(sub.value):
+                    found.append(f"line {sub.lineno}: {ast.unparse(sub)}")
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "setattr" and node.args and is_app(node.args[0]):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__" and is_app(node.value):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_only_the_router_changes_the_app() -> None:
+    """No room sets an attribute of the app (its mode, config, stores, screens...): it asks the router."""
+    writes = {
+        str(p.relative_to(ROOT)): _writes_to_app(ast.parse(p.read_text(encoding="utf-8"))) for p in modules(SHELL)
+    }
+    writes = {k: v for k, v in writes.items() if v}
+    assert not writes, writes
+
+
+def test_every_room_takes_a_narrow_door() -> None:
+    """A room's constructor takes its door (a Protocol of kiosk/shell/doors.py naming what it uses), never the app."""
+    doors_tree = ast.parse((SHELL / "doors.py").read_text(encoding="utf-8"))
+    doors = {n.name for n in doors_tree.body if isinstance(n, ast.ClassDef) and not n.name.startswith("_")}
+    rooms = {}
+    for p in modules(SHELL):
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+                args = node.args.args[1:]
+                if args and args[0].arg == "app":
+                    rooms[p.name] = ast.unparse(args[0].annotation) if args[0].annotation else None
+    assert len(rooms) >= 7, rooms
+    assert all(door in doors for door in rooms.values()), rooms
+    importers = [
+        p.name for p in modules(SHELL) if any(m == "kiosk.app" or m.startswith("kiosk.app.") for m in imports_of(p))
+    ]
+    assert not importers, f"rooms that import the app: {importers}"
+
+
+def test_one_touch_harness() -> None:
+    """The loop and the fingers exist once (devtools/harness.py): the UI tests' conftest, the touch driver, the
+    screenshot tour and the benchmarks import them; and the touch driver has no driver of its own per game."""
+    harness = ROOT / "devtools" / "harness.py"
+    own = {"Finger", "Toucher", "frames", "tick", "run_until", "turn", "_frame", "_turn"}
+    for folder in (ROOT / "tests", ROOT / "devtools", ROOT / "benchmarks"):
+        for p in folder.rglob("*.py"):
+            if p == harness:
+                continue
+            tree = ast.parse(p.read_text(encoding="utf-8"))
+            defined = {
+                n.name
+                for n in tree.body
+                if isinstance(n, (ast.ClassDef, ast.FunctionDef))
+                and not any(f"{m}.{n.name}(" in ast.unparse(n) for m in ("conftest", "harness"))  # a wrapper is fine
+            }
+            assert not defined & own, f"{p.relative_to(ROOT)} defines its own {sorted(defined & own)}"
+    driver = (ROOT / "devtools" / "touchplay.py").read_text(encoding="utf-8")
+    assert "kiosk.games." not in driver and "Driver(" not in driver, "the touch driver knows a game"

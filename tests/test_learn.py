@@ -175,7 +175,7 @@ def child_main(tmp: Path, out: Path) -> None:
         app.start_game(key, seats, seed=6)
         frames(2)
         assert app.mode == "game"
-        return app.launcher.session
+        return app.session
 
     def seat_menu_howto_steps_with_pictures() -> None:
         # the joining screen: "? How to play" at a seat opens the how-to there, facing it
@@ -330,7 +330,7 @@ def child_main(tmp: Path, out: Path) -> None:
             assert "last player" in menu.leave_text, menu.leave_text
             tap(button_with_text(menu, "Yes, leave"))
             run_until(lambda: app.mode == "attract", 3, f"{key}: the game ended as its last player left")
-            assert app.launcher.session is None, key
+            assert app.session is None, key
 
     def hint_mode_marks_and_prompt_switchable() -> None:
         import datetime
@@ -406,7 +406,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tap(button_with_text(menu, "Yes, leave"))
         g_sw, g_ne = session.game_seat_of(sw), session.game_seat_of(ne)
         assert session.is_bot(g_sw) and session.bot_levels[g_sw] == "easy" and session.who(g_sw) == "Bot (easy)"
-        assert app.mode == "game" and app.launcher.session is session and not menu.shown
+        assert app.mode == "game" and app.session is session and not menu.shown
         assert screen.panels[sw].is_bot and not _badge(screen, sw).menu
         # the bot plays the seat from where it stands: the north-east human plays at random through the session
         human = RandomBot(g_ne, 3)
@@ -431,7 +431,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert "last player" in menu.leave_text
         tap(button_with_text(menu, "Yes, leave"))
         run_until(lambda: app.mode == "attract", 10, "attract mode")
-        assert app.launcher.session is None and app.scores.count("maki") == plays_before
+        assert app.session is None and app.scores.count("maki") == plays_before
         assert journal is not None and not journal.path.exists()
         archived = list((journal.path.parent.parent / "archive").glob(journal.path.stem + "*"))
         assert archived and '"end":"abandoned"' in archived[0].read_text()
@@ -448,7 +448,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tap(button_with_text(op, "End the current game..."))
         assert op.phase == "confirm" and "Makoto" in op.confirm_text
         tap(button_with_text(op, "Yes, do it"))
-        assert app.launcher.session is None and op.game_title == ""
+        assert app.session is None and op.game_title == ""
         frames(1)
         end_button = [b for b in op.walk(restrict=True) if getattr(b, "text", "") == "End the current game..."]
         assert end_button and end_button[0].disabled, "nothing left to end"

@@ -121,7 +121,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 for seed in range(1, 13):
                     app.scores.reset("makoto")  # an empty board: any score that is not trivial qualifies
                     app.start_game("makoto", [(seat.index, None), (other.index, "random")], seed=seed)
-                    session = app.launcher.session
+                    session = app.session
                     g = session.game_seat_of(seat.index)
                     bot = app.games["makoto"].bots["random"](g, seed)
                     # the human's moves chosen by a bot, through the session, to the end of the game

@@ -58,7 +58,7 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_wasabi_is_shown_past_its_drafting(seed: int) -> None:
     from kiosk.games import GAMES
-    from kiosk.shell.attract import LIVELY_TILES, lively_start
+    from kiosk.shell.lively import LIVELY_TILES, lively_start
 
     spec = GAMES["wasabi"]
     state, events = lively_start(spec, spec.new_game(4, seed), seed)
@@ -72,7 +72,7 @@ def test_wasabi_is_shown_past_its_drafting(seed: int) -> None:
 @pytest.mark.parametrize("key", ["maki", "makoto", "takoyaki"])
 def test_every_game_starts_at_a_watchable_moment(key: str) -> None:
     from kiosk.games import GAMES
-    from kiosk.shell.attract import lively_start, watchable
+    from kiosk.shell.lively import lively_start, watchable
 
     spec = GAMES[key]
     for seed in range(4):
@@ -170,12 +170,12 @@ def child_main(tmp: Path, out: Path) -> None:
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
 
     def start(key: str, positions: list[str]) -> Any:
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         app.director.stop()
         app.start_game(key, [(app.table.by_position(p).index, None) for p in positions], seed=3)
         frames(2)
-        return app.launcher.session
+        return app.session
 
     # ------------------------------------------------------------------------------------------- Maki
     def maki_place_flies_and_touch_acts_at_once() -> None:
@@ -411,7 +411,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def attract_lively_with_edge_calls() -> None:
         from kiosk.ui.attract import EdgeCall
 
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         app.go_attract()
         frames(2)
@@ -461,7 +461,7 @@ def child_main(tmp: Path, out: Path) -> None:
     }
     only = os.environ.get("MOTION_ONLY")  # (a developer's shortcut: one scenario by name)
     run_scenarios({k: v for k, v in scenarios.items() if not only or only in k}, out)
-    if app.launcher.session is not None:
+    if app.session is not None:
         app.launcher.end()
     app.stop()
 

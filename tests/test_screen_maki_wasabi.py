@@ -316,12 +316,12 @@ def child_main(tmp: Path, out: Path) -> None:
         screen = app.launcher.screen_for(key)
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
         level = next(iter(app.games[key].bots))
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         app.start_game(key, [(sw, None), (ne, level)], seed=9)
         assert app.sm.current == screen.name
         frames(2)
-        return screen, sw, ne, app.launcher.session, app.launcher.session.game_seat_of(sw)
+        return screen, sw, ne, app.session, app.session.game_seat_of(sw)
 
     def human_and_bot(key: str) -> None:
         screen, sw, ne, session, g = start_human_against_bot(key)

@@ -108,19 +108,19 @@ class Table:
         if app.mode == "results":
             app.go_attract()
             frames(1)
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         self.screen.match_games = games
         app.start_game("makoto", [(app.table.by_position(p).index, lv) for p, lv in seats], seed=seed)
         assert app.sm.current == "game:makoto", app.sm.current
         frames(2)
-        return app.launcher.session
+        return app.session
 
     def panel(self, position: str) -> Any:
         return self.screen.panels[self.app.table.by_position(position).index]
 
     def g(self, position: str) -> int:
-        return int(self.app.launcher.session.game_seat_of(self.app.table.by_position(position).index))
+        return int(self.app.session.game_seat_of(self.app.table.by_position(position).index))
 
     def hold(self, position: str) -> Finger:
         """A finger on the seat's tray (its prompt line, not a button): the tray opens."""
@@ -137,7 +137,7 @@ class Table:
         from kiosk.games.makoto.screen import card_text
 
         panel = self.panel(position)
-        st = self.app.launcher.session.state
+        st = self.app.session.state
         g = self.g(position)
         hold = self.hold(position)
         try:
@@ -183,7 +183,7 @@ class Table:
         seconds at most). Returns human steps."""
         from kiosk import clock
 
-        session = self.app.launcher.session
+        session = self.app.session
         st = session.state
         n = 0
         end = clock.now() + timeout
@@ -234,7 +234,7 @@ def child_main(tmp: Path, out: Path) -> None:
         tb.start(four)
         positions = ["south-west", "west", "north-east", "east"]
         # only the human seat whose turn it is has its tray open, by itself; closed here, to be opened by touch
-        turn = app.launcher.session.state.turn
+        turn = app.session.state.turn
         for pos in positions:
             tray = tb.panel(pos).ids.tray
             mine = not tb.panel(pos).is_bot and tb.panel(pos).game_seat == turn
@@ -269,7 +269,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not tb.panel("west").ids.tray.is_open
         f.up()
         # a seat button at a human seat with nothing to choose (not its turn) holds the tray open, only that seat's
-        waiting = "north-east" if app.launcher.session.state.turn != tb.g("north-east") else "south-west"
+        waiting = "north-east" if app.session.state.turn != tb.g("north-east") else "south-west"
         other = "south-west" if waiting == "north-east" else "north-east"
         seat = app.table.by_position(waiting).index
         seat_event(app, seat, "key", "press", "b")
@@ -418,7 +418,7 @@ def child_main(tmp: Path, out: Path) -> None:
             app.attract_screen.offer_text
         )
         app.director.answer_offer(True)
-        resumed = app.launcher.session
+        resumed = app.session
         assert app.mode == "game" and resumed is not session
         assert list(resumed.state.journal) == crashed, "game 2 resumes at the exact position"
         assert resumed.state.dealer == 0 and resumed.state.lid_holder == header["setup"]["lid_holder"]

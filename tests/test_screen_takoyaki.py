@@ -74,13 +74,13 @@ class Table:
 
     def start(self, seats: list[tuple[str, str | None]], seed: int = 5) -> Any:
         app = self.app
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         app.start_game("takoyaki", [(app.table.by_position(p).index, lv) for p, lv in seats], seed=seed)
         assert app.sm.current == "game:takoyaki", app.sm.current
         run_until(lambda: not self.screen.counting_down, 5, "the countdown")
         frames(2)
-        return app.launcher.session
+        return app.session
 
     def panel(self, position: str) -> Any:
         return self.screen.panels[self.app.table.by_position(position).index]
@@ -91,7 +91,7 @@ class Table:
         return buttons(self.panel(position), PAD)[0]
 
     def g(self, position: str) -> int:
-        g = self.app.launcher.session.game_seat_of(self.app.table.by_position(position).index)
+        g = self.app.session.game_seat_of(self.app.table.by_position(position).index)
         assert g is not None
         return g
 
@@ -127,7 +127,7 @@ class Table:
         from kiosk.games.takoyaki.actions import Push as P
         from kiosk.games.takoyaki.solver import solve
 
-        state = self.app.launcher.session.state
+        state = self.app.session.state
         g = self.g(position)
         dealt = state.dealt
         for i, move in enumerate(solve(state.grill(g), state.current_order).moves):

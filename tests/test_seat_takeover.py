@@ -158,7 +158,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def leave() -> None:
         app.start_game("maki", [(sw, None), (ne, None)], seed=11)
         frames(2)
-        session = app.launcher.session
+        session = app.session
         assert app.mode == "game" and session.journal is not None and session.journal.durable
         g_sw, g_ne = session.game_seat_of(sw), session.game_seat_of(ne)
         players = [RandomBot(g, 5) for g in range(2)]
@@ -179,7 +179,7 @@ def child_main(tmp: Path, out: Path) -> None:
         before = json.loads(note.read_text())
         run_until(lambda: app.attract_screen.offer_visible, 60, "the resume offer")
         app.attract_screen.answer_offer(True)
-        session = app.launcher.session
+        session = app.session
         assert app.mode == "game" and session is not None
         assert list(session.state.journal) == before["journal"], "the game resumes at the exact position"
         g_sw, g_ne = session.game_seat_of(sw), session.game_seat_of(ne)

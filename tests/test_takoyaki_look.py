@@ -65,11 +65,11 @@ def child_main(tmp: Path, out: Path) -> None:
     screen.BETWEEN_S = 0.2
 
     def start() -> Any:
-        if app.launcher.session is not None:
+        if app.session is not None:
             app.launcher.end()
         app.start_game("takoyaki", [(app.table.by_position(p).index, None) for p in SEATS], seed=4)
         run_until(lambda: not screen.counting_down, 5, "the countdown")
-        session = app.launcher.session
+        session = app.session
         for g in range(len(SEATS)):  # a fried ball on every grill (upper case on its disc) beside raw ones
             assert screen.human_action(g, Turn(8)), g
         frames(3)

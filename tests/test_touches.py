@@ -85,7 +85,8 @@ def child_main(tmp: Path, out: Path) -> None:
     def placement() -> None:
         """A Maki tile from the Pantry onto a square in one drag; a Wasabi! hand tile in the tray then a square:
         two touches, the second one applying the placement at once."""
-        from devtools.touchplay import Toucher, start
+        from devtools.harness import Toucher
+        from devtools.touchplay import start
 
         for key in ("maki", "wasabi"):
             sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
@@ -140,7 +141,8 @@ def child_main(tmp: Path, out: Path) -> None:
         the seat (a touch in the seat's zone waits longer); the idle table hides it (and it stays closed for the
         rest of that turn); the passing turn closes it and the seat's next turn opens it again; a bot's tray never
         opens; open(), close() and toggle() do the same."""
-        from devtools.touchplay import Toucher, start
+        from devtools.harness import Toucher
+        from devtools.touchplay import start
 
         sw, ne = app.table.by_position("south-west").index, app.table.by_position("north-east").index
         session = start(app, "wasabi", [(sw, None), (ne, "easy")], seed=SEED)
@@ -253,7 +255,8 @@ def child_main(tmp: Path, out: Path) -> None:
         ``long``: one tap serves, draws from the deck chosen (the last one offered, not the first) and the hand is
         three again; ``two``: the tap serves, the reward card is chosen next (the prompt says the draw follows),
         and that tap draws from the chosen deck by itself: two touches for three decisions."""
-        from devtools.touchplay import Toucher, _buttons
+        from devtools.harness import Toucher
+        from devtools.touchplay import _buttons
         from kiosk.games.maki.rules import RECIPES, Draw, Gain, Serve
         from kiosk.ui.twostep import Then
 
@@ -283,7 +286,7 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(2)
         app.launcher.launch(spec, st, [(sw, None), (ne, "easy")], 1, None, {})
-        session = app.launcher.session
+        session = app.session
         run_until(lambda: app.sm.current_screen.session is session and not app.sm.transition.is_active, 10, "maki")
         session.pause()  # the bot's turn after the human's does not come while the human's is checked
         screen = app.sm.current_screen

@@ -201,8 +201,8 @@ def test_join_by_pad_and_seat_button_then_start(app: Any) -> None:
     screenshot("join")
     seed_next_game(app, 10)
     tap(button_with_text(join.pads[sw], "Start \u25b6"))
-    assert app.mode == "game" and app.launcher.session is not None
-    s = app.launcher.session
+    assert app.mode == "game" and app.session is not None
+    s = app.session
     assert [seat.index for seat in s.seats] == sorted([sw, ne, east, west])
     assert len(s.bots) == 1
     assert s.match_games == 1
@@ -217,9 +217,9 @@ def _generic_screen(app: Any) -> Any:
 
 
 def test_private_tray_hides_hand_until_held_and_human_plays_by_touch(app: Any) -> None:
-    if app.launcher.session is None:
+    if app.session is None:
         test_join_by_pad_and_seat_button_then_start(app)
-    session = app.launcher.session
+    session = app.session
     screen = _generic_screen(app)
     run_until(lambda: any(not session.is_bot(g) for g in session.state.to_move()), 5, "a human's turn")
     g = next(g for g in session.state.to_move() if not session.is_bot(g))
@@ -270,9 +270,9 @@ def test_private_tray_hides_hand_until_held_and_human_plays_by_touch(app: Any) -
 
 
 def test_idle_asks_still_playing_then_saves_and_returns_to_attract(app: Any) -> None:
-    if app.launcher.session is None:
+    if app.session is None:
         test_join_by_pad_and_seat_button_then_start(app)
-    session = app.launcher.session
+    session = app.session
     screen = _generic_screen(app)
     journal = session.journal
     run_until(lambda: app.overlay.prompting, 10, "the Still playing? prompt")
@@ -283,7 +283,7 @@ def test_idle_asks_still_playing_then_saves_and_returns_to_attract(app: Any) -> 
     assert not app.overlay.prompting and app.mode == "game"
     run_until(lambda: app.overlay.prompting, 10, "the prompt again")
     run_until(lambda: app.mode == "attract", 10, "attract after the timeout")
-    assert app.launcher.session is None
+    assert app.session is None
     # saved: the journal was closed as abandoned and archived
     assert journal is not None and not journal.path.exists()
     archived = list((journal.path.parent.parent / "archive").glob(journal.path.stem + "*"))
@@ -299,7 +299,7 @@ def _finish_game(app: Any, timeout: float = 60.0) -> None:
     At most ``timeout`` virtual seconds of frames (and :data:`MAX_HUMAN_MOVES` human moves)."""
     from kiosk.ai import RandomBot
 
-    session = app.launcher.session
+    session = app.session
     session.move_delay = 0.0
     humans = {g: RandomBot(g, 99 + g) for g in session.humans()}
     end = clock.now() + timeout
@@ -384,7 +384,7 @@ def test_still_playing_goes_with_the_game_it_asked_about(app: Any) -> None:
     tap(button_with_text(join.pads[se], "Start \u25b6"))
     from kiosk.ai import RandomBot
 
-    session = app.launcher.session
+    session = app.session
     session.move_delay = 0.0
     (human,) = session.humans()
     bot = RandomBot(human, 5)

@@ -12,5 +12,6 @@ input hub, sounds, storage, screens).
 * :class:`~kiosk.shell.desk.OperatorRoom` -- opens/closes the operator menu and implements
   :class:`kiosk.ui.operator.OperatorDesk` for it.
 
-Rooms reach the shared parts and each other through the app (``room.app``); each keeps its own flow's state.
+Each room takes its door (:mod:`kiosk.shell.doors`: a Protocol naming what it uses) and keeps its own flow's state;
+only the router changes the table's mode and shared parts.
 """

@@ -3,12 +3,8 @@ then that game's high-score boards, then the "touch to play" call, cycling. At s
 crash are offered first ("Resume the Makoto game from 14:05?"); the offer stays for one attract period, then the
 cycle goes on (the game stays in the folder until a later start or its maximum age).
 
-Each game is shown at its most lively (decisions, written down; :func:`lively_start`): the bots play the set-up
-off-screen, fast (Wasabi!'s drafting of starting tiles and recipes, any board game's steps before its first
-placement), and then on to a watchable moment: a board with tiles on it, Makoto with a play on the table,
-Takoyaki with balls moved on the current order. The moment is judged from the public view and the legal actions
-only (no rules here); a game that would end off-screen is started afresh and shown from its first placement.
-While a bots' game is shown, "Touch to play" faces every edge of the table (:class:`kiosk.ui.attract.EdgeCalls`).
+Each game is shown at its most lively (:mod:`kiosk.shell.lively`). While a bots' game is shown, "Touch to play"
+faces every edge of the table (:class:`kiosk.ui.attract.EdgeCalls`).
 """
 
 from __future__ import annotations
@@ -20,75 +16,23 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock, ClockEvent
 
 from kiosk.ai import make_bot
-from kiosk.engine import Event, GameSpec, State
-from kiosk.seats import Seat
+from kiosk.engine import Event
+from kiosk.shell.lively import lively_start, spread_seats
 from kiosk.ui.attract import EdgeCalls, board_rows
 from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
-    from kiosk.app import KioskApp
+    from kiosk.shell.doors import AttractDoor
 
 log = logging.getLogger("kiosk.shell.attract")
 
-__all__ = ["AttractDirector", "lively_start", "watchable"]
-
-#: Squares filled before a board game is shown (a board with something on it, early in the game).
-LIVELY_TILES = 6
-#: Off-screen moves at most (the UI thread waits for them: the fast bots take ~3 ms a move, and a game is watchable
-#: after a few dozen). A bound in moves, not seconds: a seed always shows the same position, whatever the machine.
-WARM_MOVES = 200
-
-
-def _names_square(action: Any) -> bool:
-    data = action.to_json()
-    return any(isinstance(data.get(k), int) and data.get(k) >= 0 for k in ("cell", "square", "a", "b"))
-
-
-def watchable(state: State, moves: int) -> bool:
-    """Whether a position is worth showing a passer-by (``moves``: how many the bots played off-screen).
-
-    From the public view and the legal actions only: a board (``board``) past its set-up (the player to move may
-    place on a square) with :data:`LIVELY_TILES` squares filled; a play on the table (``current``, Makoto) after
-    every seat had a turn; a revealed order (``order``, Takoyaki) with three moves a seat made on it and every seat
-    still racing (``out``); any other game at once."""
-    view = state.view(None)
-    players = state.players
-    if isinstance(view.get("board"), list):
-        movers = state.to_move()
-        if not movers or not any(_names_square(a) for a in state.legal_actions(movers[0])):
-            return False
-        return sum(1 for v in view["board"] if v and v != "teacup") >= LIVELY_TILES
-    if "current" in view:
-        return view["current"] is not None and moves >= players
-    if "order" in view:
-        racing = all(o is None for o in view.get("out", []))
-        return view["order"] is not None and racing and moves >= 3 * players
-    return True
-
-
-def lively_start(spec: GameSpec, state: State, seed: int) -> tuple[State, list[Event]]:
-    """Play ``state`` on off-screen with fast bots (the ``easy`` level, else ``random``, else the first) until it
-    is :func:`watchable`, within :data:`WARM_MOVES` moves; the last events (for the screen's log). A game that
-    ends on the way is dealt again and shown as dealt."""
-    level = next((lv for lv in ("easy", "random") if lv in spec.bots), next(iter(spec.bots)))
-    bots = {g: spec.bots[level](g, seed + 104729 * (g + 1)) for g in range(state.players)}
-    fresh = state.clone()
-    events: list[Event] = []
-    moves = 0
-    while moves < WARM_MOVES and not watchable(state, moves):
-        movers = state.to_move()
-        g = movers[moves % len(movers)]
-        events = list(state.apply(g, bots[g].choose(state)) or []) or events
-        moves += 1
-        if state.is_over():
-            return fresh, []
-    return state, events[-3:]
+__all__ = ["AttractDirector"]
 
 
 class AttractDirector:
     """Runs the attract cycle (:meth:`begin`, :meth:`leave`) and the resume offers (:attr:`offers`)."""
 
-    def __init__(self, app: KioskApp) -> None:
+    def __init__(self, app: AttractDoor) -> None:
         self.app = app
         #: The bots' games' seeds (its own generator, apart from the guests' games).
         self.rng = random.Random(f"{app.seed}:attract")
@@ -162,7 +106,7 @@ class AttractDirector:
             duration = cfg.boards_s
         if kind == "call":
             app.attract_screen.show_call()
-            app.sm.current = "attract"
+            app.show("attract")
         self._ev = Clock.schedule_once(self._next, duration)
 
     def _show_boards(self, key: str) -> None:
@@ -174,7 +118,7 @@ class AttractDirector:
         else:
             top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)
             app.attract_screen.show_boards(title, board_rows(top), board_rows(today))
-        app.sm.current = "attract"
+        app.show("attract")
 
     # ---------------------------------------------------------------------------------------------- bots' game
     def start_game(self, key: str) -> GameSession:
@@ -182,7 +126,7 @@ class AttractDirector:
         app = self.app
         spec = app.games[key]
         n = max(spec.min_players, min(spec.max_players, 4, len(app.table)))
-        seats = self._spread_seats(n)
+        seats = spread_seats(app.table.seats, n)
         seed = self.rng.randrange(2**31)
         level = app.cfg.attract.bot_level if app.cfg.attract.bot_level in spec.bots else next(iter(spec.bots))
         state = spec.new_game(n, seed)
@@ -209,7 +153,7 @@ class AttractDirector:
         screen = app.launcher.screen_for(key)
         screen.begin(session)
         self.session = session
-        app.sm.current = screen.name
+        app.show(screen.name)
         self.show_edge_calls(True)
         session.start()
         return session
@@ -230,13 +174,6 @@ class AttractDirector:
             root.add_widget(calls)
         elif not shown and calls.parent is not None:
             calls.parent.remove_widget(calls)
-
-    def _spread_seats(self, n: int) -> list[Seat]:
-        """``n`` table seats spread around the table (clockwise)."""
-        seats = self.app.table.seats
-        step = len(seats) / n
-        chosen = sorted({int(i * step + step / 2) % len(seats) for i in range(n)})
-        return [seats[i] for i in chosen]
 
     def _game_over(self, *_a: Any) -> None:
         if self.app.mode == "attract":
@@ -277,7 +214,7 @@ class AttractDirector:
         if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
             what = f"match (game {series[0]} of {series[1]})"
         self.app.attract_screen.show_offer(f"Resume the {offer.title} {what} from {when}?")
-        self.app.sm.current = "attract"
+        self.app.show("attract")
         self._cancel()
         self._ev = Clock.schedule_once(self._offer_timeout, max(20.0, self.app.cfg.attract.call_s))
 

@@ -11,7 +11,7 @@ joining screen and the seats' menus (:data:`GUEST_ROOMS`: six join pads and six 
 the frame after a guest's first touch (:meth:`LazyBuild.ensure_ready` with ``guests``, while the picker shows: a
 menu built at a badge's tap would need a frame or two to lay out before its buttons answer where they are drawn) and
 let go when the table goes back to attract mode (:meth:`LazyBuild.forget`), where nobody opens them. A game's screen
-is built when it is first shown (:class:`kiosk.shell.launcher.GameScreens`: building all four at start cost about
+is built when it is first shown (:class:`kiosk.shell.screens.GameScreens`: building all four at start cost about
 100 MB of resident memory for screens nobody was looking at).
 """
 
@@ -28,42 +28,16 @@ from kivy.clock import Clock
 from kiosk.sound import Sounds
 
 if TYPE_CHECKING:
-    from kiosk.app import KioskApp
+    from kiosk.shell.doors import BuildDoor
     from kiosk.storage.opener import OpenedStorage
 
 log = logging.getLogger("kiosk.shell.build")
 
-__all__ = ["LazyBuild", "on_demand", "GUEST_ROOMS"]
+__all__ = ["LazyBuild", "GUEST_ROOMS"]
 
 #: Built the frame after a guest's first touch (:meth:`LazyBuild.ensure_ready` with ``guests``), let go when the
 #: table goes back to attract mode, where nobody opens them (:meth:`LazyBuild.forget`).
 GUEST_ROOMS = ("join_screen", "seat_menus")
-
-
-class _OnDemand:
-    """A descriptor on the app: reading the attribute runs its build step once (the step stores the built room in
-    the app's own ``__dict__``, which later reads find first)."""
-
-    def __init__(self, step: str) -> None:
-        self.step = step
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, app: Any, owner: type | None = None) -> Any:
-        if app is None:
-            return self
-        from kiosk.ui import load_layouts
-
-        load_layouts()  # (read before the lazy build's first step: its looks first)
-        getattr(app.builder, self.step)()
-        return app.__dict__[self.name]
-
-
-def on_demand(step: str) -> Any:
-    """An app attribute built by :class:`LazyBuild`'s method ``step`` the first time it is read."""
-    return _OnDemand(step)
 
 
 class LazyBuild:
@@ -71,16 +45,18 @@ class LazyBuild:
     :meth:`start`; ``results``, ``operator``, ``diagnostics`` and ``seat_menus`` when first used (:func:`on_demand`).
     """
 
-    def __init__(self, app: KioskApp) -> None:
+    def __init__(self, app: BuildDoor) -> None:
         self.app = app
+        #: the rooms built so far, by the app's attribute name (read through :func:`on_demand`)
+        self.rooms: dict[str, Any] = {}
         self._storage_thread: threading.Thread | None = None
         self._opened: OpenedStorage | None = None
         self.steps: list[Callable[[], None]] = [
             self._layouts,
             self._games,
             self._sounds,
-            self._picker,
-            self._overlay,
+            lambda: self.room("picker", "_picker"),
+            lambda: self.room("overlay", "_overlay"),
         ]
 
     @property
@@ -93,7 +69,16 @@ class LazyBuild:
 
     def built(self, name: str) -> bool:
         """Whether the app's room ``name`` (``seat_menus``, ``results``...) has been built yet."""
-        return name in vars(self.app)
+        return name in self.rooms
+
+    def room(self, name: str, step: str) -> Any:
+        """The room ``name``, built by the step method ``step`` the first time."""
+        if name not in self.rooms:
+            from kiosk.ui import load_layouts
+
+            load_layouts()  # (read before the lazy build's first step: its looks first)
+            self.rooms[name] = getattr(self, step)()
+        return self.rooms[name]
 
     def prepare(self, *names: str) -> None:
         """Build the on-demand rooms ``names`` now, ahead of their first use."""
@@ -115,7 +100,7 @@ class LazyBuild:
             self._forget(name)
 
     def _forget(self, name: str) -> None:
-        room = self.app.__dict__.pop(name, None)
+        room = self.rooms.pop(name, None)
         if room is not None and getattr(room, "manager", None) is not None:  # a screen: out of the manager
             room.manager.remove_widget(room)
         elif room is not None and room.parent is not None:
@@ -128,6 +113,29 @@ class LazyBuild:
         else:
             first = self.app.service.first_frame_at or time.monotonic()
             log.info("kiosk fully built %.2f s after the first frame", time.monotonic() - first)
+
+    def first_frame(self) -> Any:
+        """The app's root with only what the first attract frame needs (the call at every seat); the rest of the
+        build follows one step per frame (:meth:`start`)."""
+        from kivy.core.window import Window
+        from kivy.uix.floatlayout import FloatLayout
+        from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+        from kiosk.ui import FIRST_FRAME, load_layouts
+        from kiosk.ui.attract import AttractScreen
+
+        app = self.app
+        load_layouts(FIRST_FRAME)
+        Window.clearcolor = (0.06, 0.08, 0.12, 1)  # the table's background (cheaper than a drawn rectangle)
+        root = FloatLayout()
+        sm = ScreenManager(transition=NoTransition())
+        screen = AttractScreen(name="attract", table=app.table, text=app.cfg.attract.text)
+        screen.games_line = "  ".join(spec.title for spec in app.games.values())
+        screen.bind(on_offer=lambda _screen, accept: app.director.answer_offer(accept))
+        sm.add_widget(screen)
+        root.add_widget(sm)  # the overlay joins the root only while it asks (hidden widgets cost a draw)
+        self.rooms["attract_screen"] = screen
+        return root, sm
 
     # ----------------------------------------------------------------------------------------------- steps
     def _layouts(self) -> None:
@@ -159,10 +167,7 @@ class LazyBuild:
         opened, self._opened = self._opened, None
         if opened is None:
             return
-        app = self.app
-        app.scores, app.saved_games = opened.scores, opened.saved_games
-        app.director.offers = list(opened.offers)
-        app.director.offer_if_any()
+        self.app.use_stores(opened.scores, opened.saved_games, list(opened.offers))
 
     def wait_for_storage(self, timeout: float | None = None) -> None:
         """Block until the stores are open (only :meth:`ensure_ready`: a player arrived before the start-up
@@ -173,50 +178,49 @@ class LazyBuild:
 
     def _sounds(self) -> None:
         cfg = self.app.cfg.sound
-        self.app.sounds = Sounds(self.app.state_dir / "sounds", cfg.volume, cfg.muted)
+        self.app.use_sounds(Sounds(self.app.state_dir / "sounds", cfg.volume, cfg.muted))
 
-    def _picker(self) -> None:
+    def _screen(self, screen: Any) -> Any:
+        self.app.sm.add_widget(screen)
+        return screen
+
+    def _picker(self) -> Any:
         from kiosk.ui.picker import PickerScreen
 
         app = self.app
-        app.picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
-        app.picker.set_games(app.games)
-        app.sm.add_widget(app.picker)
+        picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
+        picker.set_games(app.games)
+        return self._screen(picker)
 
-    def _join(self) -> None:
+    def _join(self) -> Any:
         from kiosk.ui.join import JoinScreen
 
         app = self.app
-        app.join_screen = JoinScreen(name="join", table=app.table, on_start=app.start_game, on_back=app.open_picker)
-        app.sm.add_widget(app.join_screen)
+        return self._screen(JoinScreen(name="join", table=app.table, on_start=app.start_game, on_back=app.open_picker))
 
-    def _results(self) -> None:
+    def _results(self) -> Any:
         from kiosk.ui.results import ResultsScreen
 
         app = self.app
-        app.results = ResultsScreen(
-            name="results", table=app.table, on_done=app.go_attract, on_again=app.launcher.play_again
-        )
-        app.sm.add_widget(app.results)
+        on_again = app.launcher.play_again
+        return self._screen(ResultsScreen(name="results", table=app.table, on_done=app.go_attract, on_again=on_again))
 
-    def _operator(self) -> None:
+    def _operator(self) -> Any:
         from kiosk.ui.operator import OperatorDesk, OperatorScreen
 
-        app = self.app
-        desk: OperatorDesk = app.desk  # mypy checks here that the operator room implements the protocol
-        app.operator = OperatorScreen(name="operator", table=app.table, desk=desk)
-        app.sm.add_widget(app.operator)
+        desk: OperatorDesk = self.app.desk  # mypy checks here that the operator room implements the protocol
+        return self._screen(OperatorScreen(name="operator", table=self.app.table, desk=desk))
 
-    def _overlay(self) -> None:
+    def _overlay(self) -> Any:
         from kiosk.ui.overlay import Overlay
 
-        self.app.overlay = Overlay(table=self.app.table, on_answer=self.app.idle.answer)
+        return Overlay(table=self.app.table, on_answer=self.app.idle.answer)
 
-    def _seat_menus(self) -> None:
+    def _seat_menus(self) -> Any:
         from kiosk.ui.seatmenu import SeatMenus
 
         app = self.app
-        app.seat_menus = SeatMenus(
+        return SeatMenus(
             host=app.root,
             table=app.table,
             offered=app.seat_help.menu_offered,
@@ -226,10 +230,9 @@ class LazyBuild:
             on_switch_hints=app.seat_help.switch_hints,
         )
 
-    def _diagnostics(self) -> None:
+    def _diagnostics(self) -> Any:
         from kiosk.ui.diagnostics import DiagnosticsScreen
 
-        app = self.app
-        app.diagnostics = DiagnosticsScreen(name="diagnostics")
-        app.diagnostics.status = app.hardware.status  # after construction: the screen's rows exist by then
-        app.sm.add_widget(app.diagnostics)
+        screen = DiagnosticsScreen(name="diagnostics")
+        screen.status = self.app.hardware.status  # after construction: the screen's rows exist by then
+        return self._screen(screen)

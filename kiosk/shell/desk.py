@@ -21,7 +21,7 @@ from kiosk.health import Health, collect
 from kiosk.pin import PinGuard
 
 if TYPE_CHECKING:
-    from kiosk.app import KioskApp
+    from kiosk.shell.doors import DeskDoor
     from kiosk.ui.marks import CornerMark
 
 log = logging.getLogger("kiosk.shell.desk")
@@ -32,7 +32,7 @@ __all__ = ["OperatorRoom"]
 class OperatorRoom:
     """Opens and closes the operator menu and serves it (see :class:`kiosk.ui.operator.OperatorDesk`)."""
 
-    def __init__(self, app: KioskApp) -> None:
+    def __init__(self, app: DeskDoor) -> None:
         self.app = app
         self._before: tuple[str, str] | None = None  # (screen, mode) the menu was opened over
 
@@ -46,18 +46,16 @@ class OperatorRoom:
         app.launcher.pause()
         app.director.stop()
         app.idle.unprompt()
-        app.mode = "operator"
         app.operator.open(facing)
-        app.sm.current = "operator"
+        app.show("operator", mode="operator")
 
     def close(self) -> None:
         """Leave the menu: back to the game it interrupted, or attract mode."""
         app = self.app
         before, self._before = self._before, None
-        if before is not None and before[1] == "game" and app.launcher.session is not None:
-            app.mode = "game"
+        if before is not None and before[1] == "game" and app.session is not None:
             app.hub.note_input()
-            app.sm.current = before[0]
+            app.show(before[0], mode="game")
             app.launcher.resume_play()
             return
         app.go_attract()
@@ -82,7 +80,7 @@ class OperatorRoom:
     def health(self) -> Health:
         """The health snapshot the menu shows (:func:`kiosk.health.collect` over the app's parts)."""
         app = self.app
-        session = app.launcher.session
+        session = app.session
         return collect(
             state_dir=app.state_dir,
             scores=app.scores,
@@ -96,7 +94,7 @@ class OperatorRoom:
 
     def open_diagnostics(self) -> None:
         self.app.diagnostics.status = self.app.hardware.status  # reading it builds the screen the first time
-        self.app.sm.current = "diagnostics"
+        self.app.show("diagnostics")
 
     def hardware_summary(self) -> str:
         hw = self.app.hardware
@@ -128,7 +126,7 @@ class OperatorRoom:
     def update_config(self, **sections: Any) -> None:
         """Validate and apply changed settings, and write the config file."""
         app = self.app
-        app.cfg = app.cfg.replace(**sections)
+        app.use_config(app.cfg.replace(**sections))
         app.sounds.set(volume=app.cfg.sound.volume, muted=app.cfg.sound.muted)
         app.attract_screen.text = app.cfg.attract.text
         if app.config_path is not None:
@@ -139,23 +137,25 @@ class OperatorRoom:
             else:
                 if app.loaded_config is not None and app.loaded_config.problems:
                     # the broken file was replaced (and kept aside): the table runs on a file that loads again
-                    app.loaded_config = kconfig.LoadedConfig(app.cfg, "file", (), app.config_path)
+                    app.use_config(app.cfg, kconfig.LoadedConfig(app.cfg, "file", (), app.config_path))
         self.update_marks()
 
     def corner_mark_on(self, screen: Any) -> CornerMark:
         """The attract screen's corner mark (no operator PIN, settings problems), added to ``screen``."""
         from kiosk.ui.marks import CornerMark
 
-        self.app.corner_mark = mark = CornerMark()
+        mark = CornerMark()
         screen.add_widget(mark)
-        self.update_marks()
+        self.update_marks(mark)
         return mark
 
-    def update_marks(self) -> None:
+    def update_marks(self, mark: CornerMark | None = None) -> None:
         """The attract screen's corner mark: no operator PIN, settings problems (``kiosk.health``)."""
         app = self.app
         problems = app.loaded_config.problems if app.loaded_config is not None else ()
-        app.corner_mark.show(Health(pin_set=app.cfg.operator.pin_set, config_problems=tuple(problems)).marks())
+        (mark or app.corner_mark).show(
+            Health(pin_set=app.cfg.operator.pin_set, config_problems=tuple(problems)).marks()
+        )
 
     def system_state(self) -> SystemState:
         return requests.system_state(self.app.state_dir)
@@ -187,7 +187,7 @@ class OperatorRoom:
 
     @property
     def game_in_progress(self) -> str:
-        session = self.app.launcher.session
+        session = self.app.session
         return session.spec.title if session is not None and not session.attract else ""
 
     def end_game(self) -> None:
@@ -196,5 +196,4 @@ class OperatorRoom:
 
     def quit_kiosk(self) -> None:
         """The operator's "quit to desktop" (the only way out from the screen)."""
-        self.app.service.stop_reason = "operator quit"
-        self.app.stop()
+        self.app.quit("operator quit")

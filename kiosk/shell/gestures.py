@@ -19,7 +19,7 @@ from kiosk.seats import Rect
 from kiosk.ui.focus import FocusRing
 
 if TYPE_CHECKING:
-    from kiosk.app import KioskApp
+    from kiosk.shell.doors import GesturesDoor
 
 __all__ = ["TableGestures"]
 
@@ -27,7 +27,7 @@ __all__ = ["TableGestures"]
 class TableGestures:
     """Routes window touches and seat events; holds the corner-hold timers of the fingers down."""
 
-    def __init__(self, app: KioskApp) -> None:
+    def __init__(self, app: GesturesDoor) -> None:
         self.app = app
         self._corner_touches: dict[int, tuple[Rect, ClockEvent]] = {}
 

@@ -15,7 +15,7 @@ from kivy.clock import Clock, ClockEvent
 from kiosk import clock
 
 if TYPE_CHECKING:
-    from kiosk.app import KioskApp
+    from kiosk.shell.doors import IdleDoor
 
 log = logging.getLogger("kiosk.shell.idle")
 
@@ -25,7 +25,7 @@ __all__ = ["IdleWatch"]
 class IdleWatch:
     """Looks at the input hub's last human input four times a second; :attr:`prompting` while it asks."""
 
-    def __init__(self, app: KioskApp) -> None:
+    def __init__(self, app: IdleDoor) -> None:
         self.app = app
         self.prompting = False
         self._ev: ClockEvent | None = None
@@ -42,7 +42,7 @@ class IdleWatch:
         idle = clock.now() - app.hub.last_input
         t = app.cfg.timeouts
         if app.mode == "game":
-            session = app.launcher.session
+            session = app.session
             if session is not None and session.state.is_over():
                 # the last move landed (perhaps under the question): the results are on their way, nothing to ask
                 # and nothing to abandon (a finished game abandoned here lost its scores)
@@ -71,7 +71,7 @@ class IdleWatch:
         if app.builder.built("seat_menus"):
             app.seat_menus.close_all()  # the question is asked over the whole table
         app.launcher.pause()
-        session = app.launcher.session
+        session = app.session
         humans = {session.seats[g].index for g in session.humans()} if session is not None else set()
         for zone in app.overlay.zones:  # asked only where someone plays; any of them answers
             zone.shown = zone.seat.index in humans

@@ -1,10 +1,6 @@
-"""The game launcher: starts a game from the joining screen (or a resumed one from its journal), keeps the
-game screens, plays the game's sounds, and hands a finished game to the results screen.
-
-Hint mode and leaving a game at a seat: :mod:`kiosk.shell.seathelp`.
-
-A game's screen is its own (``kiosk/games/<key>/screen.py``) or the shared generic one; each is built once per
-process. A game screen that fails to build is logged and its game is played on the generic screen.
+"""The game launcher: starts a game from the joining screen (or a resumed one from its journal), plays the game's
+sounds, and hands a finished game to the results screen. The game screens: :mod:`kiosk.shell.screens`; hint mode
+and leaving a game at a seat: :mod:`kiosk.shell.seathelp`.
 """
 
 from __future__ import annotations
@@ -16,16 +12,19 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
+from kivy.event import EventDispatcher
+from kivy.properties import ObjectProperty
 
 from kiosk.ai import make_bot
 from kiosk.engine import Event, GameSpec, State
-from kiosk.ui.game import BaseGameScreen, GenericGameScreen, screen_class_for
+from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.session import GameSession
 
+from .screens import GameScreens
 from .seathelp import mark_badges
 
 if TYPE_CHECKING:
-    from kiosk.app import KioskApp
+    from kiosk.shell.doors import LauncherDoor
 
 log = logging.getLogger("kiosk.shell.launcher")
 
@@ -35,104 +34,28 @@ __all__ = ["GameLauncher", "Seats"]
 Seats = list[tuple[int, "str | None"]]
 
 
-def give_back_memory(_dt: float = 0.0) -> None:
-    """Collect what a let-go game screen left and give the freed heap back to the system (glibc's
-    ``malloc_trim``; elsewhere only the collection). Without it a kiosk in attract mode keeps the high-water mark
-    of its heaviest game screen (about 50 MB more under software OpenGL) while it shows the lighter ones."""
-    import contextlib
-    import ctypes
-    import gc
+class GameLauncher(EventDispatcher):
+    """Owns the game in progress and the game screens (:attr:`game_screens`). It publishes the game in progress as
+    its one Kivy property :attr:`session` (the router re-publishes it as ``app.session`` for the other rooms)."""
 
-    gc.collect()
-    with contextlib.suppress(OSError, AttributeError):  # not glibc
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    #: The game in progress (a :class:`GameSession`), None between games.
+    session = ObjectProperty(None, allownone=True)
 
-
-class GameScreens(dict[str, BaseGameScreen]):
-    """ "game:<key>" / "game:generic" and every game key -> its screen, built when first shown (a game screen with
-    its seats' panels weighs 10-40 MB: only the games being shown are kept).
-
-    When attract mode shows a game, every other game screen is let go (:meth:`drop_others`: out of the screen
-    manager, its hidden panels forgotten) and built again the next time it is shown; the screen on display stays
-    until the next change. Indexing (``screens["makoto"]``) builds a missing screen and keeps that one for good
-    (a caller holding a screen expects it to stay the game's)."""
-
-    def __init__(self, launcher: GameLauncher) -> None:
+    def __init__(self, app: LauncherDoor) -> None:
         super().__init__()
-        self.launcher = launcher
-        self.pinned: set[str] = set()
-
-    def __missing__(self, key: str) -> BaseGameScreen:
-        return self.launcher.screen_for(key)
-
-    def __getitem__(self, key: str) -> BaseGameScreen:
-        screen = super().__getitem__(key)
-        self.pinned.add(screen.name)
-        return screen
-
-    def drop_others(self, keep: BaseGameScreen, sm: Any) -> None:
-        from kivy.clock import Clock
-
-        from kiosk.ui.seatzone import Oriented
-
-        dropped = False
-        for screen in {id(s): s for s in self.values()}.values():
-            if screen is keep or screen.name in self.pinned or screen.name == sm.current:
-                continue
-            dropped = True
-            if screen.session is not None:
-                screen.end()
-            sm.remove_widget(screen)
-            Oriented.forget_parked(screen)
-            for k in [k for k, s in self.items() if s is screen]:
-                del self[k]
-        if dropped:
-            Clock.schedule_once(give_back_memory, 3.0)  # once Kivy has deleted its GL objects (next frames)
-
-
-class GameLauncher:
-    """Owns the game in progress (:attr:`session`) and the game screens (:attr:`game_screens`)."""
-
-    def __init__(self, app: KioskApp) -> None:
         self.app = app
         #: The guests' games' seeds (its own generator: attract mode's draws never shift them).
         self.rng = random.Random(f"{app.seed}:games")
-        self.session: GameSession | None = None
         #: "game:<key>" / "game:generic" and every game key -> its screen
-        self.game_screens = GameScreens(self)
+        self.game_screens = GameScreens(app.table, app.hub, lambda: app.sm, lambda: app.mode == "attract")
         self.last_join: tuple[str, Seats] | None = None
         #: Table seats whose human finished a game, per day ("2026-12-01" -> indices): hint mode starts off there.
         self.finished_today: dict[str, set[int]] = {}
-        self._broken: set[str] = set()
         self._results_ev: Any = None  # the finished game's results, shown in a moment (see _over)
 
-    # ---------------------------------------------------------------------------------------------- screens
     def screen_for(self, key: str) -> BaseGameScreen:
-        """The screen for a game, built on first use. In attract mode the other game screens are let go (see
-        :class:`GameScreens`)."""
-        try:
-            screen = self._screen(key)
-        except Exception as exc:  # a broken game screen must not stop the table: the generic one plays it
-            log.exception("the %s screen failed (%s): using the generic screen", key, exc)
-            self._broken.add(key)
-            screen = self._screen(key)
-        if self.app.mode == "attract":
-            self.game_screens.drop_others(screen, self.app.sm)
-        return screen
-
-    def _screen(self, key: str) -> BaseGameScreen:
-        from kiosk.ui import load_layouts
-
-        load_layouts()  # the shell's looks a game screen uses (loaded after the first frame; at once if earlier)
-        cls = GenericGameScreen if key in self._broken else screen_class_for(key)
-        name = "game:generic" if cls is GenericGameScreen else f"game:{key}"
-        screen = self.game_screens.get(name)
-        if screen is None:
-            screen = cls(name=name, table=self.app.table, hub=self.app.hub)
-            self.game_screens[name] = screen
-            self.app.sm.add_widget(screen)
-        self.game_screens[key] = screen
-        return screen
+        """The screen for a game (see :meth:`GameScreens.screen_for`)."""
+        return self.game_screens.screen_for(key)
 
     # ---------------------------------------------------------------------------------------------- starting
     def start(self, key: str, seats: Seats, match_games: int | None = None, seed: int | None = None) -> None:
@@ -220,11 +143,10 @@ class GameLauncher:
             zone = screen.panels.get(session.seats[g].index)
             if zone is not None:
                 zone.hints = session.seats[g].index not in done
-        app.mode = "game"
         app.hub.note_input()
         # and again once it is drawn: a screen's first frame (built when first shown) may take a moment
         Clock.schedule_once(lambda _dt: app.hub.note_input(), 0)
-        app.sm.current = screen.name
+        app.show(screen.name, mode="game")
         # the results screen (built on demand) is built during the game, not in the frame its last move ends it
         Clock.schedule_once(lambda _dt: app.builder.prepare("results"), 1.0)
         if session.humans():  # (a resumed game may start from attract mode, without the picker)
@@ -269,7 +191,7 @@ class GameLauncher:
     def _results(self, ended: GameSession | None, _dt: float) -> None:
         self._results_ev = None
         app = self.app
-        session = self.session
+        session: GameSession | None = self.session
         if session is None or session is not ended or app.mode != "game":
             return
         if session.state.is_over():
@@ -278,9 +200,8 @@ class GameLauncher:
             today.update(session.seats[g].index for g in session.humans())
         app.results.setup(session, app.scores, app.cfg.timeouts.initials_s, app.cfg.timeouts.results_s)
         self.end()
-        app.mode = "results"
+        app.show("results", mode="results")
         app.idle.unprompt()  # a "Still playing?" still up when the last move came goes with its game
-        app.sm.current = "results"
 
     def end_game(self, reason: str = "ended") -> None:
         """End the game in progress without results (the last player left, or the operator ended it): saved as

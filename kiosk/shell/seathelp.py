@@ -20,7 +20,7 @@ from kiosk.engine import GameSpec
 from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
-    from kiosk.app import KioskApp
+    from kiosk.shell.doors import SeatHelpDoor
 
 log = logging.getLogger("kiosk.shell.seathelp")
 
@@ -42,14 +42,14 @@ def mark_badges(screen: Any, session: GameSession | None) -> None:
 class SeatHelp:
     """Answers the seat menus (:class:`kiosk.ui.seatmenu.SeatMenus`) about the game in progress."""
 
-    def __init__(self, app: KioskApp) -> None:
+    def __init__(self, app: SeatHelpDoor) -> None:
         self.app = app
 
     def menu_offered(self, table_index: int) -> tuple[GameSpec, bool] | None:
         """The seat menu a badge tap opens: in a game, at a human's seat (with Leave); on the joining screen,
         at any seat (how to play only)."""
         app = self.app
-        session = self.app.launcher.session
+        session = self.app.session
         if app.mode == "game" and session is not None and not session.attract and not session.state.is_over():
             g = session.game_seat_of(table_index)
             return (session.spec, True) if g is not None and not session.is_bot(g) else None
@@ -59,7 +59,7 @@ class SeatHelp:
 
     def hints_at(self, table_index: int) -> bool | None:
         """Hint mode at a human's seat in the game in progress (None: not a human's seat in a game)."""
-        session = self.app.launcher.session
+        session = self.app.session
         if session is None or session.attract:
             return None
         g = session.game_seat_of(table_index)
@@ -72,9 +72,9 @@ class SeatHelp:
     def switch_hints(self, table_index: int) -> bool:
         """The seat menu's "Hints" switch: hint mode on/off at that seat, redrawn at once; the new setting."""
         on = self.hints_at(table_index)
-        if on is None or self.app.launcher.session is None:
+        if on is None or self.app.session is None:
             return False
-        screen = self.app.launcher.game_screens[self.app.launcher.session.spec.key]
+        screen = self.app.launcher.game_screens[self.app.session.spec.key]
         screen.panels[table_index].hints = not on
         redraw = getattr(screen, "_redraw", None)
         if redraw is not None:
@@ -82,7 +82,7 @@ class SeatHelp:
         return not on
 
     def leave_question(self, table_index: int) -> str:
-        session = self.app.launcher.session
+        session = self.app.session
         if session is None:
             return ""
         if len(session.humans()) <= 1:
@@ -93,7 +93,7 @@ class SeatHelp:
     def leave_seat(self, table_index: int) -> str:
         """The human at table seat ``table_index`` leaves the game in progress: "bot" (a bot plays on), "ended"
         (no human was left: the game is saved as abandoned and attract mode returns) or "" (nothing to leave)."""
-        session = self.app.launcher.session
+        session = self.app.session
         if session is None or session.attract or session.state.is_over():
             return ""
         g = session.game_seat_of(table_index)

@@ -12,6 +12,7 @@ the start of a turn, no step played for the player) are in ``docs/screens.md``. 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,10 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kiosk.engine import Action, Event
 from kiosk.ui.boardpieces import BoardTile, SeatLine, TileChoice
 from kiosk.ui.boardplay import BoardPlay
+from kiosk.ui.boardtouch import board_plan
 from kiosk.ui.focus import reading_order
 from kiosk.ui.pieces import Tile, category_of
+from kiosk.ui.touchplan import NextIntent, Step
 from kiosk.ui.twostep import BoardPanel, Then
 from kiosk.ui.words import action_label, action_squares, cell_name, fallback_event_text, short_name
 
@@ -195,6 +198,10 @@ class BoardScreen(BoardPlay):
         rank = {name: i for i, name in enumerate(cls.ACTION_ORDER)}
         last = len(rank)
         return sorted(actions, key=lambda a: rank.get(type(a).__name__, last))
+
+    def touch_plan(self, seat_index: int, action: Action, next_intent: NextIntent) -> Iterator[Step]:
+        """Tiles, squares and the tray's buttons (:func:`kiosk.ui.boardtouch.board_plan`)."""
+        return board_plan(self, seat_index, action, next_intent)
 
     def pick_tile(self, action: Action) -> tuple[str, bool] | None:
         """(tile, private?) when ``action`` is a pick (:attr:`PICKS`, :attr:`PRIVATE_PICKS`), else None."""

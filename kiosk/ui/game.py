@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from kivy.clock import Clock
@@ -27,6 +27,7 @@ from kiosk.inputs import SeatEvent
 from kiosk.ui.focus import FocusRing, reading_order, walk_choices
 from kiosk.ui.seatzone import SeatZone, use_players
 from kiosk.ui.session import GameSession, describe_action, format_value
+from kiosk.ui.touchplan import NextIntent, Step, panel_plan
 
 log = logging.getLogger("kiosk.ui.game")
 
@@ -71,6 +72,11 @@ class BaseGameScreen(Screen):
     def end(self) -> None:
         self.focus.reset()
         self.session = None
+
+    def touch_plan(self, seat_index: int, action: Action, next_intent: NextIntent) -> Iterator[Step]:
+        """The touches that make ``action`` at seat ``seat_index`` (:mod:`kiosk.ui.touchplan`): by default the seat
+        panel's button for it; a screen with its own gestures (tiles, cards, a grill) says more."""
+        return panel_plan(self.panels[seat_index], action)
 
     def seat_event(self, event: SeatEvent) -> None:
         """Seat buttons move and use the seat's highlight (:class:`~kiosk.ui.focus.FocusRing`)."""
@@ -194,6 +200,16 @@ class ActionPanel(SeatZone):
         start = self.page * size
         shown = self.actions[start : start + size]
         self.labels = [self.describe(a) for a in shown] + [""] * (size - len(shown))
+        for slot in range(size):  # each button carries the action it plays (what the touch plan looks for)
+            button = self.ids.get(f"slot{slot}")
+            if button is not None:
+                button.action = shown[slot] if slot < len(shown) else None
+
+    def page_of(self, action: Action) -> int | None:
+        """The page whose buttons offer ``action`` (None: no page)."""
+        if action not in self.actions:
+            return None
+        return self.actions.index(action) // max(1, int(self.page_size))
 
     def turn_page(self, step: int) -> None:
         self.page = (self.page + step) % self.pages

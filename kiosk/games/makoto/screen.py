@@ -27,6 +27,7 @@ from kiosk.games.makoto.match import MakotoMatch, recommended_games
 from kiosk.games.makoto.panel import MAX_ACTIONS, CentreSlice, HandCard, MakotoPanel, StepButton
 from kiosk.games.makoto.pieces import MakotoCard
 from kiosk.games.makoto.rules import BLIND, ORACLE, ORACLE_STEP, PLAY, SWORD, MakotoState, classify, describe
+from kiosk.games.makoto.touches import makoto_plan
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv, motion
 from kiosk.ui.game import BaseGameScreen
@@ -157,6 +158,10 @@ class MakotoScreen(BaseGameScreen):
             self.ids.centre_layer.add_widget(sl)
 
     # ------------------------------------------------------------------------------------------- lifecycle
+    #: the touches of an action at a seat (:mod:`kiosk.ui.touchplan`): cards, then the action row
+    def touch_plan(self, seat_index: int, action: Action, next_intent: Any) -> Any:
+        return makoto_plan(self, seat_index, action, next_intent)
+
     def begin(self, session: GameSession) -> None:
         super().begin(session)
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_change)

@@ -34,6 +34,7 @@ from kiosk.games.takoyaki.grillview import (
 )
 from kiosk.games.takoyaki.pieces import TakoOrderCard
 from kiosk.games.takoyaki.solver import solve
+from kiosk.games.takoyaki.touches import takoyaki_plan
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv
 from kiosk.ui.focus import reading_order
@@ -263,6 +264,10 @@ class TakoyakiScreen(BaseGameScreen):
                 layer.remove_widget(panel)
 
     # ------------------------------------------------------------------------------------------- lifecycle
+    #: the touches of an action at a seat (:mod:`kiosk.ui.touchplan`): the grill's gestures and the claim pad
+    def touch_plan(self, seat_index: int, action: Action, next_intent: Any) -> Any:
+        return takoyaki_plan(self, seat_index, action, next_intent)
+
     def begin(self, session: GameSession) -> None:
         super().begin(session)
         session.bind(on_change=self._on_change, on_error=self._on_error, on_over=self._on_over)

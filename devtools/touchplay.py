@@ -225,7 +225,7 @@ def play(
         read_journal()
         st = session.state
         if g not in st.to_move() or (key == "takoyaki" and bool(getattr(screen, "counting_down", False))):
-            finger.frames(1)
+            finger.tick(1)  # another seat's turn: the same frames and virtual time, without drawing them
             continue
         finger.tick(2)
         intent = wants.choose(st)

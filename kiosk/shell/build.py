@@ -7,10 +7,10 @@ thread, see :meth:`LazyBuild._games`), the sound effects, the picker and the "St
 guest's first touch needs at once. Built the first time they are used (:func:`on_demand`: the app's attribute is
 built by its step when first read): the results screen (prepared during a game), the operator menu and the hardware
 diagnostics (staff only); about 15 MB of resident memory in attract mode for rooms most passers-by never open. The
-joining screen and the seats' menus (:data:`GUEST_ROOMS`: six join pads and six menus, about 400 labels) are built
-the frame after a guest's first touch (:meth:`LazyBuild.ensure_ready` with ``guests``, while the picker shows: a
-menu built at a badge's tap would need a frame or two to lay out before its buttons answer where they are drawn) and
-let go when the table goes back to attract mode (:meth:`LazyBuild.forget`), where nobody opens them. A game's screen
+joining screen and the seats' menus (:data:`GUEST_ROOMS`: six join pads, about 200 labels, and the menus' layer;
+each seat's menu is built when that seat first opens it) are built the frame after a guest's first touch
+(:meth:`LazyBuild.ensure_ready` with ``guests``, while the picker shows) and let go when the table goes back to
+attract mode (:meth:`LazyBuild.forget`), where nobody opens them. A game's screen
 is built when it is first shown (:class:`kiosk.shell.screens.GameScreens`: building all four at start cost about
 100 MB of resident memory for screens nobody was looking at).
 """

@@ -230,21 +230,28 @@ class SeatMenus(FloatLayout):
         self.on_leave = on_leave
         self.hints_at = hints_at or (lambda _i: None)
         self.on_switch_hints = on_switch_hints
+        #: the seats' menus built so far, by table index: a seat's menu is built when it first opens (a Pi takes
+        #: a good part of a second for all six, and guests arrive after every attract round)
         self.menus: dict[int, SeatMenu] = {}
+        self._seats = {seat.index: seat for seat in (self.table.seats if self.table is not None else [])}
         #: every seat's button highlight over its open menu (see :mod:`kiosk.ui.focus`)
         self.focus = FocusRing(self)
         self._focus_layer: Any = None
-        for seat in self.table.seats if self.table is not None else []:
-            menu = SeatMenu(table=self.table, seat=seat, layer=self, shown=False)
-            self.menus[seat.index] = menu
+        SeatBadge.opener = self.open_from_badge
+
+    def menu(self, index: int) -> SeatMenu:
+        """Seat ``index``'s menu, built the first time it is asked for."""
+        if index not in self.menus:
+            menu = SeatMenu(table=self.table, seat=self._seats[index], layer=self, shown=False)
+            self.menus[index] = menu
             self.add_widget(menu)
             menu.sync_shown()
-        SeatBadge.opener = self.open_from_badge
+        return self.menus[index]
 
     # ---------------------------------------------------------------------------------------------- opening
     def open(self, index: int, spec: GameSpec, *, in_game: bool, howto: bool = False) -> SeatMenu:
         """Open seat ``index``'s menu for ``spec`` (``in_game``: Leave offered); ``howto`` opens the how-to."""
-        menu = self.menus[index]
+        menu = self.menu(index)
         menu.title = spec.title
         menu.spec = spec
         menu.steps = howto_steps(spec)
@@ -267,16 +274,18 @@ class SeatMenus(FloatLayout):
         return True
 
     def is_open(self, index: int) -> bool:
-        return bool(self.menus[index].shown)
+        menu = self.menus.get(index)
+        return menu is not None and bool(menu.shown)
 
     def close(self, index: int) -> None:
         self.focus.let_go(index)
-        self.menus[index].shown = False
+        if index in self.menus:
+            self.menus[index].shown = False
         if not any(m.shown for m in self.menus.values()) and self.parent is not None:
             self.parent.remove_widget(self)
 
     def close_all(self) -> None:
-        for index in self.menus:
+        for index in list(self.menus):
             self.close(index)
 
     # ---------------------------------------------------------------------------------------------- buttons
@@ -284,7 +293,7 @@ class SeatMenus(FloatLayout):
         """A seat button or its key (True when used here): "hold a" opens the seat's menu where its badge would
         (the highlight on its first choice) or closes it; while the menu is open, the seat's buttons are its."""
         seat = event.seat
-        if seat is None or seat not in self.menus or event.source not in ("button", "key"):
+        if seat is None or seat not in self._seats or event.source not in ("button", "key"):
             return False
         if event.kind == "hold" and event.button == "a":
             if self.is_open(seat):
@@ -300,7 +309,7 @@ class SeatMenus(FloatLayout):
         return True
 
     def focus_playing(self, seat: int) -> bool:
-        return seat in self.menus and self.is_open(seat)
+        return self.is_open(seat)
 
     def focus_zone(self, seat: int) -> Any:
         return self.menus.get(seat)

@@ -58,10 +58,7 @@ def child_main(tmp: Path, out: Path) -> None:
     def step_to(kind: str, key: str | None) -> None:
         app.go_attract()
         frames(1)
-        director._cancel()
-        director._step = director.steps().index((kind, key))
-        director._next()
-        director._cancel()  # hold this step
+        director.jump_to(kind, key, hold=True)
         frames(2)
 
     def attract_boards_draw_every_cycle() -> None:

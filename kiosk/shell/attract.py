@@ -66,10 +66,14 @@ class AttractDirector:
             steps += [("call", None), ("game", key), ("boards", key)]
         return steps or [("call", None)]
 
-    def jump_to(self, kind: str, key: str | None = None) -> None:
-        """Show the cycle's step ``(kind, key)`` (one of :meth:`steps`) now; the cycle goes on from there."""
+    def jump_to(self, kind: str, key: str | None = None, hold: bool = False) -> None:
+        """Show the cycle's step ``(kind, key)`` (one of :meth:`steps`) now; the cycle goes on from there, or with
+        ``hold`` stays on it (the screenshot tour and the tests look at one step)."""
+        self._cancel()
         self._step = self.steps().index((kind, key))
         self._next()
+        if hold:
+            self._cancel()
 
     def _cancel(self) -> None:
         if self._ev is not None:

@@ -50,6 +50,7 @@ __all__ = [
     "AttractConfig",
     "BotsConfig",
     "WindowConfig",
+    "EventConfig",
     "POSITIONS",
     "BOT_LEVELS",
     "LoadedConfig",
@@ -188,6 +189,22 @@ class WindowConfig:
 
 
 @dataclass(frozen=True)
+class EventConfig:
+    """The event or café this table shares a leaderboard with, through an MQTT broker (:mod:`kiosk.events`).
+    Off by default: a lone table needs none of it."""
+
+    enabled: bool = False
+    broker: str = ""
+    port: int = 1883
+    event: str = ""
+    table: str = ""
+    user: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration. ``pins`` maps a seat position to ``{button name: BCM pin}``."""
 
@@ -200,6 +217,7 @@ class Config:
     attract: AttractConfig = AttractConfig()
     bots: BotsConfig = BotsConfig()
     window: WindowConfig = WindowConfig()
+    event: EventConfig = EventConfig()
     #: False for a configuration built with ``check_ranges=False`` (tests, benchmarks; see :meth:`replace`).
     ranges_checked: bool = field(default=True, compare=False, repr=False)
 
@@ -354,7 +372,7 @@ _TIMEOUT_RANGES: dict[str, tuple[float, float]] = {
     "menu_idle_s": (10, 3600),
 }
 
-_SECTIONS = {"seats", "pins", "serial", "operator", "timeouts", "sound", "attract", "bots", "window"}
+_SECTIONS = {"seats", "pins", "serial", "operator", "timeouts", "sound", "attract", "bots", "window", "event"}
 
 
 def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_ranges: bool = True) -> Config:
@@ -523,6 +541,8 @@ def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_range
         height=c.number(s, "window", "height", 720, 240, 4320, integer=True, unit=" pixels"),
     )
 
+    event = _event(c, c.section(data, "event", {f.name for f in dataclasses.fields(EventConfig)}))
+
     if c.problems:
         raise ConfigError(c.problems, source)
     return Config(
@@ -535,8 +555,40 @@ def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_range
         attract=attract,
         bots=bots,
         window=window,
+        event=event,
         ranges_checked=check_ranges,
     )
+
+
+def _event(c: _Checker, s: Mapping[str, Any]) -> EventConfig:
+    """The ``event`` section: every field checked; with ``enabled`` the broker, event and table must be set."""
+    from kiosk.events.contract import SLUG
+
+    def text(name: str, limit: int, pattern: re.Pattern[str] | None = None, what: str = "") -> str:
+        v = s.get(name, "")
+        if not isinstance(v, str) or len(v) > limit or not v.isprintable() or (v and pattern and not pattern.fullmatch(v)):
+            c.bad(f"event.{name}", f"must be {what or f'text of at most {limit} characters'}, got {_short(v)}")
+            return ""
+        return v
+
+    slug = "lower-case letters, digits and dashes (at most 40, starting with a letter or digit)"
+    host = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.:-]{0,252})")
+    ev = EventConfig(
+        enabled=c.boolean(s, "event", "enabled", False),
+        broker=text("broker", 253, host, "a host name or address"),
+        port=c.number(s, "event", "port", 1883, 1, 65535, integer=True),
+        event=text("event", 40, SLUG, slug),
+        table=text("table", 40, SLUG, slug),
+        user=text("user", 64),
+        password=text("password", 128),
+        tls=c.boolean(s, "event", "tls", False),
+        ca_file=text("ca_file", 4096),
+    )
+    if ev.enabled:
+        for name in ("broker", "event", "table"):
+            if not getattr(ev, name) and f"event.{name}" not in " ".join(c.problems):
+                c.bad(f"event.{name}", "must be set when the event link is enabled")
+    return ev
 
 
 def to_dict(cfg: Config) -> dict[str, Any]:
@@ -549,7 +601,7 @@ def to_dict(cfg: Config) -> dict[str, Any]:
             "sticks": {str(k): {"seat": v[0], "hand": v[1]} for k, v in sorted(cfg.serial.sticks.items())},
         },
     }
-    for name in ("operator", "timeouts", "sound", "attract", "bots", "window"):
+    for name in ("operator", "timeouts", "sound", "attract", "bots", "window", "event"):
         out[name] = dataclasses.asdict(getattr(cfg, name))
     return copy.deepcopy(out)
 

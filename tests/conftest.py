@@ -36,7 +36,7 @@ ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", Path(__file__).resolve().pare
 
 # =============================================================================================== pytest
 #: The tiers other than ``unit``: a test marked with none of them is a unit test (see pyproject.toml's markers).
-TIERS = ("ui", "slow", "appliance")
+TIERS = ("ui", "slow", "appliance", "events")
 
 try:  # the child scripts import this file without pytest's plugins configured; hypothesis is always installed
     from hypothesis import HealthCheck, settings

@@ -12,6 +12,7 @@ queued messages across a restart, as Debian's packaged broker does.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
@@ -39,9 +40,18 @@ class Mosquitto:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-        lines = [f"listener {self.port} 127.0.0.1", f"persistence {'true' if persist else 'false'}",
-                 f"persistence_location {self.folder}/", "max_inflight_messages 100", "max_queued_messages 100000",
-                 f"log_dest file {self.folder / 'mosquitto.log'}", "log_type error", "log_type warning"]
+        lines = [
+            f"listener {self.port} 127.0.0.1",
+            f"persistence {'true' if persist else 'false'}",
+            f"persistence_location {self.folder}/",
+            "max_inflight_messages 100",
+            "max_queued_messages 100000",
+            f"log_dest file {self.folder / 'mosquitto.log'}",
+            "log_type error",
+            "log_type warning",
+        ]
+        if os.geteuid() == 0:
+            lines.append("user root")  # as root it would switch to the mosquitto user, who cannot write here
         if users:
             pw = self.folder / "passwd"
             pw.touch()
@@ -55,8 +65,9 @@ class Mosquitto:
 
     def start(self, timeout: float = 10.0) -> None:
         """Start the broker and return once it accepts connections (bounded by ``timeout`` real seconds)."""
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         end = time.monotonic() + timeout
         while True:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.2):

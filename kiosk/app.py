@@ -26,6 +26,7 @@ from kiosk.seats import SeatMap
 from kiosk.shell.attract import AttractDirector
 from kiosk.shell.build import GUEST_ROOMS, LazyBuild
 from kiosk.shell.desk import OperatorRoom
+from kiosk.shell.eventroom import EventRoom
 from kiosk.shell.gestures import TableGestures
 from kiosk.shell.idle import IdleWatch
 from kiosk.shell.launcher import GameLauncher, Seats
@@ -95,6 +96,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
         self.gestures = TableGestures(self)
         self.desk = OperatorRoom(self)
         self.seat_help = SeatHelp(self)
+        self.events = EventRoom(self)
         #: How the config was loaded (``kiosk.__main__``): its problems show in the menu and the attract corner.
         self.loaded_config: LoadedConfig | None = None
         #: Wrong-PIN delays, lockout and log (kept in the state folder).
@@ -136,24 +138,21 @@ class KioskApp(KioskHardening, BuiltRooms, App):
         self.service.start()
         self.gestures.start()
         self.keyboard = KeyboardInputs(self.hub, self.table, Window)
-        serial = self.cfg.serial
-        self.hardware = HardwareInputs(
-            self.hub, self.table, mode=self.hardware_mode, serial_port=serial.port, sticks=serial.sticks
-        )
+        port, sticks = self.cfg.serial.port, self.cfg.serial.sticks
+        self.hardware = HardwareInputs(self.hub, self.table, mode=self.hardware_mode, serial_port=port, sticks=sticks)
         self.hardware.start()
+        self.events.start()
         self.idle.start()
         self.go_attract()
 
     def on_stop(self) -> None:
-        self.service.stop()
-        self.gestures.stop()
-        self.idle.stop()
-        self.director.stop()
+        for room in (self.service, self.gestures, self.idle, self.director):
+            room.stop()
         self.launcher.close()
-        self.hardware.stop()
-        self.keyboard.close()
-        self.scores.close()
-        self.saved_games.close()
+        for part in (self.hardware, self.events):
+            part.stop()
+        for store in (self.keyboard, self.scores, self.saved_games):
+            store.close()
 
     # ---------------------------------------------------------------------------------------------- routes
     def go_attract(self, *_a: Any) -> None:

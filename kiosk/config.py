@@ -566,7 +566,12 @@ def _event(c: _Checker, s: Mapping[str, Any]) -> EventConfig:
 
     def text(name: str, limit: int, pattern: re.Pattern[str] | None = None, what: str = "") -> str:
         v = s.get(name, "")
-        if not isinstance(v, str) or len(v) > limit or not v.isprintable() or (v and pattern and not pattern.fullmatch(v)):
+        if (
+            not isinstance(v, str)
+            or len(v) > limit
+            or not v.isprintable()
+            or (v and pattern and not pattern.fullmatch(v))
+        ):
             c.bad(f"event.{name}", f"must be {what or f'text of at most {limit} characters'}, got {_short(v)}")
             return ""
         return v

@@ -9,8 +9,10 @@ saved as a PNG into ``artifacts/`` for a human to look at.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +32,7 @@ from conftest import (
     window_point,
 )
 
+from devtools.broker import Mosquitto
 from kiosk import clock
 
 pytestmark = pytest.mark.ui
@@ -45,19 +48,48 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     state = tmp_path_factory.mktemp("kiosk-state")
     from kiosk.config import Config
 
+    # paired with an event: a real Mosquitto on a free port (anonymous here; test_events.py runs the shipped ACL)
+    broker = Mosquitto(state / "broker")
+    broker.start()
+    event = {"enabled": True, "broker": "127.0.0.1", "port": broker.port, "event": "fair", "table": "t1"}
+
     cfg = Config().replace(
         timeouts={"idle_s": 2.0, "still_playing_s": 1.5, "menu_idle_s": 120.0, "initials_s": 8.0, "results_s": 1.0},
         attract={"move_delay_s": 0.05, "game_s": 3.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
         bots={"move_delay_s": 0.02, "default_level": "random"},
         operator={"hold_s": 0.6},
+        event=event,
         check_ranges=False,  # a fast table: timeouts of seconds
     )
     kiosk = start_kiosk(state, cfg, seed=1)
+    kiosk.test_broker = broker
     yield kiosk
     from kivy.base import stopTouchApp
 
     kiosk.stop()
     stopTouchApp()
+    broker.stop()
+
+
+def event_games(app: Any) -> list[dict[str, Any]]:
+    """A subscriber on the event's games topic (what the event board would get): the records, as they come."""
+    import paho.mqtt.client as mqtt
+
+    got: list[dict[str, Any]] = []
+    sub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="test-ui-subscriber")
+    sub.on_message = lambda _c, _u, msg: got.append(json.loads(msg.payload))
+    sub.connect("127.0.0.1", app.test_broker.port)
+    sub.subscribe("kiosk/events/fair/tables/+/games", qos=1)
+    sub.loop_start()
+    return got
+
+
+def until_real(pred: Callable[[], bool], what: str) -> None:
+    """A wait on the event link's own threads and a real broker: bounded by the file's time-out alone."""
+    end = time.monotonic() + 300
+    while not pred():
+        assert time.monotonic() < end, f"not within the file's bound: {what}"
+        time.sleep(0.02)
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -323,6 +355,7 @@ def _finish_game(app: Any, timeout: float = 60.0) -> None:
 
 
 def test_full_game_to_results_initials_and_boards(app: Any) -> None:
+    published = event_games(app)
     join = _open_join(app, "south-east")
     se = app.table.by_position("south-east").index
     nw = app.table.by_position("north-west").index
@@ -368,6 +401,15 @@ def test_full_game_to_results_initials_and_boards(app: Any) -> None:
     top = app.scores.top(GAME, 5)
     assert top and top[0].name == "CAA"
     assert any("CAA" in row for row in app.results.alltime)
+    # the table is paired with an event: the finished game went to its broker, initials and all, once
+    until_real(lambda: len(published) >= 1 and app.events.status()["waiting"] == 0, "the game at the broker")
+    assert app.events.status()["state"] == "online"
+    (record,) = published
+    players = {p["seat"]: p for p in record["players"]}
+    assert [p["initials"] for p in record["players"] if not p["bot"]] == ["CAA"]
+    assert {p["score"] for p in record["players"] if not p["bot"]} == {top[0].score}
+    assert (record["event"], record["table"], record["game"]) == ("fair", "t1", GAME)
+    assert len(players) == 2 and sum(p["bot"] for p in players.values()) == 1
     screenshot("results_boards")
     run_until(lambda: app.mode == "attract", 5, "attract after the results")
 

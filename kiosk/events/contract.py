@@ -183,7 +183,7 @@ def encode(obj: Any) -> bytes:
     return data
 
 
-def decode(payload: bytes) -> Any:
+def decode(payload: bytes | bytearray) -> Any:
     """The JSON in a message; ContractError for an oversized, non-UTF-8 or non-JSON payload."""
     if len(payload) > MAX_BYTES:
         raise ContractError(f"{len(payload)} bytes: over the {MAX_BYTES} allowed")

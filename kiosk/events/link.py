@@ -15,6 +15,7 @@ link's threads: the app moves them onto the UI thread. The table's status is ret
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import ssl
@@ -66,6 +67,7 @@ class EventLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._online_since = 0.0
+        self._refused = ""
         self.client = self._client()
 
     def _client(self) -> mqtt.Client:
@@ -102,10 +104,8 @@ class EventLink:
         if self.state == "online":
             s = self.settings
             info = self.client.publish(status_topic(s.event, s.table), status_payload(s.table, "offline"), 1, True)
-            try:
+            with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(timeout)
-            except (RuntimeError, ValueError):
-                pass
         self._stop.set()
         self._wake.set()
         self.client.disconnect()
@@ -123,8 +123,10 @@ class EventLink:
     # ---------------------------------------------------------------------------------------------- paho's thread
     def _on_connect(self, client: mqtt.Client, _u: Any, _flags: Any, reason: Any, _props: Any) -> None:
         if reason.is_failure:
-            self._set("offline", f"the broker refused the table: {reason}")
+            self._refused = f"the broker refused the table: {reason}"
+            self._set("offline", self._refused)
             return
+        self._refused = ""
         s = self.settings
         client.publish(status_topic(s.event, s.table), status_payload(s.table, "online"), qos=1, retain=True)
         client.subscribe(board_topic(s.event), qos=1)
@@ -135,7 +137,8 @@ class EventLink:
     def _on_disconnect(self, _c: mqtt.Client, _u: Any, _flags: Any, reason: Any, _props: Any) -> None:
         if self._stop.is_set():
             return
-        self._set("offline", f"connection lost: {reason}" if reason.is_failure else "")
+        lost = f"connection lost: {reason}" if reason.is_failure else ""
+        self._set("offline", self._refused or lost)  # after a refusal, the refusal is what to fix
 
     def _on_publish(self, _c: mqtt.Client, _u: Any, mid: int, _reason: Any, _props: Any) -> None:
         self._acks.put(mid)

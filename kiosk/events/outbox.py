@@ -6,13 +6,12 @@
     >>> box.sent(record["id"])   # doctest: +SKIP
 
 ``add`` returns once the record is on the card (fdatasync); ``sent`` (the broker's PUBACK came) means it is never
-published again. One append-only JSON-lines file: an ``add`` line per record and a ``sent`` line per acknowledgement, each written
-and synced before the call returns, so a power cut loses at most the line being written (a torn last line is
-dropped with a log line when the file is next read; damaged lines are dropped the same way, the file as it was
-kept aside). When most lines are acknowledged records the file is
-rewritten atomically with only the pending ones. A file that cannot be read at all is moved aside (kept, logged)
-and the outbox starts empty; the table's own boards never depend on it. Thread-safe (the publisher's thread acks
-while the UI thread adds).
+published again. One append-only JSON-lines file: an ``add`` line per record and a ``sent`` line per
+acknowledgement, each written and synced before the call returns, so a power cut loses at most the line being
+written (a torn last line is dropped with a log line when the file is next read; damaged lines are dropped the same
+way, the file as it was kept aside). When most lines are acknowledged records the file is rewritten atomically with
+only the pending ones. A file that cannot be read at all is moved aside (kept, logged) and the outbox starts empty;
+the table's own boards never depend on it. Thread-safe (the publisher's thread acks while the UI thread adds).
 """
 
 from __future__ import annotations
@@ -84,8 +83,13 @@ class Outbox:
         if bad:
             copy_aside(self.path, f"{bad} damaged line(s)")  # the file as it was, kept for a look
         if torn or bad:
-            log.warning("outbox %s: %d damaged line(s) and %d byte(s) of a torn write dropped; %d record(s) kept",
-                        self.path, bad, len(torn), len(self._pending))
+            log.warning(
+                "outbox %s: %d damaged line(s) and %d byte(s) of a torn write dropped; %d record(s) kept",
+                self.path,
+                bad,
+                len(torn),
+                len(self._pending),
+            )
             self._rewrite()
 
     def _rewrite(self) -> None:

@@ -203,7 +203,15 @@ class LazyBuild:
 
         app = self.app
         on_again = app.launcher.play_again
-        return self._screen(ResultsScreen(name="results", table=app.table, on_done=app.go_attract, on_again=on_again))
+        return self._screen(
+            ResultsScreen(
+                name="results",
+                table=app.table,
+                on_done=app.go_attract,
+                on_again=on_again,
+                on_final=app.events.game_over,
+            )
+        )
 
     def _operator(self) -> Any:
         from kiosk.ui.operator import OperatorDesk, OperatorScreen

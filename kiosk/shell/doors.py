@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from kiosk.shell.attract import AttractDirector
     from kiosk.shell.build import LazyBuild
     from kiosk.shell.desk import OperatorRoom
+    from kiosk.shell.eventroom import EventRoom
     from kiosk.shell.idle import IdleWatch
     from kiosk.shell.launcher import GameLauncher
     from kiosk.shell.seathelp import SeatHelp
@@ -29,7 +30,16 @@ if TYPE_CHECKING:
     from kiosk.ui.marks import CornerMark
     from kiosk.ui.session import GameSession
 
-__all__ = ["AttractDoor", "BuildDoor", "DeskDoor", "GesturesDoor", "IdleDoor", "LauncherDoor", "SeatHelpDoor"]
+__all__ = [
+    "AttractDoor",
+    "BuildDoor",
+    "DeskDoor",
+    "EventsDoor",
+    "GesturesDoor",
+    "IdleDoor",
+    "LauncherDoor",
+    "SeatHelpDoor",
+]
 
 
 class _Shown(Protocol):
@@ -71,6 +81,7 @@ class BuildDoor(Protocol):
     idle: IdleWatch
     desk: OperatorRoom
     seat_help: SeatHelp
+    events: EventRoom
     open_join: Callable[..., None]
     open_picker: Callable[..., None]
     start_game: Callable[..., None]
@@ -106,6 +117,11 @@ class DeskDoor(_Shown, Protocol):
     def use_config(self, cfg: Config, loaded: LoadedConfig | None = None) -> None: ...
 
     def quit(self, reason: str) -> None: ...
+
+
+class EventsDoor(Protocol):
+    cfg: Config
+    state_dir: Any
 
 
 class GesturesDoor(Protocol):

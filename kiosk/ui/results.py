@@ -84,6 +84,8 @@ class ResultPad(SeatZone):
         super().__init__(**kw)
         self.game_seat: int | None = None
         self.score = 0
+        #: the initials saved at this seat for the game on show (None: none entered)
+        self.saved_name: str | None = None
 
     def step(self, slot: int, delta: int) -> None:
         if not self.entering:
@@ -113,11 +115,19 @@ class ResultsScreen(Screen):
     summary = StringProperty("")
 
     def __init__(
-        self, on_done: Callable[[], None] | None = None, on_again: Callable[[], None] | None = None, **kw: Any
+        self,
+        on_done: Callable[[], None] | None = None,
+        on_again: Callable[[], None] | None = None,
+        on_final: Callable[..., None] | None = None,
+        **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self.on_done = on_done
         self.on_again = on_again
+        #: ``on_final(session, board key, players, lower_is_better)`` once a game's results are final (every
+        #: initials entry saved or timed out): the players as the event record has them (:mod:`kiosk.events`)
+        self.on_final = on_final
+        self._session: Any = None
         self.scores: Any = None
         self.game_key = ""
         self.trial = False
@@ -161,6 +171,7 @@ class ResultsScreen(Screen):
             pad.in_game = False
             pad.entering = False
             pad.saved = ""
+            pad.saved_name = None
             pad.game_seat = None
         available = bool(scores.available)
         for g, seat in enumerate(session.seats):
@@ -189,9 +200,11 @@ class ResultsScreen(Screen):
         else:
             self.summary = f"Winner{'s' if len(winners) > 1 else ''}: {names}" if winners else "Game over"
         self.refresh_boards()
+        self._session = session
         if any(p.entering for p in self.pads.values()):
             self._tick_ev = Clock.schedule_interval(self._tick, 1.0)
         else:
+            self._final()
             self._done_ev = Clock.schedule_once(self._done, results_s)
 
     @property
@@ -232,6 +245,7 @@ class ResultsScreen(Screen):
             entry = self.scores.add(self.board_key, name, pad.score, seat=pad.seat.position, **self.details)
             self.marked.add(entry.id)
             pad.saved = f"Saved as {name}"
+            pad.saved_name = name
         except Exception as exc:  # storage refused: say so, never crash the table
             log.error("could not save %s: %s", name, exc)
             pad.saved = "Could not save the score"
@@ -240,7 +254,26 @@ class ResultsScreen(Screen):
             if self._tick_ev is not None:
                 self._tick_ev.cancel()
                 self._tick_ev = None
+            self._final()
             self._done_ev = Clock.schedule_once(self._done, self.results_s)
+
+    def _final(self) -> None:
+        """The results are final: the game as the event record has it, to ``on_final`` (once per game)."""
+        session, self._session = self._session, None
+        if session is None or self.on_final is None:
+            return
+        players = [
+            {
+                "seat": p.game_seat,
+                "initials": p.saved_name,
+                "score": int(p.score),
+                "bot": bool(p.bot),
+                "winner": bool(p.winner),
+            }
+            for p in sorted(self.pads.values(), key=lambda p: p.game_seat if p.game_seat is not None else -1)
+            if p.in_game and p.game_seat is not None
+        ]
+        self.on_final(session, self.board_key, players, bool(session.spec.lower_is_better) or self.trial)
 
     def _tick(self, _dt: float) -> None:
         for pad in self.pads.values():

@@ -76,8 +76,10 @@ class BoardStore:
         """The event ``slug`` exists (opened now if new; a closed one stays closed), named ``title`` if given,
         with ``tables`` registered: what the service does at every start."""
         with self._lock:
-            self.db.execute("INSERT OR IGNORE INTO events (slug, title, opened) VALUES (?, ?, ?)",
-                            (slug, (title or slug)[:80], utc_text(datetime.now(UTC))))
+            self.db.execute(
+                "INSERT OR IGNORE INTO events (slug, title, opened) VALUES (?, ?, ?)",
+                (slug, (title or slug)[:80], utc_text(datetime.now(UTC))),
+            )
             if title:
                 self.db.execute("UPDATE events SET title = ? WHERE slug = ?", (title[:80], slug))
             for name in tables or []:
@@ -99,8 +101,9 @@ class BoardStore:
     def set_status(self, event: str, name: str, state: str, at: str) -> bool:
         """A registered table's status ("online"/"offline"); False for a table the event does not know."""
         with self._lock:
-            cur = self.db.execute("UPDATE tables SET state = ?, seen = ? WHERE event = ? AND name = ?",
-                                  (state, at, event, name))
+            cur = self.db.execute(
+                "UPDATE tables SET state = ?, seen = ? WHERE event = ? AND name = ?", (state, at, event, name)
+            )
             return cur.rowcount > 0
 
     def tables(self, event: str) -> list[dict[str, Any]]:
@@ -122,8 +125,9 @@ class BoardStore:
                 raise Refused(f"no event {record['event']!r} here")
             if ev[1] is not None:
                 raise Refused(f"the event {record['event']!r} is closed")
-            known = self.db.execute("SELECT 1 FROM tables WHERE event = ? AND name = ?",
-                                    (record["event"], record["table"])).fetchone()
+            known = self.db.execute(
+                "SELECT 1 FROM tables WHERE event = ? AND name = ?", (record["event"], record["table"])
+            ).fetchone()
             if known is None:
                 raise Refused(f"table {record['table']!r} is not registered for {record['event']!r}")
             finished = parse_utc(record["finished_at"])
@@ -134,14 +138,24 @@ class BoardStore:
                 cur = self.db.execute(
                     "INSERT OR IGNORE INTO records (id, event, tbl, game, finished_at, received_at, lower_is_better,"
                     " body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (record["id"], record["event"], record["table"], record["game"], record["finished_at"],
-                     utc_text(now), int(bool(record.get("lower_is_better"))), json.dumps(record)),
+                    (
+                        record["id"],
+                        record["event"],
+                        record["table"],
+                        record["game"],
+                        record["finished_at"],
+                        utc_text(now),
+                        int(bool(record.get("lower_is_better"))),
+                        json.dumps(record),
+                    ),
                 )
                 if cur.rowcount:
                     self.db.executemany(
                         "INSERT INTO players (record, seat, initials, score, bot, winner) VALUES (?, ?, ?, ?, ?, ?)",
-                        [(record["id"], p["seat"], p["initials"], p["score"], int(p["bot"]), int(p["winner"]))
-                         for p in record["players"]],
+                        [
+                            (record["id"], p["seat"], p["initials"], p["score"], int(p["bot"]), int(p["winner"]))
+                            for p in record["players"]
+                        ],
                     )
                 self.db.execute("COMMIT")
             except BaseException:
@@ -175,8 +189,9 @@ class BoardStore:
         periods = {"all": None, "today": utc_text(day_start), "hour": utc_text(now - timedelta(hours=1))}
         ev = self.event(event) or {"title": event}
         games: dict[str, dict[str, list[dict[str, Any]]]] = {}
-        keys = [g for (g,) in self.db.execute("SELECT DISTINCT game FROM records WHERE event = ? ORDER BY game",
-                                               (event,))]
+        keys = [
+            g for (g,) in self.db.execute("SELECT DISTINCT game FROM records WHERE event = ? ORDER BY game", (event,))
+        ]
         for game in keys:
             games[game] = {}
             for period, since in periods.items():

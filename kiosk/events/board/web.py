@@ -143,8 +143,8 @@ def make_app(store: BoardStore, event: str, admin_password: str = "", collector:
         arg = request.path_params.get("arg", "")
         if action == "open":
             body = await _json(request)
-            title = body.get("title") if isinstance(body.get("title"), str) else event
-            store.open_event(event, title[:80])
+            title = body.get("title")
+            store.open_event(event, title[:80] if isinstance(title, str) and title.strip() else event)
         elif action == "close":
             store.close_event(event)
         elif action in ("hide", "show"):

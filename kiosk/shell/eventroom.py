@@ -1,0 +1,105 @@
+"""The event room: the table's side of an event's shared leaderboard (:mod:`kiosk.events`), when it is paired.
+
+Unpaired (``event.enabled`` false, the default) it does nothing and imports nothing of MQTT: a lone table is as it
+always was. Paired, it keeps the outbox in the state folder (``events/outbox.jsonl``) and the link to the broker;
+each finished game goes into the outbox when its results are final (the initials entered or timed out, the table's
+own boards written: :meth:`EventRoom.game_over`), and out to the broker when it can. The link's news (its state,
+the outbox's length, the event's board) reaches the UI thread through Kivy's Clock, for the operator menu and
+attract mode.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+
+from kiosk import clock
+
+if TYPE_CHECKING:
+    from kiosk.shell.doors import EventsDoor
+
+log = logging.getLogger("kiosk.shell.events")
+
+__all__ = ["EventRoom", "OUTBOX"]
+
+#: The outbox's file in the state folder.
+OUTBOX = "events/outbox.jsonl"
+
+
+class EventRoom:
+    """The table's event link, when paired (see the module docstring)."""
+
+    def __init__(self, app: EventsDoor) -> None:
+        self.app = app
+        self.link: Any = None
+        #: called on the UI thread when the link's state, the outbox or the event's board changed
+        self.watchers: list[Callable[[], None]] = []
+        self._outbox: Any = None
+
+    @property
+    def paired(self) -> bool:
+        return self.link is not None
+
+    def start(self) -> None:
+        """Start the link if the config pairs the table with an event (a second call after a settings change
+        restarts it with the new settings)."""
+        self.stop()
+        settings = self.app.cfg.event
+        if not settings.enabled:
+            return
+        try:
+            from kiosk.events.link import EventLink
+            from kiosk.events.outbox import Outbox
+
+            self._outbox = Outbox(self.app.state_dir / OUTBOX)
+            self.link = EventLink(settings, self._outbox, on_change=self._changed, on_board=lambda _b: self._changed())
+            self.link.start()
+        except Exception as exc:  # a broken link never stops the table
+            log.error("the event link cannot start: %s", exc)
+            self.link = None
+        self._changed()
+
+    def stop(self) -> None:
+        if self.link is not None:
+            self.link.stop()
+            self.link = None
+        if self._outbox is not None:
+            self._outbox.close()
+            self._outbox = None
+
+    def status(self) -> Mapping[str, Any]:
+        """For the operator menu: ``state`` (off, connecting, online, offline), ``error`` and ``waiting``."""
+        if self.link is None:
+            return {"state": "off", "error": "", "waiting": 0}
+        return {"state": self.link.state, "error": self.link.error, "waiting": len(self.link.outbox)}
+
+    @property
+    def board(self) -> dict[str, Any] | None:
+        """The event's board as its service last published it (None: unpaired, or none yet)."""
+        return self.link.board if self.link is not None else None
+
+    def game_over(self, session: Any, key: str, players: list[dict[str, Any]], lower_is_better: bool = False) -> None:
+        """A finished game's final results on the board ``key`` (``players`` as the contract has them): into the
+        outbox, then out."""
+        if self.link is None or session.attract:
+            return
+        from kiosk.events.contract import ContractError, new_record
+
+        s = self.app.cfg.event
+        try:
+            record = new_record(
+                s.event, s.table, key, players, clock.wall() - session.started, lower_is_better=lower_is_better
+            )
+            self.link.publish(record)
+        except (ContractError, OSError) as exc:  # the table's own boards have it; say why the event does not
+            log.error("the game could not go to the event's outbox: %s", exc)
+
+    def _changed(self) -> None:
+        Clock.schedule_once(lambda _dt: self._tell(), 0)
+
+    def _tell(self) -> None:
+        for watcher in list(self.watchers):
+            watcher()

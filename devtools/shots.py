@@ -264,6 +264,27 @@ class Tour:
         self.frames(2)
         self.app.desk.open(facing)
 
+    def operator_page(self, facing: str, page: str) -> None:
+        """The operator menu (past the PIN) facing ``facing``, on its ``menu`` or its ``event`` page, the event
+        settings filled as at a café with long names (not paired: nothing connects)."""
+        self.operator(facing)
+        app = self.app
+        app.desk.update_config(
+            event={
+                "broker": "leaderboard.cafe-sakura.local",
+                "port": 8883,
+                "tls": True,
+                "event": "winter-tournament-2026",
+                "table": "table-3-window",
+                "user": "table-3-window",
+                "password": "s3cret",
+            }
+        )
+        app.operator.show_menu()
+        if page == "event":
+            app.operator.show_event()
+        self.frames(2)
+
     def tour(self, only: str, fit: bool = False) -> None:
         """Every shot (``fit``: only the screens the fit test walks, see :func:`fit_tour`)."""
         app = self.app
@@ -293,6 +314,9 @@ class Tour:
             self.take(f"results_{edge}", only, partial(self.results, position))
         self.take("operator_long", only, partial(self.operator, "bottom"))
         self.take("operator_short", only, partial(self.operator, "left"))
+        for edge, facing in (("long", "bottom"), ("short", "left")):
+            self.take(f"operator_menu_{edge}", only, partial(self.operator_page, facing, "menu"))
+            self.take(f"operator_event_{edge}", only, partial(self.operator_page, facing, "event"))
         app.go_attract()
         self.frames(2)
 

@@ -686,6 +686,31 @@ def test_operator_gesture_pin_and_menu(app: Any) -> None:
     tap(button_with_text(op, "Use this text"))
     assert op.phase == "menu" and app.cfg.attract.text == "hi there"
     assert saved_config(app).attract.text == "hi there"
+    # the event page: the link's state, a setting typed on the keyboard (refused: not a table's name; the
+    # settings stay), unpairing (the link stops) and pairing again (it comes back online)
+    tap(button_with_text(op, "Set up..."))
+    assert op.phase == "event"
+    run_for(1.1)  # the page follows the link every second
+    assert op.event_state.startswith("online"), op.event_state
+    row = next(w for w in op.walk() if getattr(w, "label", None) == "This table")
+    tap(button_with_text(row, "Type..."))
+    assert op.phase == "text" and op.text_draft == "t1"
+    frames(2)
+    for name in ("spacebar", "x"):
+        vkey_tap(vk, name)
+    tap(button_with_text(op, "Save"))
+    assert op.phase == "event" and "event.table" in op.event_message, op.event_message
+    assert app.cfg.event.table == "t1" and saved_config(app).event.table == "t1"
+    tap(button_with_text(op, "Unpair"))
+    assert not app.cfg.event.enabled and not saved_config(app).event.enabled
+    assert app.events.status()["state"] == "off" and not app.events.paired
+    screenshot("operator_event")
+    tap(button_with_text(op, "Pair with the event"))
+    assert app.cfg.event.enabled and app.events.paired
+    until_real(lambda: app.events.status()["state"] == "online", "paired again: online")
+    run_for(1.1)
+    assert op.event_state.startswith("online"), op.event_state
+    tap(button_with_text(op, "Back to the menu"))
     tap(button_with_text(op, "Close menu"))
     assert app.mode == "attract"
 

@@ -127,6 +127,8 @@ class OperatorRoom:
         """Validate and apply changed settings, and write the config file."""
         app = self.app
         app.use_config(app.cfg.replace(**sections))
+        if "event" in sections:
+            app.events.start()  # the link follows its settings at once (or stops, unpaired)
         app.sounds.set(volume=app.cfg.sound.volume, muted=app.cfg.sound.muted)
         app.attract_screen.text = app.cfg.attract.text
         if app.config_path is not None:
@@ -139,6 +141,9 @@ class OperatorRoom:
                     # the broken file was replaced (and kept aside): the table runs on a file that loads again
                     app.use_config(app.cfg, kconfig.LoadedConfig(app.cfg, "file", (), app.config_path))
         self.update_marks()
+
+    def event_status(self) -> Mapping[str, Any]:
+        return self.app.events.status()
 
     def corner_mark_on(self, screen: Any) -> CornerMark:
         """The attract screen's corner mark (no operator PIN, settings problems), added to ``screen``."""

@@ -94,6 +94,7 @@ class BuildDoor(Protocol):
 
 
 class DeskDoor(_Shown, Protocol):
+    events: EventRoom
     games: dict[str, GameSpec]
     state_dir: Any
     config_path: Any

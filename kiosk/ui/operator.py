@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
+    ListProperty,
     NumericProperty,
     ObjectProperty,
     OptionProperty,
@@ -35,7 +36,7 @@ from kivy.uix.vkeyboard import VKeyboard
 
 from kiosk import clock
 from kiosk.appliance.requests import PIN_RESET_FILE, SystemState
-from kiosk.config import BOT_LEVELS, Config
+from kiosk.config import BOT_LEVELS, Config, ConfigError
 from kiosk.engine import GameSpec
 from kiosk.health import Health
 from kiosk.pin import PinGuard
@@ -109,6 +110,10 @@ class OperatorDesk(Protocol):
         """End the interrupted game without results (saved as abandoned); closing the menu then goes to attract."""
         ...
 
+    def event_status(self) -> Mapping[str, Any]:
+        """The event link: ``state`` (off, connecting, online, offline), ``error`` and ``waiting`` (the outbox)."""
+        ...
+
     def close(self) -> None:
         """Leave the menu (back to the game it interrupted, or attract mode)."""
         ...
@@ -121,6 +126,17 @@ ATTRACT_PRESETS = (
     "Happy hour: play a game!",
 )
 MAX_ATTRACT_TEXT = 60
+#: The event settings typed on the keyboard: their page title and longest text.
+EVENT_FIELDS: dict[str, tuple[str, int]] = {
+    "broker": ("Event broker (host name or address)", 253),
+    "port": ("Broker port", 5),
+    "event": ("Event name (a-z, 0-9, dashes)", 40),
+    "table": ("This table's name (a-z, 0-9, dashes)", 40),
+    "user": ("Broker user", 64),
+    "password": ("Broker password", 128),
+    "ca_file": ("CA certificate file (for TLS)", 4096),
+}
+
 #: How long the no-PIN page waits for the root helper's answer to "Check USB stick" (seconds).
 RESET_WAIT_S = 30.0
 
@@ -136,7 +152,7 @@ class OperatorScreen(Screen):
     desk = ObjectProperty(None)  # an OperatorDesk
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
-    phase = OptionProperty("pin", options=["pin", "menu", "confirm", "text", "nopin"])
+    phase = OptionProperty("pin", options=["pin", "menu", "confirm", "text", "nopin", "event"])
     pin_message = StringProperty("")  #: the menu's status line (a board reset, a PIN changed)
     counts_text = StringProperty("")
     health_text = StringProperty("")
@@ -160,6 +176,16 @@ class OperatorScreen(Screen):
     reset_busy = BooleanProperty(False)
     #: The interrupted game's title ("" when none): "End the current game" shows only then.
     game_title = StringProperty("")
+    #: The on-screen keyboard's page: what is typed, and how long it may be.
+    text_title = StringProperty("Attract text")
+    text_limit = NumericProperty(MAX_ATTRACT_TEXT)
+    #: The event page: the settings as shown (the password only as set or not), the link's state in words.
+    event_on = BooleanProperty(False)
+    event_tls = BooleanProperty(False)
+    #: the rows' values: broker (host:port), event, table, user / password set or not
+    event_rows = ListProperty(["-", "-", "-", "-"])
+    event_state = StringProperty("off")
+    event_message = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -170,6 +196,8 @@ class OperatorScreen(Screen):
         self._reset_poll: Any = None
         self._reset_asked = 0.0
         self._seen_status: Any = None
+        self._text_field = "attract"
+        self._event_ev: Any = None
         pad = self.ids.pinpad
         pad.bind(on_success=self._pin_ok, on_new_pin=self._new_pin, on_cancel=self._pin_cancel)
 
@@ -309,6 +337,7 @@ class OperatorScreen(Screen):
         self.desk.pin_guard.menu_opened()
         self.game_title = self.desk.game_in_progress
         self.refresh()
+        self.refresh_event()
         self.phase = "menu"
 
     def refresh(self) -> None:
@@ -344,7 +373,16 @@ class OperatorScreen(Screen):
     # ------------------------------------------------------------------------------------------- attract text
     def edit_attract_text(self) -> None:
         """Type a new attract text on Kivy's on-screen keyboard (it turns with the menu)."""
-        self.text_draft = self.attract_text
+        self.edit_text("attract")
+
+    def edit_text(self, field: str) -> None:
+        """Type ``field`` (``attract``, or an event setting: ``broker``, ``port``, ``event``...) on the keyboard."""
+        self._text_field = field
+        spec = EVENT_FIELDS.get(field)
+        self.text_title, self.text_limit = spec if spec is not None else ("Attract text", MAX_ATTRACT_TEXT)
+        self.text_draft = self.attract_text if spec is None else str(self.desk.cfg.event.__dict__[field] or "")
+        if field == "password":
+            self.text_draft = ""  # never shown again once set
         self.phase = "text"  # first: a keyboard added to a disabled parent fails to lay out its keys
         holder = self.ids.vkb_holder
         if self._vkeyboard is None:
@@ -358,6 +396,12 @@ class OperatorScreen(Screen):
         self._fit_vkeyboard()
 
     def on_phase(self, _screen: Any, phase: str) -> None:
+        # the event page follows the link while it shows (its state, the games waiting)
+        if phase == "event" and self._event_ev is None:
+            self._event_ev = Clock.schedule_interval(self.refresh_event, 1.0)
+        elif phase not in ("event", "text") and self._event_ev is not None:
+            self._event_ev.cancel()
+            self._event_ev = None
         # The keyboard leaves with its part of the menu: hidden, it would still take the touches over its area.
         vk = self._vkeyboard
         if phase != "text" and vk is not None and vk.parent is not None:
@@ -387,14 +431,55 @@ class OperatorScreen(Screen):
             self.type_text(text)
 
     def type_text(self, text: str) -> None:
-        self.text_draft = (self.text_draft + text)[:MAX_ATTRACT_TEXT]
+        self.text_draft = (self.text_draft + text)[: int(self.text_limit)]
 
     def text_ok(self) -> None:
-        self.phase = "menu"
-        self.set_attract_text(self.text_draft)
+        if self._text_field == "attract":
+            self.phase = "menu"
+            self.set_attract_text(self.text_draft)
+        else:
+            self.set_event(self._text_field, self.text_draft.strip())
+            self.phase = "event"
 
     def text_cancel(self) -> None:
-        self.phase = "menu"
+        self.phase = "menu" if self._text_field == "attract" else "event"
+
+    # ------------------------------------------------------------------------------------------- event
+    def show_event(self) -> None:
+        """The event page: pair the table with an event's broker (see :mod:`kiosk.events`)."""
+        self.event_message = ""
+        self.refresh_event()
+        self.phase = "event"
+
+    def refresh_event(self, *_a: Any) -> None:
+        ev = self.desk.cfg.event
+        self.event_on, self.event_tls = ev.enabled, ev.tls
+        self.event_rows = [
+            f"{ev.broker or '-'}:{ev.port}",
+            ev.event or "-",
+            ev.table or "-",
+            f"{ev.user or '-'} / {'password set' if ev.password else 'no password'}",
+        ]
+        st = self.desk.event_status()
+        words = {"off": "not paired", "connecting": "connecting...", "online": "online", "offline": "offline"}
+        waiting = int(st["waiting"])
+        self.event_state = f"{words.get(st['state'], st['state'])}, {waiting} game{'' if waiting == 1 else 's'} waiting"
+        if st["error"]:
+            self.event_state += f" ({str(st['error'])[:60]})"
+
+    def set_event(self, field: str, value: Any) -> None:
+        """Change one event setting (checked as the config file is; a refusal is shown, nothing changes)."""
+        if field == "port":
+            value = int(value) if str(value).isdigit() else value
+        try:
+            self.desk.update_config(event={field: value})
+            self.event_message = ""
+        except ConfigError as exc:
+            self.event_message = "; ".join(exc.problems)[:160]
+        self.refresh_event()
+
+    def pair(self, on: bool) -> None:
+        self.set_event("enabled", on)
 
     # ------------------------------------------------------------------------------------------- settings
     def change_volume(self, delta: float) -> None:

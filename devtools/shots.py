@@ -186,6 +186,18 @@ class Tour:
         app.director.jump_to(kind, key)
         self.run_for(seconds)
 
+    def attract_event_boards(self) -> None:
+        """The boards of a table paired with an event: the event's best beside the table's own (a long name)."""
+        self.attract_step("boards", next(iter(self.app.games)), 0.5)
+        rows = [f"{i}.  {n:<3}   {s}" for i, (n, s) in enumerate([("KEN", 212), ("MIA", 198), ("JO", 187)], start=1)]
+        self.app.attract_screen.show_boards(
+            self.app.attract_screen.board_title,
+            ["1.  ANA   88"],
+            ["1.  ANA   88"],
+            event=("Winter Tournament 2026", rows),
+        )
+        self.frames(2)
+
     def attract_offer(self) -> None:
         self.attract_call()
         self.app.attract_screen.show_offer("Resume the Makoto game from 14:05?")
@@ -292,6 +304,7 @@ class Tour:
         for key in app.games:
             self.take(f"attract_{key}", only, partial(self.attract_step, "game", key, 4.0 if not fit else 2.0))
         self.take("attract_boards", only, partial(self.attract_step, "boards", next(iter(app.games)), 0.5))
+        self.take("attract_event_boards", only, self.attract_event_boards)
         self.take("attract_offer", only, self.attract_offer)
         edges = (("long", LONG), ("short", SHORT))
         for edge, position in edges:
@@ -393,7 +406,8 @@ def fit_tour(size: str, only: str = "") -> dict[str, Any]:
 
     The screens: attract mode, the picker, a how-to and the joining screen from a long and a short edge, every
     game with a human at a long and a short edge, a seat's how-to menu at its first step for every game, the
-    results from both edges and the operator screen facing both; shorter waits, and no PNGs are written."""
+    results from both edges, the operator screen facing both (its PIN, its menu, its event page), the boards of a
+    table paired with an event; shorter waits, and no PNGs are written."""
     with tempfile.TemporaryDirectory(prefix="kiosk-fit-") as tmp:
         tour = run_tour(size, Path(tmp), only, fit=True)
     return {"findings": tour.findings, "failed": tour.failed}

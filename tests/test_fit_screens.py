@@ -51,6 +51,7 @@ def test_every_screen_fits(size: str, tmp_path: Path) -> None:
     wanted += [f"{s}_{e}" for s in ("picker", "howto", "join", "results") for e in ("long", "short")]
     wanted += ["operator_long", "operator_short", "attract_call", "attract_boards"]
     wanted += [f"operator_{page}_{e}" for page in ("menu", "event") for e in ("long", "short")]
+    wanted += ["attract_event_boards"]
     missing = [name for name in wanted if name not in findings]
     assert not missing, f"screens not walked: {missing}"
     problems = [

@@ -154,6 +154,40 @@ def test_attract_cycles_call_real_bot_games_and_boards(app: Any) -> None:
     run_until(lambda: app.attract_screen.phase == "call", 10, "the touch-to-play call again")
 
 
+def test_attract_shows_the_event_board_beside_the_tables_own(app: Any) -> None:
+    """The event board service's retained board (published here as it would) reaches the paired table, whose
+    attract boards show the event's best beside its own; a board that breaks the contract is ignored."""
+    import paho.mqtt.client as mqtt
+
+    from kiosk.events.contract import board_topic, encode
+
+    row = {"initials": "ZOE", "score": 99, "table": "t2", "finished_at": "2026-12-04T10:00:00Z", "id": "a" * 32}
+    board = {
+        "v": 1,
+        "event": "fair",
+        "title": "Summer Fair",
+        "updated": "2026-12-04T10:00:00Z",
+        "games": {GAME: {"all": [row], "today": [row], "hour": []}},
+    }
+    service = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="test-ui-service")
+    service.connect("127.0.0.1", app.test_broker.port)
+    service.loop_start()
+    service.publish(board_topic("fair"), b'{"v": 1, "event": "fair", "games": []}', qos=1).wait_for_publish(60)
+    service.publish(board_topic("fair"), encode(board), qos=1, retain=True).wait_for_publish(60)
+    until_real(lambda: app.events.board is not None and app.events.board["title"] == "Summer Fair", "the board")
+    service.disconnect()
+    service.loop_stop()
+    app.go_attract()
+    frames(1)
+    app.director.jump_to("boards", GAME, hold=True)
+    frames(2)
+    screen = app.attract_screen
+    assert screen.phase == "boards" and screen.event_title == "Summer Fair"
+    assert screen.event_rows == ["1.  ZOE   99"]
+    screenshot("attract_event_boards")
+    app.go_attract()
+
+
 def test_touch_leaves_attract_for_picker_within_200ms(app: Any) -> None:
     to_attract(app)
     from kivy.core.window import Window

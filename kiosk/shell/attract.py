@@ -121,7 +121,7 @@ class AttractDirector:
             app.attract_screen.show_boards(title, ["(boards unavailable)"], [], reason[:80])
         else:
             top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)
-            app.attract_screen.show_boards(title, board_rows(top), board_rows(today))
+            app.attract_screen.show_boards(title, board_rows(top), board_rows(today), event=app.events.board_rows(key))
         app.show("attract")
 
     # ---------------------------------------------------------------------------------------------- bots' game

@@ -55,6 +55,7 @@ class _Shown(Protocol):
 
 
 class AttractDoor(_Shown, Protocol):
+    events: EventRoom
     seed: int
     bot_iterations: int | None
     games: dict[str, GameSpec]

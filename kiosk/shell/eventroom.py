@@ -81,6 +81,16 @@ class EventRoom:
         """The event's board as its service last published it (None: unpaired, or none yet)."""
         return self.link.board if self.link is not None else None
 
+    def board_rows(self, key: str, n: int = 5) -> tuple[str, list[str]]:
+        """The event's name and its best ``n`` at the game ``key`` as attract mode's board lines (from the
+        retained board), or ``("", [])`` when unpaired or no board has come yet."""
+        board = self.board
+        if board is None:
+            return "", []
+        rows = board["games"].get(key, {}).get("all", [])[:n]
+        lines = [f"{i}.  {r['initials']:<3}   {r['score']}" for i, r in enumerate(rows, start=1)]
+        return str(board.get("title") or board["event"])[:40], lines or ["(no scores yet)"]
+
     def game_over(self, session: Any, key: str, players: list[dict[str, Any]], lower_is_better: bool = False) -> None:
         """A finished game's final results on the board ``key`` (``players`` as the contract has them): into the
         outbox, then out."""

@@ -45,12 +45,15 @@ def board_rows(entries: Sequence[Any], n: int = 5, fmt: Callable[[int], str] = s
 
 
 class BoardView(BoxLayout):
-    """One game's boards: all-time and today side by side."""
+    """One game's boards: all-time and today side by side, and the event's beside them when the table is paired
+    with one (``event_title``: the event's name; "" for a lone table, whose view has two columns)."""
 
     title = StringProperty("")
     alltime = ListProperty([])
     today = ListProperty([])
     note = StringProperty("")
+    event_title = StringProperty("")
+    event_rows = ListProperty([])
 
 
 class CallZone(SeatZone):
@@ -121,6 +124,9 @@ class AttractScreen(Screen):
     alltime = ListProperty([])
     today = ListProperty([])
     board_note = StringProperty("")
+    #: the event's board for the game on show (its name, its best rows), when the table is paired with an event
+    event_title = StringProperty("")
+    event_rows = ListProperty([])
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -133,11 +139,14 @@ class AttractScreen(Screen):
                 self.zones.append(zone)
                 self.ids.seat_layer.add_widget(zone)
 
-    def show_boards(self, title: str, alltime: list[str], today: list[str], note: str = "") -> None:
+    def show_boards(
+        self, title: str, alltime: list[str], today: list[str], note: str = "", event: tuple[str, list[str]] = ("", [])
+    ) -> None:
         self.board_title = title
         self.alltime = alltime
         self.today = today
         self.board_note = note
+        self.event_title, self.event_rows = event[0], list(event[1])
         self.phase = "boards"
 
     def show_call(self) -> None:

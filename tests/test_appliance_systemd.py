@@ -95,3 +95,12 @@ HELPER_LIMITS = {"kiosk-update-recover.service": 2.5, "kiosk-admin.service": 6.5
 def test_helper_units_are_sandboxed(name: str):
     level, failing = _security(ROOT / "systemd" / name)
     assert level <= HELPER_LIMITS[name], f"{name}: exposure {level}: {failing}"
+
+
+def test_event_board_unit_is_sandboxed_and_has_only_the_network():
+    """The event board (docs/owner/events.md) runs as a dynamic user with its own state folder: exposure <= 2.0."""
+    unit = ROOT / "systemd" / "kiosk-eventboard.service"
+    level, failing = _security(unit)
+    assert level <= 2.0, f"exposure {level}: {failing}"
+    text = unit.read_text()
+    assert re.search(r"^DynamicUser=yes$", text, re.M) and re.search(r"^StateDirectory=eventboard$", text, re.M)

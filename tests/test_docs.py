@@ -107,7 +107,7 @@ def _fragments(path: Path) -> list[tuple[int, str]]:
 
 
 _COMMAND = re.compile(
-    r"(?:^|&&|;|\$)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[\w./-]*/)?(kiosk-admin|kiosk-update|kiosk|install\.sh)(?=\s|$)(.*)"
+    r"(?:^|&&|;|\$)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[\w./-]*/)?(kiosk-admin|kiosk-update|kiosk-eventboard|kiosk|install\.sh)(?=\s|$)(.*)"
 )
 
 
@@ -136,6 +136,8 @@ def _parser(program: str) -> argparse.ArgumentParser:
         from kiosk.appliance.admin import build_parser
     elif program == "kiosk-update":
         from kiosk.appliance.update import build_parser
+    elif program == "kiosk-eventboard":
+        from kiosk.events.board.__main__ import build_parser
     else:
         from kiosk.appliance.install import build_parser
     return build_parser()
@@ -163,7 +165,7 @@ def test_the_command_check_catches_an_unknown_option() -> None:
         parser.parse_args(["--reset-pin"])
 
 
-_SECTIONS = ("seats", "pins", "serial", "operator", "timeouts", "sound", "attract", "bots", "window")
+_SECTIONS = ("seats", "pins", "serial", "operator", "timeouts", "sound", "attract", "bots", "window", "event")
 _KEY = re.compile(rf"^(?:{'|'.join(_SECTIONS)})(?:\.[a-z_0-9<>-]+)+(?=$|:|\s|=)")
 
 

@@ -1,6 +1,6 @@
-"""``python -m kiosk.events.board``: the event board service (see ``docs/owner/events.md``).
+"""``kiosk-eventboard`` (or ``python -m kiosk.events.board``): the event board service (``docs/owner/events.md``).
 
-    python -m kiosk.events.board --event summer-fair --title "Summer Fair" --table t1 --table t2 \\
+    kiosk-eventboard --event summer-fair --title "Summer Fair" --table t1 --table t2 \\
         --broker localhost --user eventboard --password-file /etc/eventboard/mqtt-password \\
         --admin-password-file /etc/eventboard/admin-password --db /var/lib/eventboard/board.sqlite --http-port 8080
 """
@@ -25,8 +25,8 @@ def _slug(text: str) -> str:
     return text
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m kiosk.events.board", description="The event board service.")
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kiosk-eventboard", description="The event board service.")
     p.add_argument("--event", type=_slug, required=True, help="the event's short name (as the tables are set up)")
     p.add_argument("--title", default="", help="the event's name on the wall page (default: --event)")
     p.add_argument("--table", type=_slug, action="append", default=[], help="a table of the event (repeatable)")
@@ -40,7 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", default="eventboard.sqlite", help="the SQLite file (created if missing)")
     p.add_argument("--http-host", default="0.0.0.0")
     p.add_argument("--http-port", type=int, default=8080)
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     import uvicorn

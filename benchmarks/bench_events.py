@@ -23,7 +23,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from benchmarks.util import percentiles
@@ -38,7 +37,7 @@ BUDGET_P99_MS = 1000.0
 def _record(table: str, i: int) -> dict[str, Any]:
     from kiosk.events.contract import new_record
 
-    players = [
+    players: list[dict[str, Any]] = [
         {"seat": 0, "initials": f"P{i % 100:02d}", "score": 20 + i % 80, "bot": False, "winner": True},
         {"seat": 1, "initials": None, "score": 10 + i % 30, "bot": True, "winner": False},
     ]
@@ -86,7 +85,7 @@ def _rss_mb(pid: int) -> float:
 
 
 def _load(tmp: Path, tables: int, seconds: float) -> dict[str, Any]:
-    from devtools.broker import Mosquitto, free_port
+    from devtools.broker import Mosquitto, free_port, table_settings
     from kiosk.events.link import EventLink
     from kiosk.events.outbox import Outbox
 
@@ -120,17 +119,7 @@ def _load(tmp: Path, tables: int, seconds: float) -> dict[str, Any]:
         time.sleep(2.0)  # the service's start (a benchmark, not a test: a generous pause is the point here)
         stream = _Stream(f"http://127.0.0.1:{http}/api/stream")
         for n in names:
-            s = SimpleNamespace(
-                enabled=True,
-                broker="127.0.0.1",
-                port=broker.port,
-                event="bench",
-                table=n,
-                user="",
-                password="",
-                tls=False,
-                ca_file="",
-            )
+            s = table_settings(broker.port, n, event="bench")
             link = EventLink(s, Outbox(tmp / n / "outbox.jsonl"))
             link.start()
             links.append(link)
@@ -185,7 +174,7 @@ def _load(tmp: Path, tables: int, seconds: float) -> dict[str, Any]:
 
 def _ui_stall(tmp: Path, backlog: int) -> dict[str, Any]:
     """The longest gap of a 2 ms loop while ``backlog`` queued games go out, against the loop alone."""
-    from devtools.broker import Mosquitto
+    from devtools.broker import Mosquitto, table_settings
     from kiosk.events.link import EventLink
     from kiosk.events.outbox import Outbox
 
@@ -198,17 +187,7 @@ def _ui_stall(tmp: Path, backlog: int) -> dict[str, Any]:
         return worst * 1000
 
     with Mosquitto(tmp / "stall-broker") as broker:
-        s = SimpleNamespace(
-            enabled=True,
-            broker="127.0.0.1",
-            port=broker.port,
-            event="bench",
-            table="t1",
-            user="",
-            password="",
-            tls=False,
-            ca_file="",
-        )
+        s = table_settings(broker.port, "t1", event="bench")
         box = Outbox(tmp / "stall" / "outbox.jsonl")
         for i in range(backlog):
             box.add(_record("t1", i))

@@ -20,10 +20,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Mosquitto", "free_port", "MOSQUITTO", "ACL"]
+__all__ = ["Mosquitto", "free_port", "table_settings", "MOSQUITTO", "ACL"]
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 ACL = Path(__file__).resolve().parents[1] / "kiosk" / "events" / "board" / "mosquitto" / "acl"
+
+
+def table_settings(port: int, table: str, event: str = "fair", user: str = "", password: str = "") -> Any:
+    """A table's event settings (as :class:`kiosk.config.EventConfig` has them) for a broker on this machine."""
+    from kiosk.config import EventConfig
+
+    return EventConfig(
+        enabled=True, broker="127.0.0.1", port=port, event=event, table=table, user=user, password=password
+    )
 
 
 def free_port() -> int:

@@ -21,14 +21,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from conftest import ARTIFACTS
 from test_events_store import game
 
-from devtools.broker import Mosquitto, free_port
+from devtools.broker import Mosquitto, free_port, table_settings
 from kiosk.events.link import EventLink
 from kiosk.events.outbox import Outbox
 
@@ -124,17 +123,7 @@ def setup(tmp_path: Path) -> Iterator[tuple[Mosquitto, BoardProcess, EventLink]]
     broker.start()
     service = BoardProcess(tmp_path, broker)
     service.start()
-    settings = SimpleNamespace(
-        enabled=True,
-        broker="127.0.0.1",
-        port=broker.port,
-        event="fair",
-        table="t1",
-        user="t1",
-        password=USERS["t1"],
-        tls=False,
-        ca_file="",
-    )
+    settings = table_settings(broker.port, "t1", user="t1", password=USERS["t1"])
     link = EventLink(settings, Outbox(tmp_path / "t1" / "outbox.jsonl"))
     link.start()
     yield broker, service, link

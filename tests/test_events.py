@@ -11,14 +11,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
 from test_events_store import game
 
-from devtools.broker import Mosquitto
+from devtools.broker import Mosquitto, table_settings
 from kiosk.events.board.collector import Collector
 from kiosk.events.board.store import BoardStore
 from kiosk.events.contract import board_topic, encode, games_topic
@@ -46,18 +45,18 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
 
 
 def table(broker: Mosquitto, tmp: Path, name: str, password: str | None = None) -> EventLink:
-    settings = SimpleNamespace(
-        enabled=True,
-        broker="127.0.0.1",
-        port=broker.port,
-        event="fair",
-        table=name,
-        user=name,
-        password=password or USERS[name],
-        tls=False,
-        ca_file="",
-    )
+    settings = table_settings(broker.port, name, user=name, password=password or USERS[name])
     return EventLink(settings, Outbox(tmp / name / "outbox.jsonl"))
+
+
+def publish_games(link: EventLink, n: int, first: int = 0) -> list[str]:
+    """``n`` finished games from ``link``'s table (scores ``first``...), their ids in the order published."""
+    ids = []
+    for i in range(first, first + n):
+        r = game(table=link.settings.table, scores=(i, 1))
+        link.publish(r)
+        ids.append(r["id"])
+    return ids
 
 
 class Service:
@@ -109,16 +108,12 @@ def test_broker_away_and_back_mid_stream_loses_and_doubles_nothing(broker: Mosqu
     link = table(broker, tmp_path, "t1")
     link.start()
     until(lambda: link.state == "online", "the table online")
-    sent = []
-    for i in range(40):
-        r = game(scores=(i, 1))
-        link.publish(r)
-        sent.append(r["id"])
-        if i == 15:
-            broker.stop()
-            until(lambda: link.state == "offline", "the table saw the broker go")
-        if i == 30:
-            broker.start()
+    sent = publish_games(link, 16)
+    broker.stop()  # mid-stream: some of the 16 may be in flight
+    until(lambda: link.state == "offline", "the table saw the broker go")
+    sent += publish_games(link, 15, first=16)  # games finished while the broker is away
+    broker.start()
+    sent += publish_games(link, 9, first=31)
     until(lambda: len(link.outbox) == 0, "the backlog sent after the broker came back")
     until(lambda: len(service.ids()) == 40, "all 40 records at the service")
     assert sorted(service.ids()) == sorted(sent)
@@ -130,17 +125,10 @@ def test_the_service_away_mid_stream_gets_what_it_missed(broker: Mosquitto, tmp_
     service = Service(broker, tmp_path).start()
     link = table(broker, tmp_path, "t2")
     link.start()
-    sent = []
-    for i in range(10):
-        r = game(table="t2", scores=(i, 1))
-        link.publish(r)
-        sent.append(r["id"])
+    sent = publish_games(link, 10)
     until(lambda: len(service.ids()) == 10, "the first 10 at the service")
     service.stop()  # its session stays on the broker
-    for i in range(10, 50):
-        r = game(table="t2", scores=(i, 1))
-        link.publish(r)
-        sent.append(r["id"])
+    sent += publish_games(link, 40, first=10)
     until(lambda: len(link.outbox) == 0, "the broker took them while the service was away")
     service.start()
     until(lambda: len(service.ids()) == 50, "the service got the 40 it missed")
@@ -152,11 +140,7 @@ def test_the_service_away_mid_stream_gets_what_it_missed(broker: Mosquitto, tmp_
 def test_a_table_offline_for_many_games_sends_its_backlog_in_order(broker: Mosquitto, tmp_path: Path) -> None:
     service = Service(broker, tmp_path).start()
     link = table(broker, tmp_path, "t3")
-    sent = []
-    for i in range(300):  # its network is out: nothing started
-        r = game(table="t3", scores=(i, 1))
-        link.publish(r)
-        sent.append(r["id"])
+    sent = publish_games(link, 300)  # its network is out: nothing started
     link.outbox.close()
     link = table(broker, tmp_path, "t3")  # and the table restarted meanwhile: the outbox is on its card
     assert [r["id"] for r in link.outbox.pending()] == sent

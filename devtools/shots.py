@@ -189,7 +189,11 @@ class Tour:
     def attract_event_boards(self) -> None:
         """The boards of a table paired with an event: the event's best beside the table's own (a long name)."""
         self.attract_step("boards", next(iter(self.app.games)), 0.5)
-        rows = [f"{i}.  {n:<3}   {s}" for i, (n, s) in enumerate([("KEN", 212), ("MIA", 198), ("JO", 187)], start=1)]
+        from types import SimpleNamespace
+
+        from kiosk.ui.attract import board_rows
+
+        rows = board_rows([SimpleNamespace(name=n, score=s) for n, s in [("KEN", 212), ("MIA", 198), ("JO", 187)]])
         self.app.attract_screen.show_boards(
             self.app.attract_screen.board_title,
             ["1.  ANA   88"],

@@ -591,7 +591,7 @@ def _event(c: _Checker, s: Mapping[str, Any]) -> EventConfig:
     )
     if ev.enabled:
         for name in ("broker", "event", "table"):
-            if not getattr(ev, name) and f"event.{name}" not in " ".join(c.problems):
+            if not s.get(name):  # (a value given but refused has its own message above)
                 c.bad(f"event.{name}", "must be set when the event link is enabled")
     return ev
 

@@ -200,7 +200,7 @@ def test_the_wall_page_follows_the_tables_live_and_survives_a_restart(setup: Any
     assert service.board()["games"] == 7
 
     browser.set_window_size(390, 844)
-    time.sleep(0.5)  # the page reflows (a screenshot only; nothing is asserted on it)
+    until(lambda: browser.execute_script("return window.innerWidth") <= 390, "the phone-sized window")
     browser.save_screenshot(str(ARTIFACTS / "eventboard_phone.png"))
     overflow = browser.execute_script("return document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow, "the phone layout scrolls sideways"

@@ -122,14 +122,11 @@ class Outbox:
             self._append({"sent": record_id})
             self._acked_lines += 1
             if self._acked_lines >= COMPACT_AFTER and self._acked_lines > len(self._pending):
-                self._reopen_after(self._rewrite)
-
-    def _reopen_after(self, rewrite: Any) -> None:
-        os.close(self._fd)
-        try:
-            rewrite()
-        finally:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+                os.close(self._fd)
+                try:
+                    self._rewrite()
+                finally:
+                    self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
 
     def pending(self, limit: int | None = None) -> list[dict[str, Any]]:
         """The records not yet acknowledged, oldest first (at most ``limit``)."""

@@ -3,18 +3,17 @@
 Unpaired (``event.enabled`` false, the default) it does nothing and imports nothing of MQTT: a lone table is as it
 always was. Paired, it keeps the outbox in the state folder (``events/outbox.jsonl``) and the link to the broker;
 each finished game goes into the outbox when its results are final (the initials entered or timed out, the table's
-own boards written: :meth:`EventRoom.game_over`), and out to the broker when it can. The link's news (its state,
-the outbox's length, the event's board) reaches the UI thread through Kivy's Clock, for the operator menu and
-attract mode.
+own boards written: :meth:`EventRoom.game_over`), and out to the broker when it can. The operator menu and attract
+mode read the link's state, the outbox's length and the event's board when they show them (plain values the
+link's threads set).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
-
-from kivy.clock import Clock
 
 from kiosk import clock
 
@@ -35,8 +34,6 @@ class EventRoom:
     def __init__(self, app: EventsDoor) -> None:
         self.app = app
         self.link: Any = None
-        #: called on the UI thread when the link's state, the outbox or the event's board changed
-        self.watchers: list[Callable[[], None]] = []
         self._outbox: Any = None
 
     @property
@@ -55,12 +52,11 @@ class EventRoom:
             from kiosk.events.outbox import Outbox
 
             self._outbox = Outbox(self.app.state_dir / OUTBOX)
-            self.link = EventLink(settings, self._outbox, on_change=self._changed, on_board=lambda _b: self._changed())
+            self.link = EventLink(settings, self._outbox)
             self.link.start()
         except Exception as exc:  # a broken link never stops the table
             log.error("the event link cannot start: %s", exc)
             self.link = None
-        self._changed()
 
     def stop(self) -> None:
         if self.link is not None:
@@ -87,9 +83,11 @@ class EventRoom:
         board = self.board
         if board is None:
             return "", []
-        rows = board["games"].get(key, {}).get("all", [])[:n]
-        lines = [f"{i}.  {r['initials']:<3}   {r['score']}" for i, r in enumerate(rows, start=1)]
-        return str(board.get("title") or board["event"])[:40], lines or ["(no scores yet)"]
+        from kiosk.ui.attract import board_rows
+
+        rows = board["games"].get(key, {}).get("all", [])
+        entries = [SimpleNamespace(name=r["initials"], score=r["score"]) for r in rows]
+        return str(board.get("title") or board["event"])[:40], board_rows(entries, n)
 
     def game_over(self, session: Any, key: str, players: list[dict[str, Any]], lower_is_better: bool = False) -> None:
         """A finished game's final results on the board ``key`` (``players`` as the contract has them): into the
@@ -106,10 +104,3 @@ class EventRoom:
             self.link.publish(record)
         except (ContractError, OSError) as exc:  # the table's own boards have it; say why the event does not
             log.error("the game could not go to the event's outbox: %s", exc)
-
-    def _changed(self) -> None:
-        Clock.schedule_once(lambda _dt: self._tell(), 0)
-
-    def _tell(self) -> None:
-        for watcher in list(self.watchers):
-            watcher()

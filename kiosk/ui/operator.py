@@ -380,7 +380,7 @@ class OperatorScreen(Screen):
         self._text_field = field
         spec = EVENT_FIELDS.get(field)
         self.text_title, self.text_limit = spec if spec is not None else ("Attract text", MAX_ATTRACT_TEXT)
-        self.text_draft = self.attract_text if spec is None else str(self.desk.cfg.event.__dict__[field] or "")
+        self.text_draft = self.attract_text if spec is None else str(getattr(self.desk.cfg.event, field) or "")
         if field == "password":
             self.text_draft = ""  # never shown again once set
         self.phase = "text"  # first: a keyboard added to a disabled parent fails to lay out its keys

@@ -264,6 +264,8 @@ class SeatBadge(BoxLayout):
     text = StringProperty("")
     menu = BooleanProperty(False)
     menu_text = StringProperty("[?] Help / Leave")
+    #: the face of the badge's words ("" for the table's; the CJK face for a seat reading Japanese)
+    face = StringProperty("")
     opener: Callable[[int], bool] | None = None
 
     def badge_text(self, width: float, height: float, font_size: float, font_name: str, *_bound: Any) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.ai import make_bot
 from kiosk.engine import GameSpec
+from kiosk.i18n import translator
 from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
@@ -81,14 +82,23 @@ class SeatHelp:
             redraw()
         return not on
 
+    def language_at(self, table_index: int) -> str:
+        """The language a seat reads: its own in the game in progress or on its join pad, else the table's."""
+        app, session = self.app, self.app.session
+        if app.mode == "game" and session is not None and not session.attract:
+            return session.language_of(table_index)
+        pad = app.join_screen.pads.get(table_index) if app.mode == "menu" and app.sm.current == "join" else None
+        return pad.language if pad is not None else app.cfg.language.default
+
     def leave_question(self, table_index: int) -> str:
         session = self.app.session
         if session is None:
             return ""
+        tr = translator(self.language_at(table_index))
         if len(session.humans()) <= 1:
-            return "Leave the game?\nYou are the last player: the game ends and no scores are saved."
-        level = self.app.cfg.bots.default_level
-        return f"Leave the game?\nA bot ({level}) plays your seat from here on."
+            return tr.gettext("Leave the game?\nYou are the last player: the game ends and no scores are saved.")
+        level = tr.pgettext("bot level", self.app.cfg.bots.default_level)
+        return tr.gettext("Leave the game?\nA bot ({level}) plays your seat from here on.").format(level=level)
 
     def leave_seat(self, table_index: int) -> str:
         """The human at table seat ``table_index`` leaves the game in progress: "bot" (a bot plays on), "ended"

@@ -85,6 +85,16 @@ class Translator:
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         return self._catalog.npgettext(context, singular, plural, n)
 
+    def level(self, level: str) -> str:
+        """A bot level's name (``random``, ``easy``, ``normal``, ``hard``) in this language."""
+        names = {
+            "random": self.pgettext("bot level", "random"),
+            "easy": self.pgettext("bot level", "easy"),
+            "normal": self.pgettext("bot level", "normal"),
+            "hard": self.pgettext("bot level", "hard"),
+        }
+        return names.get(level, level)
+
     def number(self, value: float, format: str | None = None) -> str:
         """``value`` written the language's way (``1,234.5``, ``1.234,5``, ``1 234,5``)."""
         from babel.numbers import format_decimal

@@ -97,7 +97,7 @@ class SeatHelp:
         tr = translator(self.language_at(table_index))
         if len(session.humans()) <= 1:
             return tr.gettext("Leave the game?\nYou are the last player: the game ends and no scores are saved.")
-        level = tr.pgettext("bot level", self.app.cfg.bots.default_level)
+        level = tr.level(self.app.cfg.bots.default_level)
         return tr.gettext("Leave the game?\nA bot ({level}) plays your seat from here on.").format(level=level)
 
     def leave_seat(self, table_index: int) -> str:

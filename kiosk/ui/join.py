@@ -55,7 +55,7 @@ class JoinPad(SeatZone):
 
     def level_name(self, level: str) -> str:
         """A bot level in the seat's language."""
-        return self.tr.pgettext("bot level", level)
+        return str(self.tr.level(level))
 
 
 class JoinScreen(Screen):

@@ -1,9 +1,9 @@
 """The layer above every screen: the "Still playing?" prompt at the players' seats, and short notices.
 
 Shown by the app's idle handler: after ``timeouts.idle_s`` without input during a game, every seat where a human
-plays gets a prompt facing it (bots' and empty seats get none) with a "Still here" button, and the centre counts
-down ``timeouts.still_playing_s``. Any input (a touch anywhere, a seat button) answers it. The overlay takes no
-touches while hidden.
+plays gets a prompt facing it in the seat's language (bots' and empty seats get none) with a "Still here" button,
+and the centre counts down ``timeouts.still_playing_s`` (in the table's language). Any input (a touch anywhere, a
+seat button) answers it. The overlay takes no touches while hidden.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 
+from kiosk.i18n import SOURCE, translator
 from kiosk.ui.seatzone import SeatZone
 
 __all__ = ["Overlay", "PromptZone"]
@@ -21,6 +22,14 @@ __all__ = ["Overlay", "PromptZone"]
 
 class PromptZone(SeatZone):
     overlay = ObjectProperty(None, allownone=True)
+    #: the seat's language (:mod:`kiosk.i18n`), its translator and the face its text is set in
+    language = StringProperty(SOURCE)
+    tr = ObjectProperty(translator(SOURCE))
+    face = StringProperty("")
+
+    def on_language(self, _zone: Any, language: str) -> None:
+        self.tr = translator(language)
+        self.face = self.tr.face
 
 
 class Overlay(FloatLayout):
@@ -28,6 +37,14 @@ class Overlay(FloatLayout):
     prompting = BooleanProperty(False)
     seconds_left = NumericProperty(0)
     notice = StringProperty("")
+    #: the table's language (the centre's countdown)
+    language = StringProperty(SOURCE)
+    tr = ObjectProperty(translator(SOURCE))
+    face = StringProperty("")
+
+    def on_language(self, _overlay: Any, language: str) -> None:
+        self.tr = translator(language)
+        self.face = self.tr.face
 
     def __init__(self, on_answer: Callable[[], None] | None = None, **kw: Any) -> None:
         super().__init__(**kw)

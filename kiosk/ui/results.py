@@ -198,7 +198,8 @@ class ResultsScreen(Screen):
             pad.score_text = who.format(points=points)
             if self.trial and not session.is_bot(g):
                 pad.score = int(round(session.trial_time * 1000))
-                pad.score_text = tr.gettext("Time: {seconds} s").format(seconds=tr.number(round(pad.score / 1000, 2), "0.00"))
+                seconds = tr.number(round(pad.score / 1000, 2), "0.00")
+                pad.score_text = tr.gettext("Time: {seconds} s").format(seconds=seconds)
             pad.letters = ["A", "A", "A"]
             pad.cursor = 0
             human = available and not session.is_bot(g)

@@ -74,6 +74,7 @@ class JoinScreen(Screen):
     language = StringProperty(SOURCE)
     languages = ListProperty([SOURCE])
     tr = ObjectProperty(translator(SOURCE))
+    face = StringProperty("")
 
     def __init__(
         self,
@@ -103,6 +104,7 @@ class JoinScreen(Screen):
         if languages is not None:
             self.language, self.languages = languages.default, list(languages.enabled)
         self.tr = translator(self.language)
+        self.face = self.tr.face
         self.spec = spec
         self.title = spec.title
         self.default_level = default_level
@@ -307,14 +309,15 @@ class JoinScreen(Screen):
         if bots:
             parts.append(tr.ngettext("{n} bot", "{n} bots", len(bots)).format(n=len(bots)))
         joined = _("Joined: {seats}.").format(seats=", ".join(parts) if parts else _("nobody yet"))
+        ready = _("Ready: press Start.")
         if spec is None:
             self.summary = ""
         elif self.can_start and n == 1 and self._alone_text():
-            self.summary = f"{joined} {self._alone_text()} {_('Ready: press Start.')}"
+            self.summary = f"{joined} {self._alone_text()} {ready}"
         elif self.can_start:
-            self.summary = f"{joined} {_('Ready: press Start.')}"
+            self.summary = f"{joined} {ready}"
         elif not humans:
-            self.summary = f"{joined} {_('At least one player must join.')}"
+            self.summary = joined + " " + _("At least one player must join.")
         else:
             missing = spec.min_players - n
             need = tr.ngettext(

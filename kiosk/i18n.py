@@ -95,6 +95,18 @@ class Translator:
         }
         return names.get(level, level)
 
+    def seat_name(self, name: str) -> str:
+        """A seat's shape name (``kiosk.seats.SEAT_STYLES``: Circle, Triangle...) in this language."""
+        names = {
+            "Circle": self.pgettext("seat", "Circle"),
+            "Triangle": self.pgettext("seat", "Triangle"),
+            "Square": self.pgettext("seat", "Square"),
+            "Diamond": self.pgettext("seat", "Diamond"),
+            "Star": self.pgettext("seat", "Star"),
+            "Heart": self.pgettext("seat", "Heart"),
+        }
+        return names.get(name, name)
+
     def ordinal(self, n: int) -> str:
         """A place: ``1st``, ``1位``, ``1.``, ``1er``/``2e``, ``1.º`` (the catalog's plural forms carry French's
         ``er``/``e``; a place is never 0)."""

@@ -162,6 +162,15 @@ def test_numbers_and_times_per_language() -> None:
     assert translator("de").time(t) == "15:05" and translator("ja").time(t) == "15:05"
 
 
+def test_module_examples_run() -> None:
+    import doctest
+
+    import kiosk.i18n
+
+    result = doctest.testmod(kiosk.i18n)
+    assert result.attempted >= 2 and result.failed == 0
+
+
 def test_english_is_the_source_and_needs_no_catalog() -> None:
     en = translator("en")
     assert en.gettext("Join") == "Join" and en._("Leave") == "Leave"

@@ -305,7 +305,7 @@ class JoinScreen(Screen):
             pad.can_start = self.can_start and pad.mode == "human"
             pad.can_choose_language = choose and pad.mode != "bot"
         tr, _ = self.tr, self.tr.gettext
-        parts = [p.seat.label for p in sorted(humans, key=lambda p: p.seat.index)]
+        parts = [f"{p.seat.symbol} {tr.seat_name(p.seat.name)}" for p in sorted(humans, key=lambda p: p.seat.index)]
         if bots:
             parts.append(tr.ngettext("{n} bot", "{n} bots", len(bots)).format(n=len(bots)))
         joined = _("Joined: {seats}.").format(seats=", ".join(parts) if parts else _("nobody yet"))

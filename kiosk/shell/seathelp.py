@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.ai import make_bot
 from kiosk.engine import GameSpec
-from kiosk.i18n import translator
+from kiosk.i18n import SOURCE, translator
 from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
@@ -29,7 +29,8 @@ __all__ = ["SeatHelp", "mark_badges"]
 
 
 def mark_badges(screen: Any, session: GameSession | None) -> None:
-    """The "? Help / Leave" mark on the badges of the seats that have a seat menu now (and their trays' "?")."""
+    """The "? Help / Leave" mark on the badges of the seats that have a seat menu now (and their trays' "?"); a
+    badge's name and mark in its seat's language."""
     from kiosk.ui.seatzone import SeatBadge, TrayHelp
 
     humans = set()
@@ -38,6 +39,9 @@ def mark_badges(screen: Any, session: GameSession | None) -> None:
     for w in screen.walk(restrict=True):
         if isinstance(w, (SeatBadge, TrayHelp)):
             w.menu = w.seat is not None and w.seat.index in humans
+        if isinstance(w, SeatBadge) and w.seat is not None:
+            tr = translator(session.language_of(w.seat.index) if session is not None else SOURCE)
+            w.face, w.seat_name, w.menu_text = tr.face, tr.seat_name(w.seat.name), "[?] " + tr.gettext("Help / Leave")
 
 
 class SeatHelp:

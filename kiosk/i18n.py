@@ -49,6 +49,8 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 CJK = "KioskCJK"
 CJK_PATH = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 CJK_BOLD_PATH = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
+#: Symbols the CJK face lacks, and the stand-in a text set in it shows (``Translator.sym``).
+_CJK_SYMBOLS: dict[str, str] = {}
 #: Languages whose text needs the CJK face.
 _CJK_LANGUAGES = frozenset({"ja"})
 _cjk_registered = False
@@ -84,6 +86,10 @@ class Translator:
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         return self._catalog.npgettext(context, singular, plural, n)
+
+    def sym(self, symbol: str) -> str:
+        """A symbol (``✔``, ``↻``) in a text of this language: itself, or a stand-in its face has."""
+        return _CJK_SYMBOLS.get(symbol, symbol) if self.face == CJK else symbol
 
     def level(self, level: str) -> str:
         """A bot level's name (``random``, ``easy``, ``normal``, ``hard``) in this language."""

@@ -50,13 +50,14 @@ def open_join(app: Any, seat: int) -> Any:
 
 
 def child_main(tmp: Path, out: Path) -> None:
-    from kiosk.i18n import CJK, font_for
+    from kiosk.i18n import CJK, font_for, translator
 
     languages = {"default": "en", "enabled": ["en", "ja", "de", "fr", "es"]}
     app = build_app(tmp / "state", language=languages)
     sw = app.table.by_position("south-west").index
     ne = app.table.by_position("north-east").index
     cjk = font_for("ja")  # "" without fonts-noto-cjk (test.sh installs it)
+    sym = translator("ja").sym  # a symbol the CJK face lacks has a stand-in there
 
     def two_seats_two_languages() -> None:
         join = open_join(app, sw)
@@ -65,21 +66,22 @@ def child_main(tmp: Path, out: Path) -> None:
         assert button_with_text(de, "English  \u21bb") and button_with_text(ja, "English  \u21bb")
         # south-west: English -> 日本語 -> Deutsch; north-east: English -> 日本語, then joins with its own pad
         tap(button_with_text(de, "English  \u21bb"))
-        tap(button_with_text(de, "日本語  \u21bb"))
+        tap(button_with_text(de, "日本語  " + sym("\u21bb")))
         tap(button_with_text(ja, "English  \u21bb"))
-        tap(button_with_text(ja, "参加 \u261d"))
+        tap(button_with_text(ja, "参加 " + sym("\u261d")))
         frames(2)
         assert (de.language, ja.language, ja.mode) == ("de", "ja", "human")
         de_texts, ja_texts = texts(de), texts(ja)
         assert "Deutsch  \u21bb" in de_texts and "\u2716 Verlassen" in de_texts, de_texts
         assert any("Dabei \u2714" in t for t in de_texts) and any("[?] Anleitung" in t for t in de_texts), de_texts
-        assert "日本語  \u21bb" in ja_texts and "\u2716 退席" in ja_texts, ja_texts
-        assert any("参加中 \u2714" in t for t in ja_texts), ja_texts
+        assert "日本語  " + sym("\u21bb") in ja_texts and sym("\u2716") + " 退席" in ja_texts, ja_texts
+        assert any("参加中 " + sym("\u2714") in t for t in ja_texts), ja_texts
         assert not any("Join" in t or "Leave" in t for t in de_texts + ja_texts)
         # the centre keeps the table's language; Japanese is set in the CJK face, German in the table's
         assert any("Join at your own seat" in t for t in texts(join.ids.buttons.parent))
         assert cjk in ("", CJK)
-        assert button_with_text(ja, "\u2716 退席").font_name == (cjk or button_with_text(de, "Start \u25b6").font_name)
+        table_face = button_with_text(de, "Start \u25b6").font_name
+        assert button_with_text(ja, sym("\u2716") + " 退席").font_name == (cjk or table_face)
         assert button_with_text(de, "\u2716 Verlassen").font_name != CJK
         screenshot("languages_join_de_ja")
         # the game keeps them: the session, the journal, the seat menu

@@ -195,11 +195,11 @@ class JoinScreen(Screen):
         self.match_label = (
             ""
             if not self.match_choices
-            else _("Match: one game") + " \u21bb"
+            else _("Match: one game") + " " + self.tr.sym("\u21bb")
             if g == 1
-            else _("Match: full (everyone deals)") + " \u21bb"
+            else _("Match: full (everyone deals)") + " " + self.tr.sym("\u21bb")
             if g == 0
-            else self.tr.ngettext("Match: {n} game", "Match: {n} games", g).format(n=g) + " \u21bb"
+            else self.tr.ngettext("Match: {n} game", "Match: {n} games", g).format(n=g) + " " + self.tr.sym("\u21bb")
         )
 
     def start(self) -> None:

@@ -192,7 +192,7 @@ class ResultsScreen(Screen):
             pad.bot = session.is_bot(g)
             pad.language = session.language_of(seat.index)
             tr = pad.tr
-            pad.rank_text = ("\u2605 " if g in winners else "") + tr.ordinal(place[g])
+            pad.rank_text = (tr.sym("\u2605") + " " if g in winners else "") + tr.ordinal(place[g])
             points = tr.ngettext("{n} point", "{n} points", final[g]).format(n=tr.number(final[g]))
             who = tr.gettext("Bot: {points}") if session.is_bot(g) else tr.gettext("You: {points}")
             pad.score_text = who.format(points=points)

@@ -24,41 +24,33 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.config import BOT_LEVELS, LanguageConfig
 from kiosk.engine import GameSpec
-from kiosk.i18n import LANGUAGES, SOURCE, register_cjk, translator
+from kiosk.i18n import LANGUAGES, SOURCE
 from kiosk.inputs import SeatEvent
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.howto import players_text
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["JoinScreen", "JoinPad"]
 
 _LEVEL_CYCLE = ("easy", "normal", "hard", "random")
-register_cjk()
 
 
-class JoinPad(SeatZone):
+class JoinPad(Speaks, SeatZone):
     mode = OptionProperty("empty", options=["empty", "human", "bot"])
     level = StringProperty("normal")
     full = BooleanProperty(False)
     can_start = BooleanProperty(False)
     screen = ObjectProperty(None, allownone=True)
-    #: the seat's language (a code of :data:`kiosk.i18n.LANGUAGES`), its translator and the face its text is set in
-    language = StringProperty(SOURCE)
-    tr = ObjectProperty(translator(SOURCE))
-    face = StringProperty("")
     #: whether the language button shows (more than one language enabled, and no bot in the seat)
     can_choose_language = BooleanProperty(False)
-
-    def on_language(self, _pad: Any, language: str) -> None:
-        self.tr = translator(language)
-        self.face = self.tr.face
 
     def level_name(self, level: str) -> str:
         """A bot level in the seat's language."""
         return str(self.tr.level(level))
 
 
-class JoinScreen(Screen):
+class JoinScreen(Speaks, Screen):
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
     title = StringProperty("")
@@ -70,11 +62,8 @@ class JoinScreen(Screen):
     match_choices = ListProperty([])
     match_games = NumericProperty(1)
     match_label = StringProperty("")
-    #: the table's default language (the centre's), and the languages a seat may choose, in cycling order
-    language = StringProperty(SOURCE)
+    #: the languages a seat may choose, in cycling order (``language``: the table's, the centre's)
     languages = ListProperty([SOURCE])
-    tr = ObjectProperty(translator(SOURCE))
-    face = StringProperty("")
 
     def __init__(
         self,
@@ -103,8 +92,6 @@ class JoinScreen(Screen):
         self.focus.reset()
         if languages is not None:
             self.language, self.languages = languages.default, list(languages.enabled)
-        self.tr = translator(self.language)
-        self.face = self.tr.face
         self.spec = spec
         self.title = spec.title
         self.default_level = default_level

@@ -14,37 +14,25 @@ from typing import Any
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 
-from kiosk.i18n import SOURCE, translator
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["Overlay", "PromptZone"]
 
 
-class PromptZone(SeatZone):
+class PromptZone(Speaks, SeatZone):
+    """One seat's "Still playing?", in the seat's language."""
+
     overlay = ObjectProperty(None, allownone=True)
-    #: the seat's language (:mod:`kiosk.i18n`), its translator and the face its text is set in
-    language = StringProperty(SOURCE)
-    tr = ObjectProperty(translator(SOURCE))
-    face = StringProperty("")
-
-    def on_language(self, _zone: Any, language: str) -> None:
-        self.tr = translator(language)
-        self.face = self.tr.face
 
 
-class Overlay(FloatLayout):
+class Overlay(Speaks, FloatLayout):
+    """The prompts and the centre's countdown (``language``: the table's)."""
+
     table = ObjectProperty(None)
     prompting = BooleanProperty(False)
     seconds_left = NumericProperty(0)
     notice = StringProperty("")
-    #: the table's language (the centre's countdown)
-    language = StringProperty(SOURCE)
-    tr = ObjectProperty(translator(SOURCE))
-    face = StringProperty("")
-
-    def on_language(self, _overlay: Any, language: str) -> None:
-        self.tr = translator(language)
-        self.face = self.tr.face
 
     def __init__(self, on_answer: Callable[[], None] | None = None, **kw: Any) -> None:
         super().__init__(**kw)

@@ -14,9 +14,10 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.i18n import SOURCE, Translator, translator
+from kiosk.i18n import Translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
 
 log = logging.getLogger("kiosk.ui.results")
 
@@ -65,7 +66,7 @@ def marked_rows(entries: list[Any], marked: set[int], n: int = 5, fmt: Callable[
     return rows or ["(no scores yet)"]
 
 
-class ResultPad(SeatZone):
+class ResultPad(Speaks, SeatZone):
     in_game = BooleanProperty(False)
     rank_text = StringProperty("")
     score_text = StringProperty("")
@@ -80,14 +81,6 @@ class ResultPad(SeatZone):
     cursor = NumericProperty(0)
     seconds_left = NumericProperty(0)
     screen = ObjectProperty(None, allownone=True)
-    #: the seat's language (:mod:`kiosk.i18n`), its translator and the face its text is set in
-    language = StringProperty(SOURCE)
-    tr = ObjectProperty(translator(SOURCE))
-    face = StringProperty("")
-
-    def on_language(self, _pad: Any, language: str) -> None:
-        self.tr = translator(language)
-        self.face = self.tr.face
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

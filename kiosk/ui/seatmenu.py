@@ -37,13 +37,14 @@ from kivy.uix.floatlayout import FloatLayout
 
 from kiosk import clock
 from kiosk.engine import GameSpec
-from kiosk.i18n import SOURCE, translator
+from kiosk.i18n import SOURCE
 from kiosk.inputs import SeatEvent
 from kiosk.ui.demo import DemoFrame, demo_frames
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.howto import HowToStep, howto_steps
 from kiosk.ui.pieces import Picture
 from kiosk.ui.seatzone import SeatBadge, SeatZone
+from kiosk.ui.speaks import Speaks
 
 log = logging.getLogger("kiosk.ui.seatmenu")
 
@@ -53,7 +54,7 @@ __all__ = ["SeatMenu", "SeatMenus", "DEMO_STEP_S"]
 DEMO_STEP_S = 1.6
 
 
-class SeatMenu(SeatZone):
+class SeatMenu(Speaks, SeatZone):
     """One seat's menu over its zone (see the module docstring). ``page``: menu, howto or leave."""
 
     page = OptionProperty("menu", options=["menu", "howto", "leave"])
@@ -72,14 +73,6 @@ class SeatMenu(SeatZone):
     #: The demo's current move in words ("" when the step has no demo) and its board's columns (0: no board).
     demo_caption = StringProperty("")
     demo_cols = NumericProperty(0)
-    #: the seat's language (:mod:`kiosk.i18n`), its translator and the face its text is set in
-    language = StringProperty(SOURCE)
-    tr = ObjectProperty(translator(SOURCE))
-    face = StringProperty("")
-
-    def on_language(self, _menu: Any, language: str) -> None:
-        self.tr = translator(language)
-        self.face = self.tr.face
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

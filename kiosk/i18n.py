@@ -165,8 +165,8 @@ def register_cjk() -> bool:
 
 
 def extract_kv(
-    fileobj: Any, keywords: Collection[str], comment_tags: Collection[str], options: dict[str, Any]
-) -> Iterator[tuple[int, str, Any, list[str]]]:
+    fileobj: Any, keywords: Any, comment_tags: Collection[str], options: dict[str, Any]
+) -> Iterator[tuple[Any, ...]]:
     """Babel extraction for kv files: each line's Python expression through Babel's Python extractor (so
     ``root.tr._('Join')``, ``ngettext`` and ``pgettext`` calls are found; a call must sit on one line)."""
     from babel.messages.extract import extract_python

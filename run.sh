@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh
-apt_install libgl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core
+apt_install libgl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core fonts-noto-cjk
 ensure_venv
 rm -rf build  # setuptools keeps deleted package files in build/lib and would install them again
 "$VENV/bin/pip" install --quiet --disable-pip-version-check .

@@ -13,7 +13,7 @@ source scripts/venv.sh
 # systemd-analyze checks the units; mmdebstrap builds the Debian root that the installer check runs in; the backup
 # test writes a real FAT stick (mkfs.vfat; fusefat mounts it where the kernel has no vfat); the events tests run a real
 # Mosquitto and the event board's wall page in Debian's headless Chromium (through its chromedriver)
-apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core \
+apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core fonts-noto-cjk \
     systemd mmdebstrap dosfstools fusefat fuse mosquitto chromium chromium-driver
 ensure_venv
 

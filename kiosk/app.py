@@ -184,7 +184,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
         self.mode = "menu"
         if self.builder.built("seat_menus"):
             self.seat_menus.close_all()
-        self.join_screen.setup(self.games[key], chooser, self.cfg.bots.default_level)
+        self.join_screen.setup(self.games[key], chooser, self.cfg.bots.default_level, self.cfg.language)
         self.sm.current = "join"
         self.sounds.play("join")
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from kiosk import safejson
 from kiosk.files import aside_name, atomic_write_bytes
+from kiosk.i18n import LANGUAGES
 
 __all__ = [
     "ConfigError",
@@ -51,6 +52,7 @@ __all__ = [
     "BotsConfig",
     "WindowConfig",
     "EventConfig",
+    "LanguageConfig",
     "POSITIONS",
     "BOT_LEVELS",
     "LoadedConfig",
@@ -205,6 +207,15 @@ class EventConfig:
 
 
 @dataclass(frozen=True)
+class LanguageConfig:
+    """Languages (:mod:`kiosk.i18n`): ``default`` is the table's (the shared centre, and every seat until it picks
+    another); ``enabled`` the ones a seat's language button offers, in that order (one: no button)."""
+
+    default: str = "en"
+    enabled: tuple[str, ...] = ("en",)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration. ``pins`` maps a seat position to ``{button name: BCM pin}``."""
 
@@ -218,6 +229,7 @@ class Config:
     bots: BotsConfig = BotsConfig()
     window: WindowConfig = WindowConfig()
     event: EventConfig = EventConfig()
+    language: LanguageConfig = LanguageConfig()
     #: False for a configuration built with ``check_ranges=False`` (tests, benchmarks; see :meth:`replace`).
     ranges_checked: bool = field(default=True, compare=False, repr=False)
 
@@ -372,7 +384,19 @@ _TIMEOUT_RANGES: dict[str, tuple[float, float]] = {
     "menu_idle_s": (10, 3600),
 }
 
-_SECTIONS = {"seats", "pins", "serial", "operator", "timeouts", "sound", "attract", "bots", "window", "event"}
+_SECTIONS = {
+    "seats",
+    "pins",
+    "serial",
+    "operator",
+    "timeouts",
+    "sound",
+    "attract",
+    "bots",
+    "window",
+    "event",
+    "language",
+}
 
 
 def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_ranges: bool = True) -> Config:
@@ -542,6 +566,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_range
     )
 
     event = _event(c, c.section(data, "event", {f.name for f in dataclasses.fields(EventConfig)}))
+    language = _language(c, c.section(data, "language", {"default", "enabled"}))
 
     if c.problems:
         raise ConfigError(c.problems, source)
@@ -556,8 +581,30 @@ def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_range
         bots=bots,
         window=window,
         event=event,
+        language=language,
         ranges_checked=check_ranges,
     )
+
+
+def _language(c: _Checker, s: Mapping[str, Any]) -> LanguageConfig:
+    """The ``language`` section: known language codes; ``enabled`` (default: just ``default``) holds ``default``."""
+    known = tuple(LANGUAGES)
+    default = c.choice(s, "language", "default", LanguageConfig.default, known)
+    raw = s.get("enabled", [default])
+    if not isinstance(raw, (list, tuple)) or not raw:
+        c.bad("language.enabled", f"must be a non-empty list of languages (from {', '.join(known)}), got {_short(raw)}")
+        return LanguageConfig(default=default, enabled=(default,))
+    enabled: list[str] = []
+    for i, code in enumerate(raw):
+        if not isinstance(code, str) or code not in known:
+            c.bad(f"language.enabled[{i}]", f"unknown language {_short(code)} (choose from {', '.join(known)})")
+        elif code in enabled:
+            c.bad("language.enabled", f"lists {code!r} twice")
+        else:
+            enabled.append(code)
+    if "language.default" not in " ".join(c.problems) and enabled and default not in enabled:
+        c.bad("language.enabled", f"must contain the default language {default!r}")
+    return LanguageConfig(default=default, enabled=tuple(enabled) or (default,))
 
 
 def _event(c: _Checker, s: Mapping[str, Any]) -> EventConfig:
@@ -608,6 +655,7 @@ def to_dict(cfg: Config) -> dict[str, Any]:
     }
     for name in ("operator", "timeouts", "sound", "attract", "bots", "window", "event"):
         out[name] = dataclasses.asdict(getattr(cfg, name))
+    out["language"] = {"default": cfg.language.default, "enabled": list(cfg.language.enabled)}
     return copy.deepcopy(out)
 
 

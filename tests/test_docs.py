@@ -165,7 +165,19 @@ def test_the_command_check_catches_an_unknown_option() -> None:
         parser.parse_args(["--reset-pin"])
 
 
-_SECTIONS = ("seats", "pins", "serial", "operator", "timeouts", "sound", "attract", "bots", "window", "event")
+_SECTIONS = (
+    "seats",
+    "pins",
+    "serial",
+    "operator",
+    "timeouts",
+    "sound",
+    "attract",
+    "bots",
+    "window",
+    "event",
+    "language",
+)
 _KEY = re.compile(rf"^(?:{'|'.join(_SECTIONS)})(?:\.[a-z_0-9<>-]+)+(?=$|:|\s|=)")
 
 

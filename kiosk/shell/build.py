@@ -236,6 +236,7 @@ class LazyBuild:
             on_leave=app.seat_help.leave_seat,
             hints_at=app.seat_help.hints_at,
             on_switch_hints=app.seat_help.switch_hints,
+            language_at=app.seat_help.language_at,
         )
 
     def _diagnostics(self) -> Any:

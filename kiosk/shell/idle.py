@@ -73,8 +73,10 @@ class IdleWatch:
         app.launcher.pause()
         session = app.session
         humans = {session.seats[g].index for g in session.humans()} if session is not None else set()
-        for zone in app.overlay.zones:  # asked only where someone plays; any of them answers
+        for zone in app.overlay.zones:  # asked only where someone plays (in their language); any of them answers
             zone.shown = zone.seat.index in humans
+            zone.language = session.language_of(zone.seat.index) if session is not None else zone.language
+        app.overlay.language = app.cfg.language.default
         app.overlay.prompting = True
         if app.overlay.parent is None:
             app.root.add_widget(app.overlay)

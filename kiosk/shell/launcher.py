@@ -49,6 +49,7 @@ class GameLauncher(EventDispatcher):
         #: "game:<key>" / "game:generic" and every game key -> its screen
         self.game_screens = GameScreens(app.table, app.hub, lambda: app.sm, lambda: app.mode == "attract")
         self.last_join: tuple[str, Seats] | None = None
+        self.last_languages: dict[str, str] = {}  # its humans' own languages: "Play again" keeps them
         #: Table seats whose human finished a game, per day ("2026-12-01" -> indices): hint mode starts off there.
         self.finished_today: dict[str, set[int]] = {}
         self._results_ev: Any = None  # the finished game's results, shown in a moment (see _over)
@@ -70,6 +71,8 @@ class GameLauncher(EventDispatcher):
         state = spec.new_game(len(chairs), seed)
         seats = state.seating(chairs)  # seat 0 starts: drawn from the seed where the rulebook says "at random"
         meta: dict[str, Any] = {} if match_games is None else {"match_games": match_games}
+        self.last_languages = app.join_screen.languages_for(spec) if app.builder.built("join_screen") else {}
+        meta.update({"languages": self.last_languages} if self.last_languages else {})  # a resumed game reads them
         journal = None
         if app.saved_games.available:
             try:
@@ -120,6 +123,7 @@ class GameLauncher(EventDispatcher):
         )
         session.bind(on_over=self._over, on_change=self.on_change, on_error=self._on_error)
         session.meta = dict(meta)
+        session.set_languages(app.cfg.language.default, meta.get("languages"))
         if "match_games" in meta:
             session.match_games = meta["match_games"]
         saved = app.saved_games
@@ -162,13 +166,7 @@ class GameLauncher(EventDispatcher):
             return
         key, seats = self.last_join
         self.app.open_join(key, None)
-        join = self.app.join_screen
-        for index, level in seats:
-            if level is None:
-                join.join(index)
-            else:
-                join.add_bot(index)
-                join.pads[index].level = level
+        self.app.join_screen.seat_again(seats, self.last_languages)
 
     # ---------------------------------------------------------------------------------------------- playing
     def on_change(self, session: GameSession, events: list[Event]) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.ai import make_bot
 from kiosk.engine import GameSpec
+from kiosk.i18n import SOURCE, translator
 from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
@@ -28,7 +29,8 @@ __all__ = ["SeatHelp", "mark_badges"]
 
 
 def mark_badges(screen: Any, session: GameSession | None) -> None:
-    """The "? Help / Leave" mark on the badges of the seats that have a seat menu now (and their trays' "?")."""
+    """The "? Help / Leave" mark on the badges of the seats that have a seat menu now (and their trays' "?"); a
+    badge's name and mark in its seat's language."""
     from kiosk.ui.seatzone import SeatBadge, TrayHelp
 
     humans = set()
@@ -37,6 +39,9 @@ def mark_badges(screen: Any, session: GameSession | None) -> None:
     for w in screen.walk(restrict=True):
         if isinstance(w, (SeatBadge, TrayHelp)):
             w.menu = w.seat is not None and w.seat.index in humans
+        if isinstance(w, SeatBadge) and w.seat is not None:
+            tr = translator(session.language_of(w.seat.index) if session is not None else SOURCE)
+            w.face, w.seat_name, w.menu_text = tr.face, tr.seat_name(w.seat.name), "[?] " + tr.gettext("Help / Leave")
 
 
 class SeatHelp:
@@ -81,14 +86,23 @@ class SeatHelp:
             redraw()
         return not on
 
+    def language_at(self, table_index: int) -> str:
+        """The language a seat reads: its own in the game in progress or on its join pad, else the table's."""
+        app, session = self.app, self.app.session
+        if app.mode == "game" and session is not None and not session.attract:
+            return session.language_of(table_index)
+        pad = app.join_screen.pads.get(table_index) if app.mode == "menu" and app.sm.current == "join" else None
+        return pad.language if pad is not None else app.cfg.language.default
+
     def leave_question(self, table_index: int) -> str:
         session = self.app.session
         if session is None:
             return ""
+        tr = translator(self.language_at(table_index))
         if len(session.humans()) <= 1:
-            return "Leave the game?\nYou are the last player: the game ends and no scores are saved."
-        level = self.app.cfg.bots.default_level
-        return f"Leave the game?\nA bot ({level}) plays your seat from here on."
+            return tr.gettext("Leave the game?\nYou are the last player: the game ends and no scores are saved.")
+        level = tr.level(self.app.cfg.bots.default_level)
+        return tr.gettext("Leave the game?\nA bot ({level}) plays your seat from here on.").format(level=level)
 
     def leave_seat(self, table_index: int) -> str:
         """The human at table seat ``table_index`` leaves the game in progress: "bot" (a bot plays on), "ended"

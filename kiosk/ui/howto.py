@@ -22,9 +22,12 @@ class HowToStep:
     demo: dict[str, Any] | None = None
 
 
-def players_text(spec: GameSpec) -> str:
+def players_text(spec: GameSpec, tr: Any = None) -> str:
+    """How many play, in ``tr``'s language (a :class:`kiosk.i18n.Translator`; English without one)."""
     lo, hi = spec.min_players, spec.max_players
-    return f"{lo} player" if lo == hi == 1 else f"{lo}-{hi} players"
+    if tr is None:
+        return f"{lo} player" if lo == hi == 1 else f"{lo}-{hi} players"
+    return tr.gettext("1 player") if lo == hi == 1 else tr.gettext("{lo}-{hi} players").format(lo=lo, hi=hi)
 
 
 def howto_steps(spec: GameSpec) -> list[HowToStep]:

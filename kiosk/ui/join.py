@@ -1,5 +1,8 @@
 """Seat joining: every seat has its own join pad facing it; empty seats can take a bot; start when enough.
 
+Every pad speaks its seat's language (:mod:`kiosk.i18n`): its language button cycles through the table's enabled
+languages, showing each one's own name; the centre speaks the table's default language.
+
 Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/join.py``.
 """
 
@@ -19,27 +22,35 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.config import BOT_LEVELS
+from kiosk.config import BOT_LEVELS, LanguageConfig
 from kiosk.engine import GameSpec
+from kiosk.i18n import LANGUAGES, SOURCE
 from kiosk.inputs import SeatEvent
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.howto import players_text
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["JoinScreen", "JoinPad"]
 
 _LEVEL_CYCLE = ("easy", "normal", "hard", "random")
 
 
-class JoinPad(SeatZone):
+class JoinPad(Speaks, SeatZone):
     mode = OptionProperty("empty", options=["empty", "human", "bot"])
     level = StringProperty("normal")
     full = BooleanProperty(False)
     can_start = BooleanProperty(False)
     screen = ObjectProperty(None, allownone=True)
+    #: whether the language button shows (more than one language enabled, and no bot in the seat)
+    can_choose_language = BooleanProperty(False)
+
+    def level_name(self, level: str) -> str:
+        """A bot level in the seat's language."""
+        return str(self.tr.level(level))
 
 
-class JoinScreen(Screen):
+class JoinScreen(Speaks, Screen):
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
     title = StringProperty("")
@@ -51,6 +62,8 @@ class JoinScreen(Screen):
     match_choices = ListProperty([])
     match_games = NumericProperty(1)
     match_label = StringProperty("")
+    #: the languages a seat may choose, in cycling order (``language``: the table's, the centre's)
+    languages = ListProperty([SOURCE])
 
     def __init__(
         self,
@@ -72,15 +85,21 @@ class JoinScreen(Screen):
             self.ids.seat_layer.add_widget(pad)
 
     # ------------------------------------------------------------------------------------------- setup
-    def setup(self, spec: GameSpec, chooser: int | None, default_level: str) -> None:
+    def setup(
+        self, spec: GameSpec, chooser: int | None, default_level: str, languages: LanguageConfig | None = None
+    ) -> None:
+        """Every pad empty and in the table's language (``languages``: the config's ``language`` section)."""
         self.focus.reset()
+        if languages is not None:
+            self.language, self.languages = languages.default, list(languages.enabled)
         self.spec = spec
         self.title = spec.title
         self.default_level = default_level
-        self.need = players_text(spec)
+        self.need = players_text(spec, self.tr)
         for pad in self.pads.values():
             pad.mode = "empty"
             pad.level = default_level
+            pad.language = self.language
         self.match_choices = list(spec.match_choices)
         self.match_games = self.match_choices[0] if self.match_choices else 1
         self._match_text()
@@ -110,6 +129,16 @@ class JoinScreen(Screen):
             pad.level = self.default_level
         self._update()
 
+    def seat_again(self, seats: list[tuple[int, str | None]], languages: dict[str, str]) -> None:
+        """ "Play again": the same humans (in their own ``languages``, ``{"<table seat>": language}``) and bots."""
+        for index, level in seats:
+            if level is None:
+                self.join(index)
+                self.pads[index].language = languages.get(str(index), self.language)
+            else:
+                self.add_bot(index)
+                self.pads[index].level = level
+
     def cycle_level(self, index: int) -> None:
         pad = self.pads[index]
         levels = [lv for lv in _LEVEL_CYCLE if self.spec is None or lv in self.spec.bots] or list(BOT_LEVELS)
@@ -128,6 +157,19 @@ class JoinScreen(Screen):
                 pad.level = self.default_level
         self._update()
 
+    def cycle_language(self, index: int) -> None:
+        """The seat's next enabled language (its pad's texts follow at once)."""
+        pad = self.pads[index]
+        langs = [lang for lang in self.languages if lang in LANGUAGES] or [SOURCE]
+        pad.language = langs[(langs.index(pad.language) + 1) % len(langs)] if pad.language in langs else langs[0]
+
+    def languages_for(self, spec: GameSpec) -> dict[str, str]:
+        """The joined humans' languages other than the table's (``{"<table seat>": language}``), when this
+        screen was set up for ``spec``."""
+        if spec is not self.spec:
+            return {}
+        return {str(i): p.language for i, p in self.pads.items() if p.mode == "human" and p.language != self.language}
+
     def cycle_match(self) -> None:
         """Next match length of the game's ``match_choices``."""
         if self.match_choices:
@@ -136,15 +178,15 @@ class JoinScreen(Screen):
             self._match_text()
 
     def _match_text(self) -> None:
-        g = self.match_games
+        g, _ = self.match_games, self.tr.gettext
         self.match_label = (
             ""
             if not self.match_choices
-            else "Match: one game \u21bb"
+            else _("Match: one game") + " " + self.tr.sym("\u21bb")
             if g == 1
-            else "Match: full (everyone deals) \u21bb"
+            else _("Match: full (everyone deals)") + " " + self.tr.sym("\u21bb")
             if g == 0
-            else f"Match: {g} games \u21bb"
+            else self.tr.ngettext("Match: {n} game", "Match: {n} games", g).format(n=g) + " " + self.tr.sym("\u21bb")
         )
 
     def start(self) -> None:
@@ -244,22 +286,29 @@ class JoinScreen(Screen):
         n = len(humans) + len(bots)
         self.can_start = bool(spec and humans and spec.min_players <= n <= spec.max_players)
         full = self._full()
+        choose = len(self.languages) > 1
         for pad in self.pads.values():
             pad.full = full and pad.mode == "empty"
             pad.can_start = self.can_start and pad.mode == "human"
-        parts = [p.seat.label for p in sorted(humans, key=lambda p: p.seat.index)]
+            pad.can_choose_language = choose and pad.mode != "bot"
+        tr, _ = self.tr, self.tr.gettext
+        parts = [f"{p.seat.symbol} {tr.seat_name(p.seat.name)}" for p in sorted(humans, key=lambda p: p.seat.index)]
         if bots:
-            parts.append(f"{len(bots)} bot{'s' if len(bots) > 1 else ''}")
-        joined = ", ".join(parts) if parts else "nobody yet"
+            parts.append(tr.ngettext("{n} bot", "{n} bots", len(bots)).format(n=len(bots)))
+        joined = _("Joined: {seats}.").format(seats=", ".join(parts) if parts else _("nobody yet"))
+        ready = _("Ready: press Start.")
         if spec is None:
             self.summary = ""
         elif self.can_start and n == 1 and self._alone_text():
-            self.summary = f"Joined: {joined}. {self._alone_text()} Ready: press Start."
+            self.summary = f"{joined} {self._alone_text()} {ready}"
         elif self.can_start:
-            self.summary = f"Joined: {joined}. Ready: press Start."
+            self.summary = f"{joined} {ready}"
         elif not humans:
-            self.summary = f"Joined: {joined}. At least one player must join."
+            self.summary = joined + " " + _("At least one player must join.")
         else:
             missing = spec.min_players - n
-            self.summary = f"Joined: {joined}. {missing} more seat{'s' if missing > 1 else ''} needed (player or bot)."
+            need = tr.ngettext(
+                "{n} more seat needed (player or bot).", "{n} more seats needed (player or bot).", missing
+            )
+            self.summary = f"{joined} {need.format(n=missing)}"
         self.seats_state = {p.seat.index: p.mode for p in self.pads.values()}

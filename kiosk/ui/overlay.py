@@ -1,9 +1,9 @@
 """The layer above every screen: the "Still playing?" prompt at the players' seats, and short notices.
 
 Shown by the app's idle handler: after ``timeouts.idle_s`` without input during a game, every seat where a human
-plays gets a prompt facing it (bots' and empty seats get none) with a "Still here" button, and the centre counts
-down ``timeouts.still_playing_s``. Any input (a touch anywhere, a seat button) answers it. The overlay takes no
-touches while hidden.
+plays gets a prompt facing it in the seat's language (bots' and empty seats get none) with a "Still here" button,
+and the centre counts down ``timeouts.still_playing_s`` (in the table's language). Any input (a touch anywhere, a
+seat button) answers it. The overlay takes no touches while hidden.
 """
 
 from __future__ import annotations
@@ -15,15 +15,20 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["Overlay", "PromptZone"]
 
 
-class PromptZone(SeatZone):
+class PromptZone(Speaks, SeatZone):
+    """One seat's "Still playing?", in the seat's language."""
+
     overlay = ObjectProperty(None, allownone=True)
 
 
-class Overlay(FloatLayout):
+class Overlay(Speaks, FloatLayout):
+    """The prompts and the centre's countdown (``language``: the table's)."""
+
     table = ObjectProperty(None)
     prompting = BooleanProperty(False)
     seconds_left = NumericProperty(0)

@@ -14,8 +14,10 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.i18n import Translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
 
 log = logging.getLogger("kiosk.ui.results")
 
@@ -64,7 +66,7 @@ def marked_rows(entries: list[Any], marked: set[int], n: int = 5, fmt: Callable[
     return rows or ["(no scores yet)"]
 
 
-class ResultPad(SeatZone):
+class ResultPad(Speaks, SeatZone):
     in_game = BooleanProperty(False)
     rank_text = StringProperty("")
     score_text = StringProperty("")
@@ -181,15 +183,20 @@ class ResultsScreen(Screen):
             pad.score = final[g]
             pad.winner = g in winners
             pad.bot = session.is_bot(g)
-            pad.rank_text = ("\u2605 " if g in winners else "") + ordinal(place[g])
-            who = "Bot" if session.is_bot(g) else "You"
-            pad.score_text = f"{who}: {points_text(final[g])}"
+            pad.language = session.language_of(seat.index)
+            tr = pad.tr
+            pad.rank_text = (tr.sym("\u2605") + " " if g in winners else "") + tr.ordinal(place[g])
+            points = tr.ngettext("{n} point", "{n} points", final[g]).format(n=tr.number(final[g]))
+            who = tr.gettext("Bot: {points}") if session.is_bot(g) else tr.gettext("You: {points}")
+            pad.score_text = who.format(points=points)
             if self.trial and not session.is_bot(g):
                 pad.score = int(round(session.trial_time * 1000))
-                pad.score_text = f"Time: {pad.score / 1000:.2f} s"
+                seconds = tr.number(round(pad.score / 1000, 2), "0.00")
+                pad.score_text = tr.gettext("Time: {seconds} s").format(seconds=seconds)
             pad.letters = ["A", "A", "A"]
             pad.cursor = 0
-            title = self._entry_title(pad.score, best_at_table, lower) if available and not session.is_bot(g) else ""
+            human = available and not session.is_bot(g)
+            title = self._entry_title(pad.score, best_at_table, lower, tr) if human else ""
             if title:
                 pad.entering = True
                 pad.entry_title = title
@@ -211,7 +218,7 @@ class ResultsScreen(Screen):
     def board_key(self) -> str:
         return trial_board(self.game_key) if self.trial else self.game_key
 
-    def _entry_title(self, score: int, best_at_table: int | None, lower: bool) -> str:
+    def _entry_title(self, score: int, best_at_table: int | None, lower: bool, tr: Translator) -> str:
         """ "New high score!", "Today's top 10!" or "" (no entry) for a human's score (see the module rules)."""
         game = self.board_key
         try:
@@ -219,9 +226,9 @@ class ResultsScreen(Screen):
             if trivial_score(score, best[0].score if best else None, best_at_table, lower):
                 return ""
             if self.scores.qualifies(game, score):
-                return "New high score!"
+                return tr.gettext("New high score!")
             if self.scores.qualifies(game, score, since=self.scores.start_of_today()):
-                return "Today's top 10!"
+                return tr.gettext("Today's top 10!")
         except Exception as exc:
             log.warning("cannot check the board: %s", exc)
         return ""
@@ -244,11 +251,11 @@ class ResultsScreen(Screen):
         try:
             entry = self.scores.add(self.board_key, name, pad.score, seat=pad.seat.position, **self.details)
             self.marked.add(entry.id)
-            pad.saved = f"Saved as {name}"
+            pad.saved = pad.tr.gettext("Saved as {name}").format(name=name)
             pad.saved_name = name
         except Exception as exc:  # storage refused: say so, never crash the table
             log.error("could not save %s: %s", name, exc)
-            pad.saved = "Could not save the score"
+            pad.saved = pad.tr.gettext("Could not save the score")
         self.refresh_boards()
         if not any(p.entering for p in self.pads.values()):
             if self._tick_ev is not None:

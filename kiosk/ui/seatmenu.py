@@ -37,12 +37,14 @@ from kivy.uix.floatlayout import FloatLayout
 
 from kiosk import clock
 from kiosk.engine import GameSpec
+from kiosk.i18n import SOURCE
 from kiosk.inputs import SeatEvent
 from kiosk.ui.demo import DemoFrame, demo_frames
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.howto import HowToStep, howto_steps
 from kiosk.ui.pieces import Picture
 from kiosk.ui.seatzone import SeatBadge, SeatZone
+from kiosk.ui.speaks import Speaks
 
 log = logging.getLogger("kiosk.ui.seatmenu")
 
@@ -52,7 +54,7 @@ __all__ = ["SeatMenu", "SeatMenus", "DEMO_STEP_S"]
 DEMO_STEP_S = 1.6
 
 
-class SeatMenu(SeatZone):
+class SeatMenu(Speaks, SeatZone):
     """One seat's menu over its zone (see the module docstring). ``page``: menu, howto or leave."""
 
     page = OptionProperty("menu", options=["menu", "howto", "leave"])
@@ -106,7 +108,7 @@ class SeatMenu(SeatZone):
         show one move every ``DEMO_STEP_S`` seconds, from the start again after the last."""
         self._demo_token += 1
         token = self._demo_token
-        self.demo_caption = "Watch: dealing an example game..."
+        self.demo_caption = self.tr.gettext("Watch: dealing an example game...")
 
         def work() -> None:
             try:
@@ -207,8 +209,8 @@ class SeatMenus(FloatLayout):
     """Every seat's menu; ``host`` is the root widget it joins while a menu is open.
 
     ``offered(table index) -> (spec, in_game) or None`` says whether a seat gets a menu now, for which game and
-    whether it plays in it; ``leave_question(index) -> str`` and
-    ``on_leave(index)`` carry out leaving (the shell's launcher). :meth:`open` and :meth:`close` per seat.
+    whether it plays in it; ``leave_question(index) -> str`` and ``on_leave(index)`` carry out leaving (the
+    shell's launcher); ``language_at(index)`` is the seat's language. :meth:`open` and :meth:`close` per seat.
     """
 
     table = ObjectProperty(None)
@@ -221,6 +223,7 @@ class SeatMenus(FloatLayout):
         on_leave: Callable[[int], object] | None = None,
         hints_at: Callable[[int], bool | None] | None = None,
         on_switch_hints: Callable[[int], bool] | None = None,
+        language_at: Callable[[int], str] | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
@@ -230,6 +233,8 @@ class SeatMenus(FloatLayout):
         self.on_leave = on_leave
         self.hints_at = hints_at or (lambda _i: None)
         self.on_switch_hints = on_switch_hints
+        #: ``language_at(table index)``: the language that seat reads (the menu speaks it)
+        self.language_at = language_at or (lambda _i: SOURCE)
         #: the seats' menus built so far, by table index: a seat's menu is built when it first opens (a Pi takes
         #: a good part of a second for all six, and guests arrive after every attract round)
         self.menus: dict[int, SeatMenu] = {}
@@ -252,6 +257,7 @@ class SeatMenus(FloatLayout):
     def open(self, index: int, spec: GameSpec, *, in_game: bool, howto: bool = False) -> SeatMenu:
         """Open seat ``index``'s menu for ``spec`` (``in_game``: Leave offered); ``howto`` opens the how-to."""
         menu = self.menu(index)
+        menu.language = self.language_at(index)
         menu.title = spec.title
         menu.spec = spec
         menu.steps = howto_steps(spec)

@@ -264,6 +264,10 @@ class SeatBadge(BoxLayout):
     text = StringProperty("")
     menu = BooleanProperty(False)
     menu_text = StringProperty("[?] Help / Leave")
+    #: the face of the badge's words ("" for the table's; the CJK face for a seat reading Japanese), and the
+    #: seat's name in the seat's language ("": ``seat.name``)
+    face = StringProperty("")
+    seat_name = StringProperty("")
     opener: Callable[[int], bool] | None = None
 
     def badge_text(self, width: float, height: float, font_size: float, font_name: str, *_bound: Any) -> str:
@@ -271,7 +275,7 @@ class SeatBadge(BoxLayout):
         text when there is room; in a small badge the name goes first (the symbol beside it stays), then the
         bot's level and the menu's words (``[?]`` stays as the menu's cue). ``_bound``: the properties the kv
         rule passes so that it is asked again when they change."""
-        name = self.seat.name if self.seat is not None else ""
+        name = self.seat_name or (self.seat.name if self.seat is not None else "")
         who = self.text
         short = who.split(" (")[0]
         menu = self.menu_text if self.menu else ""

@@ -101,6 +101,10 @@ class GameSession(EventDispatcher):
         #: A time trial's time in seconds, set by the game's screen when a lone player finishes (results then
         #: enter it on the game's time-trial board).
         self.trial_time: float | None = None
+        #: The language of each human's table seat (:mod:`kiosk.i18n`), chosen on its join pad; a seat not in it
+        #: reads :attr:`language`, the table's.
+        self.languages: dict[int, str] = {}
+        self.language = "en"
         self.started = clock.wall()
         self.last_events: list[Event] = []
         self.last_error: tuple[int, str] | None = None
@@ -123,6 +127,18 @@ class GameSession(EventDispatcher):
             if seat.index == table_index:
                 return g
         return None
+
+    def set_languages(self, default: str, chosen: Any) -> None:
+        """The table's language and the seats' own (``{"<table seat>": language}``, as the journal keeps it)."""
+        from kiosk.i18n import LANGUAGES
+
+        self.language = default
+        if isinstance(chosen, dict):
+            self.languages = {int(i): v for i, v in chosen.items() if str(i).isdigit() and v in LANGUAGES}
+
+    def language_of(self, table_index: int) -> str:
+        """The language a table seat reads (its own, else the table's)."""
+        return self.languages.get(table_index, self.language)
 
     def is_bot(self, game_seat: int) -> bool:
         return game_seat in self.bots

@@ -96,9 +96,11 @@ _registered = False
 
 
 def register_fonts() -> bool:
-    """Register ``KioskSans`` and ``KioskSymbols`` with Kivy (once). True when Inter is used."""
+    """Register ``KioskSans``, ``KioskSymbols`` and the CJK face with Kivy (once). True when Inter is used."""
     global _registered
     from kivy.core.text import LabelBase
+
+    from kiosk.i18n import register_cjk
 
     inter = inter_paths()
     if not _registered:
@@ -109,6 +111,7 @@ def register_fonts() -> bool:
         else:
             LabelBase.register(SANS, str(inter[0]), fn_bold=str(inter[1]))
         LabelBase.register(SYMBOLS, DEJAVU, fn_bold=bold)
+        register_cjk()  # Japanese at a seat: kiosk.i18n.font_for (the face is opened only when text uses it)
         share_fonts_by_pixel_size()
         _registered = True
     return inter is not None

@@ -1,0 +1,27 @@
+"""A widget that speaks a seat's (or the table's) language (:mod:`kiosk.i18n`): setting ``language`` sets ``tr``,
+its translator (kv rules write ``root.tr._('Join')``), and ``face``, the font its words are set in (the CJK face for
+Japanese, else ``""``: kv rules write ``font_name: root.face or FONT``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import ObjectProperty, StringProperty
+
+from kiosk.i18n import SOURCE, register_cjk, translator
+
+__all__ = ["Speaks"]
+
+register_cjk()
+
+
+class Speaks:
+    """Mixin (first in the bases, as Kivy's behaviours are): ``language``, ``tr`` and ``face``."""
+
+    language = StringProperty(SOURCE)
+    tr = ObjectProperty(translator(SOURCE))
+    face = StringProperty("")
+
+    def on_language(self, _widget: Any, language: str) -> None:
+        self.tr = translator(language)
+        self.face = self.tr.face

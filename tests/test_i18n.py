@@ -1,0 +1,206 @@
+"""Languages (kiosk/i18n.py): the catalogs hold every marked message, translated, with the English placeholders;
+the committed .mo are what the .po compile to (and are installed); plural forms, numbers and times per language;
+the config's ``language`` section."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+import kiosk
+from kiosk.config import ConfigError, LanguageConfig, load_dict
+from kiosk.i18n import LANGUAGES, SOURCE, Translator, extract_kv, translator
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "kiosk" / "locale"
+TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE]
+
+
+def po(lang: str) -> Catalog:
+    with open(LOCALE / lang / "LC_MESSAGES" / "kiosk.po", "rb") as f:
+        return read_po(f, locale=lang)
+
+
+def marked() -> dict[tuple[str | None, str], tuple[str, ...]]:
+    """Every message marked in the source tree (Python and kv, as babel.cfg says): (context, id) -> its ids."""
+    with open(ROOT / "babel.cfg", encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    found: dict[tuple[str | None, str], tuple[str, ...]] = {}
+    for _file, _line, message, _comments, context in extract_from_dir(str(ROOT), method_map, options_map):
+        ids = (message,) if isinstance(message, str) else tuple(message)
+        found[(context, ids[0])] = ids
+    return found
+
+
+_PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)[sdif]")
+
+
+def placeholders(text: str) -> set[str]:
+    return {m.group(1) if m.group(1) is not None else m.group(2) for m in _PLACEHOLDER.finditer(text)}
+
+
+def catalog_problems(catalog: Catalog, wanted: dict[tuple[str | None, str], tuple[str, ...]]) -> list[str]:
+    """What is wrong with one catalog: a marked message missing, empty or fuzzy, a placeholder changed."""
+    problems = []
+    for (context, msgid), ids in sorted(wanted.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
+        entry = catalog.get(msgid, context=context)
+        if entry is None:
+            problems.append(f"missing: {msgid!r}")
+            continue
+        if entry.fuzzy:
+            problems.append(f"fuzzy: {msgid!r}")
+        strings = list(entry.string) if isinstance(entry.string, (list, tuple)) else [entry.string]
+        if len(ids) > 1 and len(strings) != catalog.num_plurals:
+            problems.append(f"{msgid!r}: {len(strings)} plural forms, the language has {catalog.num_plurals}")
+        want = set().union(*(placeholders(i) for i in ids))
+        for s in strings:
+            if not s:
+                problems.append(f"empty: {msgid!r}")
+            elif placeholders(s) != want:
+                problems.append(f"placeholders of {msgid!r}: {sorted(placeholders(s))} in {s!r}, want {sorted(want)}")
+    return problems
+
+
+# ------------------------------------------------------------------------------------------------ catalogs
+def test_extraction_finds_python_and_kv_messages() -> None:
+    found = marked()
+    assert len(found) >= 50, found
+    assert (None, "Join") in found  # layouts/join.kv
+    assert (None, "Still playing?") in found  # layouts/overlay.kv
+    assert found[(None, "{n} point")] == ("{n} point", "{n} points")  # kiosk/ui/results.py
+    assert ("bot level", "hard") in found  # kiosk/i18n.py
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_marked_message_is_translated_with_its_placeholders(lang: str) -> None:
+    catalog, wanted = po(lang), marked()
+    problems = catalog_problems(catalog, wanted)
+    assert not problems, f"{lang}:\n" + "\n".join(problems)
+    unused = [m.id for m in catalog if m.id and (m.context, m.id if isinstance(m.id, str) else m.id[0]) not in wanted]
+    assert not unused, f"{lang}: messages nobody marks any more: {unused}"
+
+
+def test_the_template_holds_every_marked_message() -> None:
+    with open(LOCALE / "kiosk.pot", "rb") as f:
+        template = read_po(f)
+    ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
+    assert ids == set(marked()), "run pybabel extract (docs/developer/languages.md)"
+
+
+def test_the_check_catches_a_missing_message_and_a_broken_placeholder() -> None:
+    wanted = {(None, "Saved as {name}"): ("Saved as {name}",), (None, "Join"): ("Join",)}
+    catalog = Catalog(locale="de")
+    catalog.add("Saved as {name}", "Gespeichert als {nom}")
+    problems = catalog_problems(catalog, wanted)
+    assert "missing: 'Join'" in problems
+    assert any("placeholders of 'Saved as {name}'" in p for p in problems), problems
+    catalog.add("Join", "")
+    assert "empty: 'Join'" in catalog_problems(catalog, wanted)
+    catalog.add("Join", "Mitspielen", flags=["fuzzy"])
+    assert "fuzzy: 'Join'" in catalog_problems(catalog, wanted)
+    assert placeholders("%(count)s tiles, {n} orders, {0}") == {"count", "n", "0"}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_committed_mo_is_what_the_po_compiles_to_and_is_installed(lang: str) -> None:
+    compiled = io.BytesIO()
+    write_mo(compiled, po(lang))
+    committed = (LOCALE / lang / "LC_MESSAGES" / "kiosk.mo").read_bytes()
+    assert committed == compiled.getvalue(), f"{lang}: run pybabel compile (docs/developer/languages.md)"
+    installed = Path(kiosk.__file__).parent / "locale" / lang / "LC_MESSAGES" / "kiosk.mo"
+    assert installed.read_bytes() == committed
+
+
+def test_kv_extractor_reads_each_lines_expression() -> None:
+    kv = b"<Pad>:\n    Button:\n        text: root.tr._('Join') + ' \\u261d'\n        font_size: f(2\n    # _('no')\n"
+    got = list(extract_kv(io.BytesIO(kv), ["_"], [], {}))
+    assert got == [(3, "_", "Join", [])]
+
+
+# ------------------------------------------------------------------------------------------------ translators
+def test_languages_are_named_in_their_own_language() -> None:
+    assert LANGUAGES == {"en": "English", "ja": "日本語", "de": "Deutsch", "fr": "Français", "es": "Español"}
+    assert translator("ja") is translator("ja") and translator("ja").name == "日本語"
+    with pytest.raises(ValueError, match="unknown language 'xx'"):
+        Translator("xx")
+
+
+def test_plural_forms_follow_each_language() -> None:
+    def points(lang: str, n: int) -> str:
+        return translator(lang).ngettext("{n} point", "{n} points", n).format(n=n)
+
+    assert [points("en", n) for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
+    assert [points("de", n) for n in (0, 1, 2)] == ["0 Punkte", "1 Punkt", "2 Punkte"]
+    assert [points("fr", n) for n in (0, 1, 2)] == ["0 point", "1 point", "2 points"]  # French: 0 is singular
+    assert [points("es", n) for n in (0, 1, 2)] == ["0 puntos", "1 punto", "2 puntos"]
+    assert [points("ja", n) for n in (0, 1, 2)] == ["0ポイント", "1ポイント", "2ポイント"]
+    assert [translator("fr").ordinal(n) for n in (1, 2)] == ["1er", "2e"]
+    assert [translator("en").ordinal(n) for n in (1, 2, 3, 11, 22)] == ["1st", "2nd", "3rd", "11th", "22nd"]
+    assert translator("ja").ordinal(3) == "3位" and translator("de").ordinal(3) == "3."
+    assert translator("es").level("easy") == "fácil" and translator("en").level("easy") == "easy"
+
+
+def test_numbers_and_times_per_language() -> None:
+    def plain(text: str) -> str:
+        return text.replace("\u202f", " ").replace("\xa0", " ")
+
+    assert translator("en").number(1234.5) == "1,234.5"
+    assert translator("de").number(1234.5) == "1.234,5"
+    assert plain(translator("fr").number(1234.5)) == "1 234,5"
+    assert translator("de").number(42.5, "0.00") == "42,50" and translator("en").number(42.5, "0.00") == "42.50"
+    t = datetime.time(15, 5)
+    assert plain(translator("en").time(t)) == "3:05 PM"
+    assert translator("de").time(t) == "15:05" and translator("ja").time(t) == "15:05"
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    import kiosk.i18n
+
+    result = doctest.testmod(kiosk.i18n)
+    assert result.attempted >= 2 and result.failed == 0
+
+
+def test_english_is_the_source_and_needs_no_catalog() -> None:
+    en = translator("en")
+    assert en.gettext("Join") == "Join" and en._("Leave") == "Leave"
+    assert en.ngettext("{n} bot", "{n} bots", 2) == "{n} bots"
+    assert not (LOCALE / "en").exists()
+
+
+# ------------------------------------------------------------------------------------------------ config
+def test_language_section_defaults_and_valid_values() -> None:
+    assert load_dict({}).language == LanguageConfig("en", ("en",))
+    cfg = load_dict({"language": {"default": "de"}})
+    assert cfg.language == LanguageConfig("de", ("de",))
+    cfg = load_dict({"language": {"default": "ja", "enabled": ["en", "ja", "fr"]}})
+    assert cfg.language.enabled == ("en", "ja", "fr")
+    assert cfg.replace(sound={"volume": 0.2}).language == cfg.language  # kept through the menu's changes
+
+
+def test_language_section_problems_name_the_key() -> None:
+    with pytest.raises(ConfigError) as err:
+        load_dict({"language": {"default": "xx", "enabled": "en", "extra": 1}})
+    msg = str(err.value)
+    assert "language.default: must be one of en, ja, de, fr, es, got 'xx'" in msg
+    assert "language.enabled: must be a non-empty list of languages" in msg
+    assert "language.extra: unknown key" in msg
+    with pytest.raises(ConfigError) as err:
+        load_dict({"language": {"default": "de", "enabled": ["en", "kl", "en", 3]}})
+    msg = str(err.value)
+    assert "language.enabled[1]: unknown language 'kl'" in msg
+    assert "language.enabled: lists 'en' twice" in msg
+    assert "language.enabled[3]: unknown language 3" in msg
+    assert "language.enabled: must contain the default language 'de'" in msg
+    with pytest.raises(ConfigError, match="language.enabled: must be a non-empty list"):
+        load_dict({"language": {"enabled": []}})

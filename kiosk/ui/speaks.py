@@ -19,7 +19,8 @@ class Speaks:
     """Mixin (first in the bases, as Kivy's behaviours are): ``language``, ``tr`` and ``face``."""
 
     language = StringProperty(SOURCE)
-    tr = ObjectProperty(translator(SOURCE))
+    #: rebind: kv rules read ``root.tr._(...)``, a chain Kivy re-evaluates on a new ``tr`` only with rebind
+    tr = ObjectProperty(translator(SOURCE), rebind=True)
     face = StringProperty("")
 
     def on_language(self, _widget: Any, language: str) -> None:

@@ -1,11 +1,12 @@
 """Languages: every seat reads its own (English, Japanese, German, French, Spanish) through gettext catalogs.
 
-``kiosk/locale/<lang>/LC_MESSAGES/kiosk.po`` are the sources, their compiled ``kiosk.mo`` are committed beside
-them; English is the source language (no catalog). A :class:`Translator` per language gives ``gettext`` (alias
-``_``), ``ngettext`` and ``pgettext`` (plural forms by the catalog's ``Plural-Forms``), numbers and times by Babel,
-and the face its text is set in (Japanese needs the CJK face, :data:`CJK`). Strings in kv are marked as
-``root.tr._('...')`` and found by :func:`extract_kv` (``babel.cfg``); extract, update and compile:
-docs/developer/languages.md.
+``kiosk/locale/<lang>/LC_MESSAGES/kiosk.po`` are the sources (the shell's messages, domain ``kiosk``), their
+compiled ``kiosk.mo`` are committed beside them; a game's own words are its own domain, named by its folder
+(``kiosk/games/maki/locale/<lang>/LC_MESSAGES/maki.po``), read before the shell's. English is the source (no
+catalog). A :class:`Translator` per language and domain gives ``gettext`` (alias ``_``), ``ngettext`` and
+``pgettext`` (plural forms by the catalog), numbers and times by Babel, and the face its text is set in (Japanese
+needs the CJK face, :data:`CJK`). kv rules write ``root.tr._('...')`` (:func:`extract_kv`), how-to steps are found
+by :func:`extract_howto`; extract, update and compile: ``python -m devtools.catalogs`` (docs/developer/languages.md).
 
 >>> translator("de").ngettext("{n} bot", "{n} bots", 2).format(n=2)
 '2 Bots'
@@ -36,7 +37,11 @@ __all__ = [
     "translator",
     "font_for",
     "register_cjk",
+    "N_",
     "extract_kv",
+    "extract_howto",
+    "domains",
+    "locale_dir",
 ]
 
 #: Every language a seat may read, by code, with the language's own name (what its button shows).
@@ -50,28 +55,55 @@ CJK = "KioskCJK"
 CJK_PATH = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 CJK_BOLD_PATH = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
 #: Symbols the CJK face lacks, and the stand-in a text set in it shows (``Translator.sym``).
-_CJK_SYMBOLS: dict[str, str] = {}
+_CJK_SYMBOLS: dict[str, str] = {
+    "\u2714": "\u2713",  # heavy check mark -> check mark
+    "\u2716": "\u00d7",  # heavy multiplication x -> multiplication sign
+    "\u21bb": "\u21c4",  # clockwise open circle arrow (next) -> arrows left and right
+    "\u2b50": "\u2605",  # star -> black star
+    "\u232b": "\u2190",  # erase to the left -> leftwards arrow
+    "\u21b6": "\u2190",  # anticlockwise top semicircle arrow (undo) -> leftwards arrow
+    "\u2694": "\u00d7",  # crossed swords -> multiplication sign
+    "\u2615": "\u25cf",  # hot beverage (teacup) -> black circle
+}
 #: Languages whose text needs the CJK face.
 _CJK_LANGUAGES = frozenset({"ja"})
 _cjk_registered = False
 
 
-class Translator:
-    """One language's messages, numbers and times. ``_`` is ``gettext``: kv rules write ``root.tr._('Join')``."""
+def locale_dir(domain: str = DOMAIN) -> Path:
+    """Where a domain's catalogs are: ``kiosk/locale`` for the shell's, ``kiosk/games/<domain>/locale`` for a game's."""
+    return LOCALE_DIR if domain == DOMAIN else Path(__file__).parent / "games" / domain / "locale"
 
-    def __init__(self, language: str) -> None:
+
+def domains() -> list[str]:
+    """Every domain with messages: the shell's, then each game folder holding a ``babel.cfg``."""
+    games = sorted(p.parent.name for p in (Path(__file__).parent / "games").glob("*/babel.cfg"))
+    return [DOMAIN, *games]
+
+
+class Translator:
+    """One language's messages, numbers and times. ``_`` is ``gettext``: kv rules write ``root.tr._('Join')``.
+
+    ``domain``: a game's words (its folder's catalog) before the shell's; a game without a catalog reads the shell's."""
+
+    def __init__(self, language: str, domain: str = DOMAIN) -> None:
         if language not in LANGUAGES:
             raise ValueError(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
         self.language = language
+        self.domain = domain
         self.name = LANGUAGES[language]
-        self._catalog: _gettext.NullTranslations = (
-            _gettext.NullTranslations()
-            if language == SOURCE
-            else _gettext.translation(DOMAIN, str(LOCALE_DIR), [language], fallback=False)
-        )
+        self._catalog: _gettext.NullTranslations = _gettext.NullTranslations()
+        if language != SOURCE:
+            self._catalog = _gettext.translation(DOMAIN, str(LOCALE_DIR), [language], fallback=False)
+            if domain != DOMAIN:
+                game = _gettext.translation(domain, str(locale_dir(domain)), [language], fallback=True)
+                if type(game) is not _gettext.NullTranslations:  # the game has its own catalog
+                    game.add_fallback(self._catalog)
+                    self._catalog = game
 
     def __repr__(self) -> str:
-        return f"Translator({self.language!r})"
+        domain = "" if self.domain == DOMAIN else f", {self.domain!r}"
+        return f"Translator({self.language!r}{domain})"
 
     def gettext(self, message: str) -> str:
         return self._catalog.gettext(message)
@@ -139,10 +171,17 @@ class Translator:
         return font_for(self.language)
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction where it is defined (a game's blurb, a table of names); it is translated
+    where it is shown, through the reader's :class:`Translator` (``tr.gettext(spec.blurb)``)."""
+    return message
+
+
 @functools.cache
-def translator(language: str) -> Translator:
-    """The one :class:`Translator` of ``language`` (loaded once)."""
-    return Translator(language)
+def translator(language: str, domain: str = DOMAIN) -> Translator:
+    """The one :class:`Translator` of ``language`` for ``domain`` (the shell's, or a game's folder name), loaded
+    once."""
+    return Translator(language, domain)
 
 
 def font_for(language: str) -> str:
@@ -182,3 +221,17 @@ def extract_kv(
             continue
         for _line, funcname, messages, comments in found:
             yield lineno, funcname, messages, comments
+
+
+def extract_howto(
+    fileobj: Any, keywords: Any, comment_tags: Collection[str], options: dict[str, Any]
+) -> Iterator[tuple[Any, ...]]:
+    """Babel extraction for a game's ``howto.json``: each step's ``title`` and ``text`` (a step's words are looked up
+    with ``gettext`` as they stand in the file)."""
+    import json
+
+    steps = json.loads(fileobj.read().decode(options.get("encoding", "utf-8")))
+    for number, step in enumerate(steps, 1):
+        for field in ("title", "text"):
+            if isinstance(step, dict) and isinstance(step.get(field), str) and step[field]:
+                yield number, "gettext", step[field], [f"how-to step {number}: {field}"]

@@ -5,6 +5,7 @@ the config's ``language`` section."""
 from __future__ import annotations
 
 import datetime
+import functools
 import io
 import re
 from pathlib import Path
@@ -17,25 +18,32 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 import kiosk
+from devtools.catalogs import domains, po_path, source_root, template
 from kiosk.config import ConfigError, LanguageConfig, load_dict
-from kiosk.i18n import LANGUAGES, SOURCE, Translator, extract_kv, translator
+from kiosk.i18n import DOMAIN, LANGUAGES, SOURCE, Translator, extract_howto, extract_kv, translator
+from kiosk.i18n import domains as installed_domains
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "kiosk" / "locale"
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE]
+DOMAINS = domains()
+EVERY = [(d, lang) for d in DOMAINS for lang in TRANSLATED]
 
 
-def po(lang: str) -> Catalog:
-    with open(LOCALE / lang / "LC_MESSAGES" / "kiosk.po", "rb") as f:
+def po(lang: str, domain: str = DOMAIN) -> Catalog:
+    with open(po_path(domain, lang), "rb") as f:
         return read_po(f, locale=lang)
 
 
-def marked() -> dict[tuple[str | None, str], tuple[str, ...]]:
-    """Every message marked in the source tree (Python and kv, as babel.cfg says): (context, id) -> its ids."""
-    with open(ROOT / "babel.cfg", encoding="utf-8") as f:
+@functools.cache
+def marked(domain: str = DOMAIN) -> dict[tuple[str | None, str], tuple[str, ...]]:
+    """Every message marked in a domain's sources (Python, kv and how-to, as its babel.cfg says): (context, id) ->
+    its ids."""
+    root = source_root(domain)
+    with open(root / "babel.cfg", encoding="utf-8") as f:
         method_map, options_map = parse_mapping_cfg(f)
     found: dict[tuple[str | None, str], tuple[str, ...]] = {}
-    for _file, _line, message, _comments, context in extract_from_dir(str(ROOT), method_map, options_map):
+    for _file, _line, message, _comments, context in extract_from_dir(str(root), method_map, options_map):
         ids = (message,) if isinstance(message, str) else tuple(message)
         found[(context, ids[0])] = ids
     return found
@@ -80,20 +88,43 @@ def test_extraction_finds_python_and_kv_messages() -> None:
     assert ("bot level", "hard") in found  # kiosk/i18n.py
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_every_marked_message_is_translated_with_its_placeholders(lang: str) -> None:
-    catalog, wanted = po(lang), marked()
+@pytest.mark.parametrize(("domain", "lang"), EVERY)
+def test_every_marked_message_is_translated_with_its_placeholders(domain: str, lang: str) -> None:
+    catalog, wanted = po(lang, domain), marked(domain)
     problems = catalog_problems(catalog, wanted)
-    assert not problems, f"{lang}:\n" + "\n".join(problems)
+    assert not problems, f"{domain}/{lang}:\n" + "\n".join(problems)
     unused = [m.id for m in catalog if m.id and (m.context, m.id if isinstance(m.id, str) else m.id[0]) not in wanted]
-    assert not unused, f"{lang}: messages nobody marks any more: {unused}"
+    assert not unused, f"{domain}/{lang}: messages nobody marks any more: {unused}"
 
 
-def test_the_template_holds_every_marked_message() -> None:
-    with open(LOCALE / "kiosk.pot", "rb") as f:
-        template = read_po(f)
-    ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
-    assert ids == set(marked()), "run pybabel extract (docs/developer/languages.md)"
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_template_holds_every_marked_message(domain: str) -> None:
+    with open(template(domain), "rb") as f:
+        pot = read_po(f)
+    ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in pot if m.id}
+    assert ids == set(marked(domain)), "run python -m devtools.catalogs (docs/developer/languages.md)"
+
+
+def test_the_installed_kiosk_has_every_domain() -> None:
+    assert installed_domains() == DOMAINS
+
+
+def test_a_games_words_come_before_the_shells() -> None:
+    """A game's translator reads its own catalog, then the shell's; a domain without a catalog reads the shell's."""
+    shell = translator("de")
+    assert Translator("de", "no-such-game").gettext("Join") == shell.gettext("Join") != "Join"
+    for domain in DOMAINS[1:]:
+        game = translator("de", domain)
+        assert game.gettext("Join") == shell.gettext("Join")
+        own = next(iter(marked(domain)))
+        if own[0] is None:
+            assert game.gettext(own[1]) == po("de", domain).get(own[1]).string
+
+
+def test_howto_extractor_reads_titles_and_texts() -> None:
+    howto = b'[{"title": "Goal", "text": "Most points wins.", "pictures": ["x"]}, {"title": "", "text": "Go"}]'
+    got = list(extract_howto(io.BytesIO(howto), ["gettext"], [], {}))
+    assert [(line, msg) for line, _f, msg, _c in got] == [(1, "Goal"), (1, "Most points wins."), (2, "Go")]
 
 
 def test_the_check_catches_a_missing_message_and_a_broken_placeholder() -> None:
@@ -110,13 +141,14 @@ def test_the_check_catches_a_missing_message_and_a_broken_placeholder() -> None:
     assert placeholders("%(count)s tiles, {n} orders, {0}") == {"count", "n", "0"}
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_committed_mo_is_what_the_po_compiles_to_and_is_installed(lang: str) -> None:
+@pytest.mark.parametrize(("domain", "lang"), EVERY)
+def test_committed_mo_is_what_the_po_compiles_to_and_is_installed(domain: str, lang: str) -> None:
     compiled = io.BytesIO()
-    write_mo(compiled, po(lang))
-    committed = (LOCALE / lang / "LC_MESSAGES" / "kiosk.mo").read_bytes()
-    assert committed == compiled.getvalue(), f"{lang}: run pybabel compile (docs/developer/languages.md)"
-    installed = Path(kiosk.__file__).parent / "locale" / lang / "LC_MESSAGES" / "kiosk.mo"
+    write_mo(compiled, po(lang, domain))
+    mo = po_path(domain, lang).with_suffix(".mo")
+    committed = mo.read_bytes()
+    assert committed == compiled.getvalue(), f"{domain}/{lang}: run python -m devtools.catalogs compile"
+    installed = Path(kiosk.__file__).parent / mo.relative_to(ROOT / "kiosk")
     assert installed.read_bytes() == committed
 
 

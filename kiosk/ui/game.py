@@ -25,8 +25,9 @@ from kivy.uix.widget import Widget
 from kiosk.engine import Action
 from kiosk.inputs import SeatEvent
 from kiosk.ui.focus import FocusRing, reading_order, walk_choices
-from kiosk.ui.seatzone import SeatZone, use_players
+from kiosk.ui.seatzone import CentrePanel, SeatZone, use_players
 from kiosk.ui.session import GameSession, describe_action, format_value
+from kiosk.ui.speaks import Speaks
 from kiosk.ui.touchplan import NextIntent, Step, panel_plan
 
 log = logging.getLogger("kiosk.ui.game")
@@ -37,8 +38,11 @@ PAGE_SIZE = 6
 MAX_CENTRE_LINES = 14
 
 
-class BaseGameScreen(Screen):
-    """Base of every game screen (see the module docstring for the plug-in interface)."""
+class BaseGameScreen(Speaks, Screen):
+    """Base of every game screen (see the module docstring for the plug-in interface).
+
+    It speaks the table's language in the game's words (``tr``: the centre, the logs); each seat's zone speaks
+    its seat's (``zone.tr``, set by :meth:`SeatZone.take_seat`)."""
 
     session = ObjectProperty(None, allownone=True)
     table = ObjectProperty(None)
@@ -56,6 +60,10 @@ class BaseGameScreen(Screen):
         self.session = session
         self.attract = session.attract
         self.title = session.spec.title
+        self.domain, self.language = session.spec.key, session.language
+        for w in self.walk(restrict=True):
+            if isinstance(w, CentrePanel):
+                w.domain, w.language = session.spec.key, session.language
         use_players(self, list(session.seats))  # the centre takes the bands of the edges where nobody plays
 
     def _build_panels(self, *_a: Any) -> None:

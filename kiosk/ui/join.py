@@ -36,7 +36,7 @@ __all__ = ["JoinScreen", "JoinPad"]
 _LEVEL_CYCLE = ("easy", "normal", "hard", "random")
 
 
-class JoinPad(Speaks, SeatZone):
+class JoinPad(SeatZone):
     mode = OptionProperty("empty", options=["empty", "human", "bot"])
     level = StringProperty("normal")
     full = BooleanProperty(False)

@@ -20,7 +20,7 @@ from kiosk.ui.speaks import Speaks
 __all__ = ["Overlay", "PromptZone"]
 
 
-class PromptZone(Speaks, SeatZone):
+class PromptZone(SeatZone):
     """One seat's "Still playing?", in the seat's language."""
 
     overlay = ObjectProperty(None, allownone=True)

@@ -17,7 +17,6 @@ from kivy.uix.screenmanager import Screen
 from kiosk.i18n import Translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone
-from kiosk.ui.speaks import Speaks
 
 log = logging.getLogger("kiosk.ui.results")
 
@@ -66,7 +65,7 @@ def marked_rows(entries: list[Any], marked: set[int], n: int = 5, fmt: Callable[
     return rows or ["(no scores yet)"]
 
 
-class ResultPad(Speaks, SeatZone):
+class ResultPad(SeatZone):
     in_game = BooleanProperty(False)
     rank_text = StringProperty("")
     score_text = StringProperty("")

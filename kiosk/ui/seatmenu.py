@@ -44,7 +44,6 @@ from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.howto import HowToStep, howto_steps
 from kiosk.ui.pieces import Picture
 from kiosk.ui.seatzone import SeatBadge, SeatZone
-from kiosk.ui.speaks import Speaks
 
 log = logging.getLogger("kiosk.ui.seatmenu")
 
@@ -54,7 +53,7 @@ __all__ = ["SeatMenu", "SeatMenus", "DEMO_STEP_S"]
 DEMO_STEP_S = 1.6
 
 
-class SeatMenu(Speaks, SeatZone):
+class SeatMenu(SeatZone):
     """One seat's menu over its zone (see the module docstring). ``page``: menu, howto or leave."""
 
     page = OptionProperty("menu", options=["menu", "howto", "leave"])

@@ -36,6 +36,7 @@ from kivy.uix.widget import Widget
 
 from kiosk import clock
 from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "TrayHelp", "use_players"]
 
@@ -116,8 +117,11 @@ class Oriented(ScatterLayout):
         return self._target is not None and self._target.contains(x, y)
 
 
-class SeatZone(Oriented):
-    """A seat's zone, facing it. Set ``table`` (the SeatMap) and ``seat``; it follows the parent's size."""
+class SeatZone(Speaks, Oriented):
+    """A seat's zone, facing it. Set ``table`` (the SeatMap) and ``seat``; it follows the parent's size.
+
+    It speaks its seat's language (:class:`~kiosk.ui.speaks.Speaks`: ``tr``, ``face``); :meth:`take_seat` sets it
+    from the session and the game's words (``domain``) from the game."""
 
     table = ObjectProperty(None, allownone=True)
     seat = ObjectProperty(None, allownone=True)
@@ -150,6 +154,9 @@ class SeatZone(Oriented):
         """Play game seat ``game_seat`` of ``session`` (a GameSession): who sits here comes from it."""
         self.game_seat = game_seat
         self.in_game = True
+        self.domain = session.spec.key
+        if self.seat is not None:
+            self.language = session.language_of(self.seat.index)
         self.is_bot = session.is_bot(game_seat)
         self.who = session.who(game_seat)
 
@@ -194,7 +201,7 @@ class SeatZone(Oriented):
         self.place(self.table.region(seat, w, h), seat.rotation)
 
 
-class CentrePanel(Oriented):
+class CentrePanel(Speaks, Oriented):
     """The shared centre of the table, facing ``facing`` ("bottom", "right", "top" or "left").
 
     ``half`` restricts it to the half of the centre nearest that edge (two copies can then face both long

@@ -1,6 +1,7 @@
 """A widget that speaks a seat's (or the table's) language (:mod:`kiosk.i18n`): setting ``language`` sets ``tr``,
 its translator (kv rules write ``root.tr._('Join')``), and ``face``, the font its words are set in (the CJK face for
-Japanese, else ``""``: kv rules write ``font_name: root.face or FONT``)."""
+Japanese, else ``""``: kv rules write ``font_name: root.face or FONT``). ``domain``: whose words, the shell's
+(``kiosk``) or a game's (its folder's name: its own catalog first, then the shell's)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from kivy.properties import ObjectProperty, StringProperty
 
-from kiosk.i18n import SOURCE, register_cjk, translator
+from kiosk.i18n import DOMAIN, SOURCE, register_cjk, translator
 
 __all__ = ["Speaks"]
 
@@ -16,13 +17,16 @@ register_cjk()
 
 
 class Speaks:
-    """Mixin (first in the bases, as Kivy's behaviours are): ``language``, ``tr`` and ``face``."""
+    """Mixin (first in the bases, as Kivy's behaviours are): ``language``, ``domain``, ``tr`` and ``face``."""
 
     language = StringProperty(SOURCE)
+    domain = StringProperty(DOMAIN)
     #: rebind: kv rules read ``root.tr._(...)``, a chain Kivy re-evaluates on a new ``tr`` only with rebind
     tr = ObjectProperty(translator(SOURCE), rebind=True)
     face = StringProperty("")
 
-    def on_language(self, _widget: Any, language: str) -> None:
-        self.tr = translator(language)
+    def on_language(self, *_a: Any) -> None:
+        self.tr = translator(self.language, self.domain)
         self.face = self.tr.face
+
+    on_domain = on_language

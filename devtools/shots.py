@@ -10,10 +10,11 @@ a real window at each size (default 1920x1080 and 1280x800), visits every screen
 * every step of every game's how-to as the seat menu shows it at a seat (``seat_howto_<game>_<step>_<edge>``);
 * the results screen with the initials entry; the operator screen from both edges.
 
-Files are ``artifacts/screens/<shot>_<W>x<H>.png``. Each screen is also walked by the fit checker
-(:func:`devtools.fit.check_tree`); its findings go to ``artifacts/screens/fit_<W>x<H>.txt`` and the command
-prints how many each shot has. Without a display the command re-runs itself under ``xvfb-run`` (Debian
-``xvfb``, which ``test.sh`` installs). Each size runs in its own process (Kivy allows one window per process).
+Files are ``artifacts/screens/<shot>_<W>x<H>.png`` (``--language ja``: in ``artifacts/screens/ja/``). Each screen
+is also walked by the fit checker (:func:`devtools.fit.check_tree`); its findings go to
+``artifacts/screens/fit_<W>x<H>.txt`` and the command prints how many each shot has. Without a display the
+command re-runs itself under ``xvfb-run`` (Debian ``xvfb``, which ``test.sh`` installs). Each size runs in its
+own process (Kivy allows one window per process).
 
 The tour runs on the kiosk's virtual clock (:func:`kiosk.clock.freeze`, as the UI tests do): each frame first
 waits for the kiosk's background work (a bot's search, a demo, the stores opening) and then advances the clock
@@ -72,11 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", default="", help="take only the shots whose name contains this text")
     p.add_argument("--fit", action="store_true", help="only the fit checker's screens, no PNGs (see fit_tour)")
     p.add_argument("--findings", type=Path, default=None, help="write the fit findings as JSON to this file")
+    p.add_argument("--language", default="en", help="the table's language, which every seat reads (en, ja, de, fr, es)")
     p.add_argument("--child", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     out = (args.out or _default_out()).resolve()
     if args.child:
-        return _child(out, args.child, args.only, fit=args.fit, findings=args.findings)
+        return _child(out, args.child, args.only, fit=args.fit, findings=args.findings, language=args.language)
     if not os.environ.get("DISPLAY"):
         xvfb = shutil.which("xvfb-run")
         if xvfb is None:
@@ -101,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             cmd += ["--only", args.only]
         if args.fit:
             cmd += ["--fit"]
+        cmd += ["--language", args.language]
         if args.findings is not None:
             cmd += ["--findings", str(args.findings.with_name(f"{args.findings.stem}_{size}{args.findings.suffix}"))]
         rc = subprocess.call(cmd)
@@ -353,11 +356,13 @@ def _seed_scores(state: Path) -> None:
         close()
 
 
-def run_tour(size: str, out: Path, only: str = "", fit: bool = False) -> Tour:
+def run_tour(size: str, out: Path, only: str = "", fit: bool = False, language: str = "en") -> Tour:
     """Start the kiosk in this process at ``size`` ("1920x1080"), take the tour and return it (its findings,
-    its failed shots). ``fit``: the fit checker's set of screens and no PNGs. Kivy allows one window per
-    process: call it once, in a fresh process (``python -m devtools.shots --child <size>``)."""
+    its failed shots). ``fit``: the fit checker's set of screens and no PNGs. ``language``: the table's, which
+    every seat reads (every language enabled). Kivy allows one window per process: call it once, in a fresh
+    process (``python -m devtools.shots --child <size>``)."""
     width, height = (int(v) for v in size.split("x"))
+    out = out if language == "en" else out / language  # another language's shots: in their own folder
     out.mkdir(parents=True, exist_ok=True)
     state = Path(tempfile.mkdtemp(prefix="kiosk-shots-"))
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -371,6 +376,7 @@ def run_tour(size: str, out: Path, only: str = "", fit: bool = False) -> Tour:
     from kiosk import clock
     from kiosk.app import KioskApp
     from kiosk.config import Config
+    from kiosk.i18n import LANGUAGES
 
     clock.freeze()  # virtual time from here: see Tour.frame
 
@@ -379,6 +385,7 @@ def run_tour(size: str, out: Path, only: str = "", fit: bool = False) -> Tour:
         attract={"move_delay_s": 0.15, "game_s": 60.0, "boards_s": 60.0, "call_s": 60.0, "bot_level": "random"},
         bots={"move_delay_s": 0.05, "default_level": "random"},
         timeouts={"idle_s": 600.0, "still_playing_s": 600.0, "menu_idle_s": 600.0, "initials_s": 300.0},
+        language={"default": language, "enabled": [language] + [lang for lang in LANGUAGES if lang != language]},
     )
     app = KioskApp(
         cfg,
@@ -405,7 +412,7 @@ def run_tour(size: str, out: Path, only: str = "", fit: bool = False) -> Tour:
     return tour
 
 
-def fit_tour(size: str, only: str = "") -> dict[str, Any]:
+def fit_tour(size: str, only: str = "", language: str = "en") -> dict[str, Any]:
     """The fit test's tour in this (fresh) process: ``{"findings": {shot: [finding, ...]}, "failed": [shot]}``.
 
     The screens: attract mode, the picker, a how-to and the joining screen from a long and a short edge, every
@@ -413,19 +420,21 @@ def fit_tour(size: str, only: str = "") -> dict[str, Any]:
     results from both edges, the operator screen facing both (its PIN, its menu, its event page), the boards of a
     table paired with an event; shorter waits, and no PNGs are written."""
     with tempfile.TemporaryDirectory(prefix="kiosk-fit-") as tmp:
-        tour = run_tour(size, Path(tmp), only, fit=True)
+        tour = run_tour(size, Path(tmp), only, fit=True, language=language)
     return {"findings": tour.findings, "failed": tour.failed}
 
 
-def _child(out: Path, size: str, only: str, fit: bool = False, findings: Path | None = None) -> int:
+def _child(
+    out: Path, size: str, only: str, fit: bool = False, findings: Path | None = None, language: str = "en"
+) -> int:
     if fit:
-        result = fit_tour(size, only)
+        result = fit_tour(size, only, language)
         failed = result["failed"]
         if findings is not None:
             findings.write_text(json.dumps(result, indent=1), encoding="utf-8")
         return 1 if failed else 0
-    tour = run_tour(size, out, only)
-    (out / f"fit_{size}.txt").write_text("\n".join(tour.fit_lines) + "\n", encoding="utf-8")
+    tour = run_tour(size, out, only, language=language)
+    (tour.out / f"fit_{size}.txt").write_text("\n".join(tour.fit_lines) + "\n", encoding="utf-8")
     if findings is not None:
         findings.write_text(json.dumps({"findings": tour.findings, "failed": tour.failed}, indent=1), "utf-8")
     return 1 if tour.failed else 0

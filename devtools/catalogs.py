@@ -12,6 +12,7 @@ Run it with the kiosk importable (``./.venv/bin/python``: the kv and how-to extr
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -63,12 +64,19 @@ def extract(domain: str) -> None:
 
 
 def update(domain: str) -> None:
+    """Each language's ``.po`` from the template (a new one started); the header keeps its dates (only the
+    messages change, so that two changes merge cleanly)."""
     for lang in TRANSLATED:
         if po_path(domain, lang).is_file():
+            before = po_path(domain, lang).read_text(encoding="utf-8")
             pybabel(
                 "update", "-i", str(template(domain)), "-d", str(locale_dir(domain)), "-D", domain, "-l", lang,
                 "--no-wrap", "--no-fuzzy-matching", "--ignore-obsolete",
             )  # fmt: skip
+            after = po_path(domain, lang).read_text(encoding="utf-8")
+            dated = re.compile(r'^"POT-Creation-Date: .*$', re.M)
+            if (old := dated.search(before)) is not None:
+                po_path(domain, lang).write_text(dated.sub(lambda _m: old.group(0), after, count=1), encoding="utf-8")
         else:
             pybabel("init", "-i", str(template(domain)), "-d", str(locale_dir(domain)), "-D", domain, "-l", lang,
                     "--no-wrap")  # fmt: skip

@@ -1,7 +1,8 @@
 """Game words every screen shares: squares by name (``B3``), actions as button labels, events in words, plurals.
 
 A game's own words (its event texts, its action names) live in its folder; these are the fallbacks and pieces
-they are built from.
+they are built from. Each takes the reader's translator (``tr``: :func:`kiosk.i18n.translator` of the seat's or the
+table's language, in the game's domain); without one it writes English.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kiosk.engine import Action, Event
+from kiosk.i18n import Translator, translator
 
 ROW_LETTERS = "ABCDEFGH"
 
@@ -69,43 +71,61 @@ def action_label(action: Action, cols: int, cells: int, recipes: dict[int, str] 
 
 
 # ----------------------------------------------------------------------------------------------- events in words
-def _words(v: Any) -> str:
+def _words(v: Any, tr: Translator) -> str:
     """A value from an event's data as plain words (never a dict, a list's brackets or an underscore)."""
     if isinstance(v, bool):
-        return "yes" if v else "no"
+        return tr.gettext("yes") if v else tr.gettext("no")
     if isinstance(v, dict):
-        return ", ".join(_words(x) for x in v.values())
+        return ", ".join(_words(x, tr) for x in v.values())
     if isinstance(v, (list, tuple)):
-        return ", ".join(_words(x) for x in v)
+        return ", ".join(_words(x, tr) for x in v)
     return str(v).replace("_", " ")
 
 
-def join_names(names: Sequence[str]) -> str:
-    """``["A"]`` -> ``A``; ``["A", "B", "C"]`` -> ``A, B and C``."""
+def join_names(names: Sequence[str], tr: Translator | None = None) -> str:
+    """``["A"]`` -> ``A``; ``["A", "B", "C"]`` -> ``A, B and C`` (``A, B und C``...)."""
+    tr = tr or translator("en")
     names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "nobody"
+    if not names:
+        return tr.gettext("nobody")
+    if len(names) == 1:
+        return names[0]
+    return tr.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def plural(n: int, word: str) -> str:
+    """English only (``1 pt``, ``2 pts``): a reader's language needs ``tr.ngettext`` (see :func:`points`)."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def game_over_text(data: dict[str, Any], who: Callable[[int | None], str]) -> str:
+def points(n: int, tr: Translator | None = None) -> str:
+    """``1 pt`` / ``12 pts`` in the reader's language (plural forms by the catalog)."""
+    tr = tr or translator("en")
+    return tr.ngettext("{n} pt", "{n} pts", n).format(n=tr.number(n))
+
+
+def game_over_text(data: dict[str, Any], who: Callable[[int | None], str], tr: Translator | None = None) -> str:
     """``Game over: Circle wins (12 pts)`` / ``... Circle and Diamond share the win``."""
+    tr = tr or translator("en")
     winners = [w for w in data.get("winners", []) if isinstance(w, int)]
     scores = data.get("scores", [])
     reason = data.get("reason")
-    head = f"Game over ({_words(reason)})" if reason else "Game over"
+    head = tr.gettext("Game over ({reason})").format(reason=_words(reason, tr)) if reason else tr.gettext("Game over")
     if not winners:
         return head
-    names = join_names([who(w) for w in winners])
-    pts = f" ({plural(scores[winners[0]], 'pt')})" if winners[0] < len(scores) else ""
-    return f"{head}: {names} {'wins' if len(winners) == 1 else 'share the win'}{pts}"
+    names = join_names([who(w) for w in winners], tr)
+    if len(winners) == 1:
+        text = tr.gettext("{head}: {names} wins").format(head=head, names=names)
+    else:
+        text = tr.gettext("{head}: {names} share the win").format(head=head, names=names)
+    return f"{text} ({points(scores[winners[0]], tr)})" if winners[0] < len(scores) else text
 
 
-def fallback_event_text(ev: Event, who: Callable[[int | None], str]) -> str:
-    """An event kind no formatter knows, still in words: ``Circle card flipped: Chop``."""
+def fallback_event_text(ev: Event, who: Callable[[int | None], str], tr: Translator | None = None) -> str:
+    """An event kind no formatter knows, still in words: ``Circle card flipped: Chop`` (the kind's own name: a
+    game's formatter covers every event it shows)."""
+    tr = tr or translator("en")
     subject = who(ev.seat) if ev.seat is not None else ""
     what = ev.kind.replace("_", " ")
-    values = [_words(v) for v in dict(ev.data).values() if v not in (None, "", [], {})]
+    values = [_words(v, tr) for v in dict(ev.data).values() if v not in (None, "", [], {})]
     return (f"{subject} {what}".strip() + (": " + "; ".join(values) if values else "")).strip()

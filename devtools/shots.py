@@ -366,11 +366,8 @@ class Tour:
         from kiosk.ui.howto import howto_steps
 
         for key, spec in app.games.items():
-            for edge, position in edges:
-                # the fit set: a seat's how-to menu at its first step
-                every = not fit
-                steps = range(len(howto_steps(spec)) if every else 1)
-                for i in steps:
+            for edge, position in edges:  # every step (the fit set too: a few frames each)
+                for i in range(len(howto_steps(spec))):
                     self.take(f"seat_howto_{key}_{i + 1}_{edge}", only, partial(self.seat_howto, position, key, i))
         for edge, position in edges:
             self.take(f"results_{edge}", only, partial(self.results, position))
@@ -463,7 +460,7 @@ def fit_tour(size: str, only: str = "", language: str = "en") -> dict[str, Any]:
     """The fit test's tour in this (fresh) process: ``{"findings": {shot: [finding, ...]}, "failed": [shot]}``.
 
     The screens: attract mode, the picker, a how-to and the joining screen from a long and a short edge, every
-    game with a human at a long and a short edge, a seat's how-to menu at its first step for every game, the
+    game with a human at a long and a short edge, every step of every game's how-to in a seat's menu, the
     results from both edges, the operator screen facing both (its PIN, its menu, its event page), the boards of a
     table paired with an event; shorter waits, and no PNGs are written."""
     with tempfile.TemporaryDirectory(prefix="kiosk-fit-") as tmp:

@@ -1,6 +1,6 @@
 """Every screen's text fits, at both window sizes: the fit checker (:mod:`devtools.fit`) over the screenshot
 tour's screens (:func:`devtools.shots.fit_tour`: attract mode, the picker, a how-to and the joining screen from a long
-and a short edge, every game with a human at a long and at a short edge, a seat's how-to menu, the results with
+and a short edge, every game with a human at a long and at a short edge, every step of a seat's how-to, the results with
 the initials entry from both edges, the operator screen facing both edges).
 
 Each size is one child process (``python -m devtools.shots --child <size> --fit``: Kivy allows one window per
@@ -64,6 +64,8 @@ def test_every_screen_fits(size: str, language: str, tmp_path: Path) -> None:
     wanted += ["attract_event_boards"]
     missing = [name for name in wanted if name not in findings]
     assert not missing, f"screens not walked: {missing}"
+    steps = [name for name in findings if name.startswith("seat_howto_")]  # every step of each game, both edges
+    assert len(steps) >= 2 * len(games) * 5 and any(n.endswith("_7_short") for n in steps), steps
     problems = [
         f"{shot}: {f['kind']}: {f['text'][:60]!r} ({f['detail']}) at {f['path']}"
         for shot, items in findings.items()

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from kiosk.games.takoyaki.look import BALL_LETTER, BALL_RGBA
+from kiosk.i18n import translator
 from kiosk.ui import load_kv, pictures
 from kiosk.ui.typescale import register_fonts
 
@@ -52,13 +53,16 @@ class TakoOrderCard(Widget):
     px high, set by its kv rule: at least 1.45 times the type scale's minimum) names the halves, "raw side" and
     (with fire) "fried"; the two right columns are the heated half: their balls are drawn fried, the left,
     unheated half's balls raw, as the order asks. ``shown`` False draws the card's back (a "?": not revealed
-    yet). :func:`card_width` is the width whose spaces are square for a height."""
+    yet). :func:`card_width` is the width whose spaces are square for a height. ``tr`` and ``face``: the language its
+    header speaks (its seat's, :class:`kiosk.ui.speaks.Speaks`) and the font it is set in ("" for the usual)."""
 
     cells = ListProperty([0] * 12)
     shown = BooleanProperty(True)
     hot_source = StringProperty("")
     head = NumericProperty(20.0)
     flip = NumericProperty(1.0)  # drawn scaled by this across (kiosk.ui.motion.flip_in)
+    tr = ObjectProperty(translator("en", "takoyaki"), rebind=True)
+    face = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

@@ -380,8 +380,13 @@ def child_main(tmp: Path, out: Path) -> None:
                 p: [w.text for w in p.ids.order.walk(restrict=True) if isinstance(w, Label)] for p in (fr, ja)
             }
             assert "crue" in card_words[fr] and "生" in card_words[ja], card_words
+            # the balls' letters (the colour-blind cue) too: French rouge/vert/bleu, Japanese kanji (raw side up)
+            fr_balls, ja_balls = ([b for b in p.ids.grill.balls if b.space >= 0] for p in (fr, ja))
+            assert {b.letter for b in fr_balls} == {"r", "v", "b"}, [b.letter for b in fr_balls]
+            assert {b.letter for b in ja_balls} == {"赤", "緑", "青"}, [b.letter for b in ja_balls]
             # Japanese is set in the CJK face (when installed), French in the usual one
             cjk = font_for("ja")
+            assert all(b.children[0].font_name == cjk for b in ja_balls) or not cjk
             assert buttons(ja, "TAKOYAKI!\n\uff08\u5ba3\u8a00\uff09")[0].font_name == (cjk or buttons(fr)[0].font_name)
             assert buttons(fr, "TAKOYAKI!\n(annoncer)")[0].font_name != CJK
             # hint mode: the solver's next move in the seat's words

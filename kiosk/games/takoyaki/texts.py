@@ -75,6 +75,14 @@ def rule_error_text(message: str, tr: Translator | None = None) -> str:
     return tr.gettext(message) if message in RULE_ERRORS else message
 
 
+def ball_letters(tr: Translator | None = None) -> str:
+    """The letters on the balls, red, green and blue (the colour-blind cue), in the reader's language."""
+    # TRANSLATORS: the initials of red, green and blue on the balls (one character each, upper case where the
+    # language has it: the raw side shows it in lower case), e.g. RVB (rouge, vert, bleu)
+    letters = _tr(tr).pgettext("ball letters", "RGB")
+    return letters if len(letters) == 3 else "RGB"
+
+
 def band_text(band: str, tr: Translator | None = None) -> str:
     return _tr(tr).gettext(BANDS[band]) if band in BANDS else band
 

@@ -369,13 +369,11 @@ class TakoyakiScreen(BaseGameScreen):
                 motion.flip_in(panel.ids.order, 0.35)
 
     def _update_countdown(self) -> None:
-        if self._countdown_ev is None:
-            self.countdown = ""
-        else:
-            left = max(0.0, self._countdown_end - clock.now())
-            self.countdown = self._count(left, self.tr)
+        counting = self._countdown_ev is not None
+        left = max(0.0, self._countdown_end - clock.now())
+        self.countdown = self._count(left, self.tr) if counting else ""
         for panel in self.panels.values():  # each seat reads "GO!" in its language
-            panel.countdown = self._count(left, panel.tr) if self.countdown else ""
+            panel.countdown = self._count(left, panel.tr) if counting else ""
 
     @staticmethod
     def _count(left: float, tr: Translator) -> str:

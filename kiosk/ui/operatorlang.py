@@ -69,5 +69,5 @@ class LanguageSettings:
 
     @staticmethod
     def language_mark(code: str, on: bool) -> str:
-        """A seat language's toggle: a check mark while a seat may choose it (one its face has)."""
-        return translator(code).sym("\u2714") if on else ""
+        """A seat language's toggle: a check mark and a space while a seat may choose it (a mark its face has)."""
+        return translator(code).sym("\u2714") + " " if on else ""

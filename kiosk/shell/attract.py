@@ -17,6 +17,7 @@ from kivy.clock import Clock, ClockEvent
 
 from kiosk.ai import make_bot
 from kiosk.engine import Event
+from kiosk.i18n import translator
 from kiosk.shell.lively import lively_start, spread_seats
 from kiosk.ui.attract import EdgeCalls, board_rows
 from kiosk.ui.session import GameSession
@@ -47,6 +48,8 @@ class AttractDirector:
     def begin(self) -> None:
         """Attract mode from the top: the resume offer if there is one, else the cycle's first step."""
         self._step = 0
+        lang = self.app.cfg.language
+        self.app.attract_screen.call_languages(lang.enabled, lang.default)
         self.app.attract_screen.text = self.app.cfg.attract.text
         if self.offers:
             self._show_offer()
@@ -116,12 +119,14 @@ class AttractDirector:
     def _show_boards(self, key: str) -> None:
         app = self.app
         title = app.games[key].title
+        tr = translator(app.cfg.language.default)
         if not app.scores.available:
             reason = str(app.scores.reason)
-            app.attract_screen.show_boards(title, ["(boards unavailable)"], [], reason[:80])
+            app.attract_screen.show_boards(title, [tr.gettext("(boards unavailable)")], [], reason[:80])
         else:
             top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)
-            app.attract_screen.show_boards(title, board_rows(top), board_rows(today), event=app.events.board_rows(key))
+            rows = board_rows(top, tr=tr), board_rows(today, tr=tr)
+            app.attract_screen.show_boards(title, *rows, event=app.events.board_rows(key))
         app.show("attract")
 
     # ---------------------------------------------------------------------------------------------- bots' game
@@ -174,6 +179,7 @@ class AttractDirector:
         if calls is None:
             return
         calls.text = self.app.cfg.attract.text
+        calls.set_languages(self.app.cfg.language.enabled)
         if shown and calls.parent is None:
             root.add_widget(calls)
         elif not shown and calls.parent is not None:
@@ -212,12 +218,15 @@ class AttractDirector:
 
     def _show_offer(self) -> None:
         offer = self.offers[0]
-        when = offer.last_activity.strftime("%H:%M") if offer.last_activity else ""
+        tr = translator(self.app.cfg.language.default)
+        when = tr.time(offer.last_activity, "HH:mm") if offer.last_activity else ""
         series = (offer.meta or {}).get("series")  # [game, of]: a match's progress
-        what = "game"
         if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
-            what = f"match (game {series[0]} of {series[1]})"
-        self.app.attract_screen.show_offer(f"Resume the {offer.title} {what} from {when}?")
+            text = tr.gettext("Resume the {game} match (game {n} of {of}) from {time}?")
+            text = text.format(game=offer.title, n=tr.number(series[0]), of=tr.number(series[1]), time=when)
+        else:
+            text = tr.gettext("Resume the {game} game from {time}?").format(game=offer.title, time=when)
+        self.app.attract_screen.show_offer(text)
         self.app.show("attract")
         self._cancel()
         self._ev = Clock.schedule_once(self._offer_timeout, max(20.0, self.app.cfg.attract.call_s))

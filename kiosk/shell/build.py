@@ -188,7 +188,13 @@ class LazyBuild:
         from kiosk.ui.picker import PickerScreen
 
         app = self.app
-        picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
+        picker = PickerScreen(
+            name="picker",
+            table=app.table,
+            on_pick=app.open_join,
+            on_back=app.go_attract,
+            table_language=lambda: app.cfg.language.default,
+        )
         picker.set_games(app.games)
         return self._screen(picker)
 

@@ -185,5 +185,10 @@ def _probe() -> tuple[Any, bytes] | None:
 def face(text: str) -> str:
     """The registered font name to set ``text`` in: ``KioskSans`` unless Inter lacks one of its characters.
 
-    Markup tags are plain ASCII, so markup text works too."""
+    Markup tags are plain ASCII, so markup text works too. Japanese text (kana, kanji, full-width forms) is set in
+    the CJK face (:data:`kiosk.i18n.CJK`, when registered)."""
+    from kiosk.i18n import font_for
+
+    if any("\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" for ch in text) and font_for("ja"):
+        return font_for("ja")
     return SANS if all(covers(ch) for ch in set(text)) else SYMBOLS

@@ -67,7 +67,7 @@ def howto_text(spec: GameSpec, tr: Any = None) -> str:
     from kiosk.i18n import translator
 
     tr = tr or translator("en", spec.key)
-    line = tr.gettext("[b]{title}:[/b] {text}")
-    return "\n".join(
-        line.format(title=escape_markup(s.title), text=escape_markup(s.text)) for s in howto_steps(spec, tr)
-    )
+    steps = howto_steps(spec, tr)
+    # a game's steps not yet in this language read as English, punctuation included
+    line = tr.gettext("[b]{title}:[/b] {text}") if steps != howto_steps(spec) else "[b]{title}:[/b] {text}"
+    return "\n".join(line.format(title=escape_markup(s.title), text=escape_markup(s.text)) for s in steps)

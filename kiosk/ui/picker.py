@@ -18,6 +18,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.properties import (
     ListProperty,
+    NumericProperty,
     ObjectProperty,
     OptionProperty,
     StringProperty,
@@ -57,6 +58,8 @@ class PickerScreen(Screen):
     howto_key = StringProperty("")
     howto_title = StringProperty("")
     howto_text = StringProperty("")
+    #: the how-to's text size (its kv rule: 23 units), made smaller while the text does not fit (:meth:`fit_howto`)
+    howto_base = NumericProperty(23)
     cards = ListProperty([])
 
     def __init__(
@@ -118,6 +121,28 @@ class PickerScreen(Screen):
         self.howto_title = spec.title
         self.howto_text = howto_text(spec, translator(self.language, spec.key))
         self.howto_key = key
+
+    def fit_howto(self) -> None:
+        """The how-to's text, after the next layout, at the largest size from ``howto_base`` down to the smallest a
+        player reads (a step at a time) that fits its box (a language's steps may be longer than English's)."""
+        if getattr(self, "_fit_ev", None) is None:
+            self._fit_ev = Clock.create_trigger(self._fit_howto, -1)
+        self._fit_ev()
+
+    def _fit_howto(self, *_a: Any) -> None:
+        from kivy.core.window import Window
+
+        from kiosk.ui.typescale import min_text_px
+
+        label = self.ids.howto_label
+        if not self.howto_key or label.height < 2 or label.width < 2:
+            return
+        smallest = min_text_px(Window.size)
+        label.font_size = self.howto_base
+        label.texture_update()
+        while label.texture_size[1] > label.height and label.font_size > smallest:
+            label.font_size = max(smallest, label.font_size - 1)
+            label.texture_update()
 
     def close_howto(self) -> None:
         self.howto_key = ""

@@ -19,7 +19,7 @@ from kiosk.ai import make_bot
 from kiosk.engine import Event
 from kiosk.i18n import translator
 from kiosk.shell.lively import lively_start, spread_seats
-from kiosk.ui.attract import EdgeCalls, board_rows
+from kiosk.ui.attract import EdgeCalls, board_rows, offer_question
 from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
@@ -217,16 +217,7 @@ class AttractDirector:
             self._show_offer()
 
     def _show_offer(self) -> None:
-        offer = self.offers[0]
-        tr = translator(self.app.cfg.language.default)
-        when = tr.time(offer.last_activity, "HH:mm") if offer.last_activity else ""
-        series = (offer.meta or {}).get("series")  # [game, of]: a match's progress
-        if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
-            text = tr.gettext("Resume the {game} match (game {n} of {of}) from {time}?")
-            text = text.format(game=offer.title, n=tr.number(series[0]), of=tr.number(series[1]), time=when)
-        else:
-            text = tr.gettext("Resume the {game} game from {time}?").format(game=offer.title, time=when)
-        self.app.attract_screen.show_offer(text)
+        self.app.attract_screen.show_offer(offer_question(self.offers[0], translator(self.app.cfg.language.default)))
         self.app.show("attract")
         self._cancel()
         self._ev = Clock.schedule_once(self._offer_timeout, max(20.0, self.app.cfg.attract.call_s))

@@ -42,7 +42,16 @@ from kiosk.i18n import N_, SOURCE, Translator, translator
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
 
-__all__ = ["AttractScreen", "BoardView", "CallZone", "EdgeCall", "EdgeCalls", "CallLanguages", "board_rows"]
+__all__ = [
+    "AttractScreen",
+    "BoardView",
+    "CallZone",
+    "EdgeCall",
+    "EdgeCalls",
+    "CallLanguages",
+    "board_rows",
+    "offer_question",
+]
 
 #: The call as the kiosk ships it (``attract.text``'s default): said in every enabled language. An operator's own
 #: text is shown as written.
@@ -57,6 +66,17 @@ def board_rows(
     """Board lines ``"1.  ABC   123"`` for up to ``n`` entries (``ScoreEntry``-like: name, score)."""
     rows = [f"{i}.  {e.name:<3}   {fmt(e.score)}" for i, e in enumerate(entries[:n], start=1)]
     return rows or [(tr or translator(SOURCE)).gettext("(no scores yet)")]
+
+
+def offer_question(offer: Any, tr: Translator) -> str:
+    """The resume offer's question about ``offer`` (``kiosk.storage.UnfinishedGame``) in ``tr``'s language: "Resume
+    the Makoto game from 14:05?" (a match's: "... match (game 2 of 3) ...")."""
+    when = tr.time(offer.last_activity, "HH:mm") if offer.last_activity else ""
+    series = (offer.meta or {}).get("series")  # [game, of]: a match's progress
+    if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
+        text = tr.gettext("Resume the {game} match (game {n} of {of}) from {time}?")
+        return text.format(game=offer.title, n=tr.number(series[0]), of=tr.number(series[1]), time=when)
+    return tr.gettext("Resume the {game} game from {time}?").format(game=offer.title, time=when)
 
 
 class CallLanguages:

@@ -66,14 +66,13 @@ class PickerScreen(Screen):
         self,
         on_pick: Callable[[str, int | None], None] | None = None,
         on_back: Callable[[], None] | None = None,
-        table_language: Callable[[], str] | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self.on_pick = on_pick
         self.on_back = on_back
         #: the table's language now (the operator may change it): the picker speaks it when shown
-        self.table_language = table_language or (lambda: self.language)
+        self.table_language: Callable[[], str] = lambda: self.language
         self.chooser: int | None = None  # table seat index facing the picker
         self.highlighted: int | None = None  # the game card a seat's buttons highlight (index in card order)
         self._frame: Any = None

@@ -208,6 +208,16 @@ def child_main(tmp: Path, out: Path) -> None:
         assert all(a[0] != b[0] for a, b in zip(after, before)), (before, after)
         assert [a[0] for a in after] == [enabled[(enabled.index(b[0]) + 1) % 5] for b in before], (before, after)
         screenshot("languages_attract_call")
+        # over a bots' game: its seats and centre in the table's language, the corners' calls in turn
+        app.director.jump_to("game", "makoto", hold=True)
+        frames(3)
+        corners = app.director._calls.calls
+        bots = app.director.session
+        assert bots.attract and bots.language == "fr" and bots.language_of(sw) == "fr"
+        assert len({c.text for c in corners}) == 4, [c.text for c in corners]
+        assert {c.text for c in corners} <= {translator(lang).gettext(CALL) for lang in enabled}
+        app.director.jump_to("call", None, hold=True)
+        frames(2)
         # an operator's own call is shown as written, in every seat
         app.use_config(app.cfg.replace(attract={"text": "Free sushi games!"}))
         app.go_attract()

@@ -158,6 +158,7 @@ class AttractDirector:
             bot_levels=dict.fromkeys(range(n), level),
         )
         session.last_events = warm  # the moves before the shown one, for the screen's last-moves lines
+        session.set_languages(app.cfg.language.default, None)  # the bots' seats and the centre: the table's
         session.bind(on_over=self._game_over, on_change=app.launcher.on_change)
         screen = app.launcher.screen_for(key)
         screen.begin(session)

@@ -218,6 +218,23 @@ def child_main(tmp: Path, out: Path) -> None:
         assert {c.text for c in corners} <= {translator(lang).gettext(CALL) for lang in enabled}
         app.director.jump_to("call", None, hold=True)
         frames(2)
+        # the resume offer in the table's language
+        import datetime
+        from types import SimpleNamespace
+
+        from kiosk.ui.attract import offer_question
+
+        offer = SimpleNamespace(
+            title="Makoto", last_activity=datetime.datetime(2026, 5, 1, 14, 5), meta={"series": [2, 3]}
+        )
+        question = offer_question(offer, translator("fr"))
+        assert question == "Reprendre le match de Makoto de 14:05 (partie 2 sur 3)\u00a0?", question
+        screen.show_offer(question)
+        frames(2)
+        shown = texts(screen)
+        assert shown.count(question) == 2 and shown.count("Reprendre \u25b6") == 2, shown
+        assert shown.count("Non, nouvelle partie") == 2, shown
+        screen.hide_offer()
         # an operator's own call is shown as written, in every seat
         app.use_config(app.cfg.replace(attract={"text": "Free sushi games!"}))
         app.go_attract()

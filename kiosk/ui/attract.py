@@ -48,6 +48,7 @@ __all__ = [
     "CallZone",
     "EdgeCall",
     "EdgeCalls",
+    "OfferBox",
     "CallLanguages",
     "board_rows",
     "offer_question",
@@ -110,6 +111,13 @@ class BoardView(Speaks, BoxLayout):
     note = StringProperty("")
     event_title = StringProperty("")
     event_rows = ListProperty([])
+
+
+class OfferBox(Speaks, BoxLayout):
+    """The resume offer's question and answers, in the table's language (its look: ``layouts/attract.kv``)."""
+
+    screen = ObjectProperty(None, allownone=True)
+    text = StringProperty("")
 
 
 class CallZone(SeatZone):

@@ -9,14 +9,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, button_with_text, buttons, frames, run_child, run_scenarios, screenshot, tap
+from conftest import (
+    build_app,
+    button_with_text,
+    buttons,
+    frames,
+    run_child,
+    run_for,
+    run_scenarios,
+    screenshot,
+    tap,
+)
 
 pytestmark = pytest.mark.ui
 #: The child's bound (real seconds: a hung child; the scenarios run on virtual time); the file's is a minute more.
 CHILD_S = 300
 
 HERE = Path(__file__).resolve()
-SCENARIOS = ["two_seats_two_languages", "english_table_has_no_language_button", "fit_checker_sees_missing_glyphs"]
+SCENARIOS = [
+    "two_seats_two_languages",
+    "english_table_has_no_language_button",
+    "picker_in_the_tables_german",
+    "attract_call_cycles_languages_per_seat",
+    "fit_checker_sees_missing_glyphs",
+]
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +113,20 @@ def child_main(tmp: Path, out: Path) -> None:
         assert menu.language == "ja" and "? 遊び方" in texts(menu), texts(menu)
         assert "はい、 抜ける" in [b.text for b in buttons(menu, enabled=False)]
         screenshot("languages_seat_menu_ja")
+        # its how-to: each step through the game's catalog in the seat's language, its title line in Japanese
+        tap(button_with_text(menu, "? 遊び方"))
+        frames(2)
+        spec, game_ja = session.spec, translator("ja", session.spec.key)
+        assert menu.page == "howto" and menu.step_title == game_ja.gettext(spec.howto[0]["title"])
+        assert menu.step_text == game_ja.gettext(spec.howto[0]["text"])
+        title = f"{spec.title} 1/{len(spec.howto)}： {menu.step_title}"
+        assert title in texts(menu), texts(menu)
+        assert next(w for w in menu.walk() if getattr(w, "text", None) == title).font_name == (cjk or table_face)
+        assert button_with_text(menu, "次へ " + sym("\u25b6"))
+        # a demo's captions in the seat's language (the game's formatter with the seat's translator)
+        from kiosk.ui.demo import demo_frames
+
+        assert demo_frames(app.games["wasabi"], moves=0, tr=translator("ja", "wasabi"))[0].caption == "ゲーム開始"
         app.seat_menus.close_all()
         # "Play again": the same seats in the same languages
         app.launcher.end()
@@ -138,11 +168,107 @@ def child_main(tmp: Path, out: Path) -> None:
                 label.texture_update()
                 assert missing_glyphs(label) == missing, (text, missing_glyphs(label))
 
+    def picker_in_the_tables_german() -> None:
+        from kiosk.ui.howto import players_text
+
+        app.use_config(app.cfg.replace(language={"default": "de", "enabled": ["de", "en"]}))
+        app.go_attract()
+        frames(2)
+        app.leave_attract(sw)
+        frames(2)
+        picker, de = app.picker, translator("de")
+        assert app.sm.current == "picker" and picker.language == "de"
+        shown = texts(picker)
+        assert "Spiel auswählen" in shown and not any("Choose" in t or "How to play" in t for t in shown), shown
+        card = picker.card_widgets["makoto"]
+        assert button_with_text(card, "Spielen \u25b6") and button_with_text(card, "? Anleitung"), texts(card)
+        assert players_text(app.games["makoto"], de) in texts(card) and "Spieler" in card.players, texts(card)
+        assert any("Menü zu mir drehen" in t for t in shown), shown
+        tap(button_with_text(card, "? Anleitung"))
+        frames(2)
+        shown = texts(picker)
+        assert "Anleitung: Makoto" in shown and "\u25c0 Zurück" in shown and "Makoto spielen \u25b6" in shown, shown
+        screenshot("languages_picker_de")
+        tap(button_with_text(picker, "\u25c0 Zurück"))
+        frames(2)
+        assert "Spiel auswählen" in texts(picker)
+
+    def attract_call_cycles_languages_per_seat() -> None:
+        from kiosk.ui.attract import CALL, CALL_LANGUAGE_S
+
+        enabled = ["en", "ja", "de", "fr", "es"]
+        app.use_config(app.cfg.replace(language={"default": "fr", "enabled": enabled}))
+        app.go_attract()
+        frames(2)
+        app.director.jump_to("call", None, hold=True)
+        frames(2)
+        screen = app.attract_screen
+        zones = screen.zones
+
+        def calls() -> list[tuple[str, str]]:
+            return [(z.language, z.text) for z in zones]
+
+        before = calls()
+        # each seat's call in another enabled language (six seats, five languages: the first five all differ)
+        assert len({lang for lang, _ in before[:5]}) == 5, before
+        for lang, text in before:
+            assert lang in enabled and text == translator(lang).gettext(CALL), before
+        assert ("ja", "タッチして 遊ぼう！") in before and ("de", "Antippen und mitspielen!") in before, before
+        ja_zone = next(z for z in zones if z.language == "ja")
+        assert ja_zone.face == cjk
+        # the centre in the table's language
+        assert sum("Table à sushis" in t for t in texts(screen)) == 2, texts(screen)
+        run_for(CALL_LANGUAGE_S * 0.5)
+        assert calls() == before, "a call stays a moment in its language"
+        run_for(CALL_LANGUAGE_S * 0.6)
+        after = calls()
+        assert all(a[0] != b[0] for a, b in zip(after, before)), (before, after)
+        assert [a[0] for a in after] == [enabled[(enabled.index(b[0]) + 1) % 5] for b in before], (before, after)
+        screenshot("languages_attract_call")
+        # over a bots' game: its seats and centre in the table's language, the corners' calls in turn
+        app.director.jump_to("game", "makoto", hold=True)
+        frames(3)
+        corners = app.director._calls.calls
+        bots = app.director.session
+        assert bots.attract and bots.language == "fr" and bots.language_of(sw) == "fr"
+        assert len({c.text for c in corners}) == 4, [c.text for c in corners]
+        assert {c.text for c in corners} <= {translator(lang).gettext(CALL) for lang in enabled}
+        app.director.jump_to("call", None, hold=True)
+        frames(2)
+        # the resume offer in the table's language
+        import datetime
+        from types import SimpleNamespace
+
+        from kiosk.ui.attract import offer_question
+
+        offer = SimpleNamespace(
+            title="Makoto", last_activity=datetime.datetime(2026, 5, 1, 14, 5), meta={"series": [2, 3]}
+        )
+        question = offer_question(offer, translator("fr"))
+        assert question == "Reprendre le match de Makoto de 14:05 (partie 2 sur 3)\u00a0?", question
+        screen.show_offer(question)
+        frames(2)
+        shown = texts(screen)
+        assert shown.count(question) == 2 and shown.count("Reprendre \u25b6") == 2, shown
+        assert shown.count("Non, nouvelle partie") == 2, shown
+        screen.hide_offer()
+        # an operator's own call is shown as written, in every seat
+        app.use_config(app.cfg.replace(attract={"text": "Free sushi games!"}))
+        app.go_attract()
+        frames(2)
+        assert {z.text for z in zones} == {"Free sushi games!"}
+        app.use_config(app.cfg.replace(language={"default": "en", "enabled": ["en"]}, attract={"text": CALL}))
+        app.go_attract()
+        frames(2)
+        assert {z.text for z in zones} == {"Touch to play!"}
+
     run_scenarios(
         {
             "fit_checker_sees_missing_glyphs": fit_checker_sees_missing_glyphs,
             "two_seats_two_languages": two_seats_two_languages,
             "english_table_has_no_language_button": english_table_has_no_language_button,
+            "picker_in_the_tables_german": picker_in_the_tables_german,
+            "attract_call_cycles_languages_per_seat": attract_call_cycles_languages_per_seat,
         },
         out,
     )

@@ -17,8 +17,9 @@ from kivy.clock import Clock, ClockEvent
 
 from kiosk.ai import make_bot
 from kiosk.engine import Event
+from kiosk.i18n import translator
 from kiosk.shell.lively import lively_start, spread_seats
-from kiosk.ui.attract import EdgeCalls, board_rows
+from kiosk.ui.attract import EdgeCalls, board_rows, offer_question
 from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class AttractDirector:
     def begin(self) -> None:
         """Attract mode from the top: the resume offer if there is one, else the cycle's first step."""
         self._step = 0
+        lang = self.app.cfg.language
+        self.app.attract_screen.call_languages(lang.enabled, lang.default)
         self.app.attract_screen.text = self.app.cfg.attract.text
         if self.offers:
             self._show_offer()
@@ -116,12 +119,14 @@ class AttractDirector:
     def _show_boards(self, key: str) -> None:
         app = self.app
         title = app.games[key].title
+        tr = translator(app.cfg.language.default)
         if not app.scores.available:
             reason = str(app.scores.reason)
-            app.attract_screen.show_boards(title, ["(boards unavailable)"], [], reason[:80])
+            app.attract_screen.show_boards(title, [tr.gettext("(boards unavailable)")], [], reason[:80])
         else:
             top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)
-            app.attract_screen.show_boards(title, board_rows(top), board_rows(today), event=app.events.board_rows(key))
+            rows = board_rows(top, tr=tr), board_rows(today, tr=tr)
+            app.attract_screen.show_boards(title, *rows, event=app.events.board_rows(key))
         app.show("attract")
 
     # ---------------------------------------------------------------------------------------------- bots' game
@@ -153,6 +158,7 @@ class AttractDirector:
             bot_levels=dict.fromkeys(range(n), level),
         )
         session.last_events = warm  # the moves before the shown one, for the screen's last-moves lines
+        session.set_languages(app.cfg.language.default, None)  # the bots' seats and the centre: the table's
         session.bind(on_over=self._game_over, on_change=app.launcher.on_change)
         screen = app.launcher.screen_for(key)
         screen.begin(session)
@@ -174,6 +180,7 @@ class AttractDirector:
         if calls is None:
             return
         calls.text = self.app.cfg.attract.text
+        calls.set_languages(self.app.cfg.language.enabled)
         if shown and calls.parent is None:
             root.add_widget(calls)
         elif not shown and calls.parent is not None:
@@ -211,13 +218,7 @@ class AttractDirector:
             self._show_offer()
 
     def _show_offer(self) -> None:
-        offer = self.offers[0]
-        when = offer.last_activity.strftime("%H:%M") if offer.last_activity else ""
-        series = (offer.meta or {}).get("series")  # [game, of]: a match's progress
-        what = "game"
-        if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
-            what = f"match (game {series[0]} of {series[1]})"
-        self.app.attract_screen.show_offer(f"Resume the {offer.title} {what} from {when}?")
+        self.app.attract_screen.show_offer(offer_question(self.offers[0], translator(self.app.cfg.language.default)))
         self.app.show("attract")
         self._cancel()
         self._ev = Clock.schedule_once(self._offer_timeout, max(20.0, self.app.cfg.attract.call_s))

@@ -189,6 +189,7 @@ class LazyBuild:
 
         app = self.app
         picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
+        picker.table_language = lambda: app.cfg.language.default  # the operator may change it: read when shown
         picker.set_games(app.games)
         return self._screen(picker)
 

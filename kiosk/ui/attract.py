@@ -13,6 +13,10 @@ four corners of the table (which belong to no seat, so the call covers no piece 
 edge (the seat model's rotation for that edge; the south-west corner faces south, the north-east north, the
 north-west west, the south-east east): a passer-by on any side reads that the table is free. Static (no pulse):
 a moving call would redraw the whole table every frame.
+
+Languages: the call ("Touch to play!", unless the operator wrote their own) speaks the languages the operator
+enabled, a different one at each seat and corner, each changing every ``CALL_LANGUAGE_S`` seconds (Kivy's clock);
+the boards, the title and the resume offer speak the table's.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -33,18 +38,70 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from kiosk.i18n import N_, SOURCE, Translator, translator
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
 
-__all__ = ["AttractScreen", "BoardView", "CallZone", "EdgeCall", "EdgeCalls", "board_rows"]
+__all__ = [
+    "AttractScreen",
+    "BoardView",
+    "CallZone",
+    "EdgeCall",
+    "EdgeCalls",
+    "OfferBox",
+    "CallLanguages",
+    "board_rows",
+    "offer_question",
+]
+
+#: The call as the kiosk ships it (``attract.text``'s default): said in every enabled language. An operator's own
+#: text is shown as written.
+CALL = N_("Touch to play!")
+#: Seconds each seat's call stays in one language before the next.
+CALL_LANGUAGE_S = 3.0
 
 
-def board_rows(entries: Sequence[Any], n: int = 5, fmt: Callable[[int], str] = str) -> list[str]:
+def board_rows(
+    entries: Sequence[Any], n: int = 5, fmt: Callable[[int], str] = str, tr: Translator | None = None
+) -> list[str]:
     """Board lines ``"1.  ABC   123"`` for up to ``n`` entries (``ScoreEntry``-like: name, score)."""
     rows = [f"{i}.  {e.name:<3}   {fmt(e.score)}" for i, e in enumerate(entries[:n], start=1)]
-    return rows or ["(no scores yet)"]
+    return rows or [(tr or translator(SOURCE)).gettext("(no scores yet)")]
 
 
-class BoardView(BoxLayout):
+def offer_question(offer: Any, tr: Translator) -> str:
+    """The resume offer's question about ``offer`` (``kiosk.storage.UnfinishedGame``) in ``tr``'s language: "Resume
+    the Makoto game from 14:05?" (a match's: "... match (game 2 of 3) ...")."""
+    when = tr.time(offer.last_activity, "HH:mm") if offer.last_activity else ""
+    series = (offer.meta or {}).get("series")  # [game, of]: a match's progress
+    if isinstance(series, list) and len(series) == 2 and all(isinstance(x, int) for x in series):
+        text = tr.gettext("Resume the {game} match (game {n} of {of}) from {time}?")
+        return text.format(game=offer.title, n=tr.number(series[0]), of=tr.number(series[1]), time=when)
+    return tr.gettext("Resume the {game} game from {time}?").format(game=offer.title, time=when)
+
+
+class CallLanguages:
+    """The call's languages in turn: place ``i`` (a seat, a corner) reads ``language(i)``, a different enabled
+    language at each place, every place one on after each :meth:`step`."""
+
+    def __init__(self, languages: Sequence[str] = (SOURCE,), text: str = CALL) -> None:
+        self.languages = list(languages) or [SOURCE]
+        self.text = text
+        self.turn = 0
+
+    def step(self) -> None:
+        self.turn += 1
+
+    def language(self, i: int) -> str:
+        return self.languages[(i + self.turn) % len(self.languages)]
+
+    def call(self, i: int) -> tuple[str, str]:
+        """Place ``i``'s call and its language (an operator's own text: as written, in the table's face)."""
+        language = self.language(i)
+        return (translator(language).gettext(CALL) if self.text == CALL else self.text), language
+
+
+class BoardView(Speaks, BoxLayout):
     """One game's boards: all-time and today side by side, and the event's beside them when the table is paired
     with one (``event_title``: the event's name; "" for a lone table, whose view has two columns)."""
 
@@ -56,8 +113,15 @@ class BoardView(BoxLayout):
     event_rows = ListProperty([])
 
 
+class OfferBox(Speaks, BoxLayout):
+    """The resume offer's question and answers, in the table's language (its look: ``layouts/attract.kv``)."""
+
+    screen = ObjectProperty(None, allownone=True)
+    text = StringProperty("")
+
+
 class CallZone(SeatZone):
-    """The attract call facing one seat."""
+    """The attract call facing one seat, in the language its turn gives it (its ``tr``, ``face``)."""
 
     text = StringProperty("")
 
@@ -68,6 +132,7 @@ class EdgeCall(Label):
 
     rotation = NumericProperty(0)
     edge = StringProperty("bottom")
+    face = StringProperty("")
 
     def on_touch_down(self, touch: Any) -> bool:
         return False  # a call takes no touches (the shell's gestures leave attract mode on any touch)
@@ -77,18 +142,35 @@ class EdgeCalls(Widget):
     """ "Touch to play" at the middle of every edge of the table, over a bots' game (see the module docstring)."""
 
     table = ObjectProperty(None)
-    text = StringProperty("Touch to play!")
+    text = StringProperty(CALL)
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, languages: Sequence[str] = (SOURCE,), **kw: Any) -> None:
         super().__init__(**kw)
         self.calls: list[EdgeCall] = []
+        self.cycle = CallLanguages(languages, self.text)
         for edge in ("bottom", "top", "left", "right"):
             rot = self.table.facing_edge_rotation(edge) if self.table is not None else 0
-            call = EdgeCall(edge=edge, rotation=rot, text=self.text)
-            self.bind(text=call.setter("text"))
+            call = EdgeCall(edge=edge, rotation=rot)
             self.calls.append(call)
             self.add_widget(call)
-        self.bind(size=self._layout, pos=self._layout)
+        self.bind(size=self._layout, pos=self._layout, text=self._say)
+        self._ev = Clock.schedule_interval(self._next_language, CALL_LANGUAGE_S)
+        self._say()
+
+    def set_languages(self, languages: Sequence[str]) -> None:
+        self.cycle.languages = list(languages) or [SOURCE]
+        self._say()
+
+    def _next_language(self, _dt: float) -> None:
+        if self.parent is not None and len(self.cycle.languages) > 1:
+            self.cycle.step()
+            self._say()
+
+    def _say(self, *_a: Any) -> None:
+        self.cycle.text = self.text
+        for i, call in enumerate(self.calls):
+            call.text, language = self.cycle.call(i)
+            call.face = translator(language).face
 
     def on_touch_down(self, touch: Any) -> bool:
         return False
@@ -110,15 +192,16 @@ class EdgeCalls(Widget):
             call.pos = (r.x + (r.w - side) / 2, r.y + (r.h - side) / 2)
 
 
-class AttractScreen(Screen):
-    """Dispatches ``on_offer(accept)`` when the resume offer is answered."""
+class AttractScreen(Speaks, Screen):
+    """Dispatches ``on_offer(accept)`` when the resume offer is answered. Speaks the table's language (boards,
+    title, offer); the seats' calls take the enabled languages in turn (:meth:`call_languages`)."""
 
     __events__ = ("on_offer",)
     offer_text = StringProperty("")
     offer_visible = BooleanProperty(False)
     phase = OptionProperty("call", options=["call", "boards"])
     table = ObjectProperty(None)
-    text = StringProperty("Touch to play!")
+    text = StringProperty(CALL)
     games_line = StringProperty("")
     board_title = StringProperty("")
     alltime = ListProperty([])
@@ -131,13 +214,39 @@ class AttractScreen(Screen):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.zones: list[CallZone] = []
+        self.cycle = CallLanguages()
         if self.table is not None:
             for seat in self.table.seats:
                 zone = CallZone(table=self.table, seat=seat)
-                self.bind(text=zone.setter("text"))
-                zone.text = self.text
                 self.zones.append(zone)
                 self.ids.seat_layer.add_widget(zone)
+        self.bind(text=self._say)
+        self._say()
+        self._ev = Clock.schedule_interval(self._next_language, CALL_LANGUAGE_S)
+
+    def _restart(self) -> None:
+        """The calls from their first languages, each for a whole turn."""
+        self._ev.cancel()
+        self.cycle.turn = 0
+        self._say()
+        self._ev = Clock.schedule_interval(self._next_language, CALL_LANGUAGE_S)
+
+    def call_languages(self, languages: Sequence[str], table: str) -> None:
+        """The languages the calls take in turn (the operator's enabled ones) and the table's (the centre)."""
+        self.cycle.languages = list(languages) or [table]
+        self.language = table
+        self._restart()
+
+    def _next_language(self, _dt: float) -> None:
+        if self.parent is not None and self.phase == "call" and len(self.cycle.languages) > 1:
+            self.cycle.step()
+            self._say()
+
+    def _say(self, *_a: Any) -> None:
+        self.cycle.text = self.text
+        for i, zone in enumerate(self.zones):
+            text, zone.language = self.cycle.call(i)
+            zone.text = text
 
     def show_boards(
         self, title: str, alltime: list[str], today: list[str], note: str = "", event: tuple[str, list[str]] = ("", [])
@@ -151,6 +260,7 @@ class AttractScreen(Screen):
 
     def show_call(self) -> None:
         self.phase = "call"
+        self._restart()
 
     # --- the resume offer ("Resume the Makoto game from 14:05?"), facing both long sides ------------------
     def show_offer(self, text: str) -> None:

@@ -10,17 +10,20 @@ each a kind, ``None`` or a stack of kinds) with ``cols``/``columns``, the board 
 Nothing of a seat's hidden things is shown: captions and boards come from the public view and the events.
 
 Captions use the game's own formatter when its screen module has one (``kiosk.games.<key>.screen`` defining
-``<key>_event_text(event, who, square)``), else a readable fallback.
+``<key>_event_text(event, who, square, tr=...)``), else a readable fallback, in the reader's language (``tr``: the
+seat's translator in the game's domain; a formatter without ``tr`` writes English).
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from kiosk.engine import Event, GameSpec
+from kiosk.i18n import Translator, translator
 
 __all__ = ["DemoFrame", "demo_frames"]
 
@@ -34,13 +37,22 @@ class DemoFrame:
     cells: tuple[str, ...]  # picture names, "" for an empty square
 
 
-def _formatter(spec: GameSpec) -> Callable[[Event, Callable[[int | None], str], Callable[[int], str]], str] | None:
+def _formatter(spec: GameSpec, tr: Translator) -> Callable[[Event, Callable[[int | None], str], Any], str] | None:
+    """The game's event formatter, speaking ``tr``'s language when it takes a ``tr`` (else English)."""
     try:
         module = importlib.import_module(f"kiosk.games.{spec.key}.screen")
     except ImportError:
         return None
     fn = getattr(module, f"{spec.key}_event_text", None)
-    return fn if callable(fn) else None
+    if not callable(fn):
+        return None
+    try:
+        takes_tr = "tr" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        takes_tr = False
+    if not takes_tr:
+        return fn
+    return lambda ev, who, square: fn(ev, who, square, tr=tr)
 
 
 def _board(public: dict[str, Any]) -> tuple[int, tuple[str, ...]]:
@@ -68,16 +80,18 @@ def _names_square(action: Any) -> bool:
 
 
 def demo_frames(
-    spec: GameSpec, players: int = 0, seed: int = 5, moves: int = 6, level: str = "easy"
+    spec: GameSpec, players: int = 0, seed: int = 5, moves: int = 6, level: str = "easy", tr: Translator | None = None
 ) -> list[DemoFrame]:
-    """The demo's frames: the position after set-up, then one frame per bot move (see the module docstring)."""
+    """The demo's frames: the position after set-up, then one frame per bot move (see the module docstring), their
+    captions in ``tr``'s language (English without one)."""
     from kiosk.ui.words import cell_name, fallback_event_text
 
+    tr = tr or translator("en", spec.key)
     n = players or spec.min_players
     state = spec.new_game(n, seed)
     lv = level if level in spec.bots else next(iter(spec.bots))
     bots = [spec.bots[lv](g, seed + g) for g in range(n)]
-    fmt = _formatter(spec)
+    fmt = _formatter(spec, tr)
 
     def who(g: int | None) -> str:
         return PLAYER_NAMES[g % len(PLAYER_NAMES)] if isinstance(g, int) else ""
@@ -91,7 +105,7 @@ def demo_frames(
             break
         state.apply(g, bots[g].choose(state))
     cols, cells = _board(state.view(None))
-    frames = [DemoFrame("The game starts", cols, cells)]
+    frames = [DemoFrame(tr.gettext("The game starts"), cols, cells)]
     for _ in range(moves):
         if state.is_over():
             break
@@ -105,9 +119,12 @@ def demo_frames(
 
         words = []
         for ev in events:
-            text = fmt(ev, who, square) if fmt is not None else fallback_event_text(ev, who)
+            text = fmt(ev, who, square) if fmt is not None else fallback_event_text(ev, who, tr)
             if text:
                 words.append(text)
         if words:  # a move with nothing to say (the end of a step) shows with the next one
-            frames.append(DemoFrame("; ".join(words[-2:]), cols, cells))
+            caption = (
+                words[-1] if len(words) < 2 else tr.gettext("{first}; {then}").format(first=words[-2], then=words[-1])
+            )
+            frames.append(DemoFrame(caption, cols, cells))
     return frames

@@ -24,6 +24,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.layout import Layout
 from kivy.uix.widget import Widget
 
+from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.seats import Rect, Seat, SeatMap
 from kiosk.ui.seatzone import Oriented
@@ -45,6 +46,23 @@ __all__ = [
 #: The buttons' meanings, in the words the legend and the docs use.
 MAPPING: tuple[tuple[str, str], ...] = (("b", "next"), ("hold b", "previous"), ("a", "choose"), ("hold a", "menu"))
 LEGEND = "   ".join(f"{k}: {v}" for k, v in MAPPING)
+
+
+def legend_text(tr: Translator | None = None) -> str:
+    """The legend in ``tr``'s language (the seat's): the buttons' names stay, their meanings are translated."""
+    tr = tr or translator("en")
+    meanings = {
+        "next": tr.pgettext("seat button", "next"),
+        "previous": tr.pgettext("seat button", "previous"),
+        "choose": tr.pgettext("seat button", "choose"),
+        "menu": tr.pgettext("seat button", "menu"),
+        "hold b": tr.pgettext("seat button", "hold b"),
+        "hold a": tr.pgettext("seat button", "hold a"),
+    }
+    line = tr.gettext("{button}: {meaning}")
+    return "   ".join(line.format(button=meanings.get(k, k), meaning=meanings[v]) for k, v in MAPPING)
+
+
 #: How many "b" steps a seat's highlight can retrace with "hold b" (a walk longer than this forgets its oldest).
 TRAIL = 200
 #: How often a seat's highlight is checked against its choices while shown (the widgets move and change).
@@ -162,6 +180,7 @@ class FocusLegend(Oriented):
 
     text = StringProperty(LEGEND)
     colour = ListProperty([1, 1, 1, 1])
+    face = StringProperty("")
 
     def beside(self, table: SeatMap, seat: Seat, width: float, height: float, band: float) -> None:
         """Lie along the inner edge of ``seat``'s zone, ``band`` deep, facing the seat."""
@@ -492,6 +511,8 @@ class FocusRing:
         x, y = layer.to_widget(box.x, box.y)
         frame.show(Rect(x, y, box.w, box.h))
         legend.colour = list(zone.seat_colour)
+        tr = getattr(zone, "tr", None)  # the seat's language
+        legend.text, legend.face = legend_text(tr), tr.face if tr is not None else ""
         legend.beside(self.screen.table, zone.seat, self.screen.width, self.screen.height, round(34 * _u()))
         legend.opacity = 1
 

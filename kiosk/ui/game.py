@@ -29,6 +29,7 @@ from kiosk.ui.seatzone import CentrePanel, SeatZone, use_players
 from kiosk.ui.session import GameSession, describe_action, format_value
 from kiosk.ui.speaks import Speaks
 from kiosk.ui.touchplan import NextIntent, Step, panel_plan
+from kiosk.ui.words import fallback_event_text, join_names, points
 
 log = logging.getLogger("kiosk.ui.game")
 
@@ -184,7 +185,8 @@ class ActionPanel(SeatZone):
         super().__init__(**kw)
         self.actions: list[Action] = []
         self.screen: GenericGameScreen | None = None
-        self.describe: Callable[[Action], str] = describe_action
+        #: an action's button label in the seat's language (the game's catalog may name its actions)
+        self.describe: Callable[[Action], str] = lambda a: describe_action(a, self.tr)
 
     def set_actions(self, actions: list[Action]) -> None:
         self.actions = actions
@@ -315,35 +317,36 @@ class GenericGameScreen(BaseGameScreen):
             scores = state.scores()
         except Exception:
             scores = []
+        tr = self.tr  # the centre: the table's language
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
+            ptr = panel.tr  # a seat's panel: its seat's
             mine = state.view(g)
             private = {k: v for k, v in mine.items() if public.get(k) != v and k != "seat"}
-            panel.private_text = (
-                "\n".join(f"{k}: {format_value(v)}" for k, v in private.items()) or "Nothing hidden in this game"
+            panel.private_text = "\n".join(f"{k}: {format_value(v, ptr)}" for k, v in private.items()) or ptr.gettext(
+                "Nothing hidden in this game"
             )
             panel.ids.tray.always_open = not private and not panel.is_bot
             panel.my_turn = g in movers
-            panel.status = ("Your turn" if not panel.is_bot else "Thinking...") if g in movers else ""
-            panel.score = (f"{scores[g]} pt" if scores[g] == 1 else f"{scores[g]} pts") if g < len(scores) else ""
+            panel.status = (
+                (ptr.gettext("Thinking...") if panel.is_bot else ptr.gettext("Your turn")) if g in movers else ""
+            )
+            panel.score = points(scores[g], ptr) if g < len(scores) else ""
             panel.set_actions(state.legal_actions(g) if (g in movers and not panel.is_bot) else [])
+
+        def who(g: int | None) -> str:
+            seat = session.seats[g] if isinstance(g, int) and g < len(session.seats) else None
+            return f"{seat.symbol} {tr.seat_name(seat.name)}" if seat is not None else ""
+
         if movers:
             if self.turns_to_mover:
                 self.facing = session.seats[movers[0]].edge
-            names = ", ".join(session.seats[g].label for g in movers)
-            self.turn_text = f"Turn: {names}"
+            self.turn_text = tr.gettext("Turn: {names}").format(names=join_names([who(g) for g in movers], tr))
         else:
-            self.turn_text = "Game over" if over else ""
-        lines = [f"{k}: {format_value(v)}" for k, v in public.items()]
+            self.turn_text = tr.gettext("Game over") if over else ""
+        lines = [f"{k}: {format_value(v, tr)}" for k, v in public.items()]
         if len(lines) > MAX_CENTRE_LINES:
-            lines = lines[: MAX_CENTRE_LINES - 1] + [f"... {len(lines) - MAX_CENTRE_LINES + 1} more"]
+            more = len(lines) - MAX_CENTRE_LINES + 1
+            lines = lines[: MAX_CENTRE_LINES - 1] + [tr.gettext("... {n} more").format(n=tr.number(more))]
         self.centre_text = "\n".join(line if len(line) <= 90 else line[:87] + "..." for line in lines)
-        if session.last_events:
-            parts = []
-            for ev in session.last_events[-3:]:
-                who = session.seats[ev.seat].label + " " if ev.seat is not None and ev.seat < len(session.seats) else ""
-                data = format_value(dict(ev.data)) if ev.data else ""
-                parts.append(f"{who}{ev.kind} {data}".strip())
-            self.last_text = "\n".join(parts)
-        else:
-            self.last_text = ""
+        self.last_text = "\n".join(fallback_event_text(ev, who, tr) for ev in session.last_events[-3:])

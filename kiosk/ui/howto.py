@@ -27,24 +27,47 @@ def players_text(spec: GameSpec, tr: Any = None) -> str:
     lo, hi = spec.min_players, spec.max_players
     if tr is None:
         return f"{lo} player" if lo == hi == 1 else f"{lo}-{hi} players"
-    return tr.gettext("1 player") if lo == hi == 1 else tr.gettext("{lo}-{hi} players").format(lo=lo, hi=hi)
+    if lo == hi:
+        return tr.ngettext("{n} player", "{n} players", lo).format(n=tr.number(lo))
+    return tr.gettext("{lo}-{hi} players").format(lo=tr.number(lo), hi=tr.number(hi))
 
 
-def howto_steps(spec: GameSpec) -> list[HowToStep]:
+def howto_steps(spec: GameSpec, tr: Any = None) -> list[HowToStep]:
+    """The game's steps in ``tr``'s language (a :class:`kiosk.i18n.Translator` in the game's domain: its
+    ``howto.json`` steps are in its catalog; the generic steps in the shell's); English without one."""
+    from kiosk.i18n import translator
+
+    tr = tr or translator("en", spec.key)
     if spec.howto:
-        return [HowToStep(s["title"], s["text"], tuple(s.get("pictures", ())), s.get("demo")) for s in spec.howto]
+        return [
+            HowToStep(tr.gettext(s["title"]), tr.gettext(s["text"]), tuple(s.get("pictures", ())), s.get("demo"))
+            for s in spec.howto
+        ]
+    players = players_text(spec, tr)
     return [
-        HowToStep("Players", f"{spec.title} is for {players_text(spec)}; empty seats can take a bot."),
         HowToStep(
-            "Your turn",
-            "Your private tray at your seat shows what only you may see and the moves you can make now: "
-            "tap one to play it. The middle of the table shows the game and turns to whoever plays.",
+            tr.gettext("Players"),
+            tr.gettext("{game} is for {players}; empty seats can take a bot.").format(game=spec.title, players=players),
+        ),
+        HowToStep(
+            tr.gettext("Your turn"),
+            tr.gettext(
+                "Your private tray at your seat shows what only you may see and the moves you can make now: "
+                "tap one to play it. The middle of the table shows the game and turns to whoever plays."
+            ),
         ),
     ]
 
 
-def howto_text(spec: GameSpec) -> str:
-    """All steps as one Kivy markup text: each step's title in bold, then its text (both escaped)."""
+def howto_text(spec: GameSpec, tr: Any = None) -> str:
+    """All steps as one Kivy markup text in ``tr``'s language: each step's title in bold, then its text (both
+    escaped)."""
     from kivy.utils import escape_markup
 
-    return "\n".join(f"[b]{escape_markup(s.title)}:[/b] {escape_markup(s.text)}" for s in howto_steps(spec))
+    from kiosk.i18n import translator
+
+    tr = tr or translator("en", spec.key)
+    steps = howto_steps(spec, tr)
+    # a game's steps not yet in this language read as English, punctuation included
+    line = tr.gettext("[b]{title}:[/b] {text}") if steps != howto_steps(spec) else "[b]{title}:[/b] {text}"
+    return "\n".join(line.format(title=escape_markup(s.title), text=escape_markup(s.text)) for s in steps)

@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.config import BOT_LEVELS, LanguageConfig
 from kiosk.engine import GameSpec
-from kiosk.i18n import LANGUAGES, SOURCE
+from kiosk.i18n import LANGUAGES, SOURCE, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.howto import players_text
@@ -277,7 +277,8 @@ class JoinScreen(Speaks, Screen):
 
         if self.spec is None:
             return ""
-        return next((s.text for s in howto_steps(self.spec) if s.title == "Alone"), "")
+        alone = next((s.text for s in howto_steps(self.spec) if s.title == "Alone"), "")
+        return translator(self.tr.language, self.spec.key).gettext(alone) if alone else ""
 
     def _update(self) -> None:
         spec = self.spec

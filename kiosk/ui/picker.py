@@ -18,6 +18,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.properties import (
     ListProperty,
+    NumericProperty,
     ObjectProperty,
     OptionProperty,
     StringProperty,
@@ -26,13 +27,15 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine import GameSpec
+from kiosk.i18n import SOURCE, translator
 from kiosk.ui.howto import howto_text, players_text
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["PickerScreen", "GameCard", "TurnZone"]
 
 
-class GameCard(BoxLayout):
+class GameCard(Speaks, BoxLayout):
     key = StringProperty("")
     title = StringProperty("")
     players = StringProperty("")
@@ -45,11 +48,18 @@ class TurnZone(SeatZone):
 
 
 class PickerScreen(Screen):
+    """In the table's language (:meth:`speak`: ``tr``, its face ``font``; ``face`` turns the picker to a seat)."""
+
     table = ObjectProperty(None)
+    language = StringProperty(SOURCE)
+    tr = ObjectProperty(translator(SOURCE), rebind=True)
+    font = StringProperty("")
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
     howto_key = StringProperty("")
     howto_title = StringProperty("")
     howto_text = StringProperty("")
+    #: the how-to's text size (its kv rule: 23 units), made smaller while the text does not fit (:meth:`fit_howto`)
+    howto_base = NumericProperty(23)
     cards = ListProperty([])
 
     def __init__(
@@ -61,6 +71,8 @@ class PickerScreen(Screen):
         super().__init__(**kw)
         self.on_pick = on_pick
         self.on_back = on_back
+        #: the table's language now (the operator may change it): the picker speaks it when shown
+        self.table_language: Callable[[], str] = lambda: self.language
         self.chooser: int | None = None  # table seat index facing the picker
         self.highlighted: int | None = None  # the game card a seat's buttons highlight (index in card order)
         self._frame: Any = None
@@ -76,9 +88,25 @@ class PickerScreen(Screen):
         grid.clear_widgets()
         self.card_widgets = {}
         for key, spec in games.items():
-            card = GameCard(key=key, title=spec.title, screen=self, players=players_text(spec), symbol=spec.symbol)
+            card = GameCard(key=key, title=spec.title, screen=self, symbol=spec.symbol)
             self.card_widgets[key] = card
             grid.add_widget(card)
+        self.speak(self.language, force=True)
+
+    def speak(self, language: str, force: bool = False) -> None:
+        """Speak ``language`` (the table's): the captions, each card's players and the how-to shown."""
+        if language == self.language and not force:
+            return
+        self.language = language
+        self.tr = translator(language)
+        self.font = self.tr.face
+        for key, card in self.card_widgets.items():
+            card.language = language
+            card.players = players_text(self.games[key], self.tr)
+        for zone in self.ids.seat_layer.children:
+            zone.language = language
+        if self.howto_key in self.games:
+            self.show_howto(self.howto_key)
 
     def face(self, seat_index: int | None) -> None:
         if seat_index != self.chooser:
@@ -90,8 +118,30 @@ class PickerScreen(Screen):
     def show_howto(self, key: str) -> None:
         spec = self.games[key]
         self.howto_title = spec.title
-        self.howto_text = howto_text(spec)
+        self.howto_text = howto_text(spec, translator(self.language, spec.key))
         self.howto_key = key
+
+    def fit_howto(self) -> None:
+        """The how-to's text, after the next layout, at the largest size from ``howto_base`` down to the smallest a
+        player reads (a step at a time) that fits its box (a language's steps may be longer than English's)."""
+        if getattr(self, "_fit_ev", None) is None:
+            self._fit_ev = Clock.create_trigger(self._fit_howto, -1)
+        self._fit_ev()
+
+    def _fit_howto(self, *_a: Any) -> None:
+        from kivy.core.window import Window
+
+        from kiosk.ui.typescale import min_text_px
+
+        label = self.ids.howto_label
+        if not self.howto_key or label.height < 2 or label.width < 2:
+            return
+        smallest = min_text_px(Window.size)
+        label.font_size = self.howto_base
+        label.texture_update()
+        while label.texture_size[1] > label.height and label.font_size > smallest:
+            label.font_size = max(smallest, label.font_size - 1)
+            label.texture_update()
 
     def close_howto(self) -> None:
         self.howto_key = ""
@@ -106,6 +156,7 @@ class PickerScreen(Screen):
 
     def on_pre_enter(self, *_a: Any) -> None:
         self.howto_key = ""
+        self.speak(self.table_language())
         self._highlight(None)
 
     def seat_button(self, seat_index: int, button: str | None) -> None:

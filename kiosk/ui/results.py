@@ -14,9 +14,11 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.i18n import Translator
+from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone
+from kiosk.ui.speaks import Speaks
+from kiosk.ui.words import join_names
 
 log = logging.getLogger("kiosk.ui.results")
 
@@ -52,9 +54,12 @@ def trivial_score(score: int, best_on_board: int | None, best_at_table: int | No
     return any(ref is not None and ref > 0 and 3 * score < ref for ref in (best_on_board, best_at_table))
 
 
-def marked_rows(entries: list[Any], marked: set[int], n: int = 5, fmt: Callable[[int], str] = str) -> list[str]:
+def marked_rows(
+    entries: list[Any], marked: set[int], n: int = 5, fmt: Callable[[int], str] = str, tr: Translator | None = None
+) -> list[str]:
     """Board lines for the best ``n`` entries (``ScoreEntry``-like), the ``marked`` ids (just saved) framed by
-    arrows; a marked entry further down is added under them with its place."""
+    arrows; a marked entry further down is added under them with its place. ``tr``: the reader's language."""
+    tr = tr or translator("en")
     rows = []
     for i, e in enumerate(entries, start=1):
         line = f"{i}.  {e.name:<3}   {fmt(e.score)}"
@@ -62,7 +67,7 @@ def marked_rows(entries: list[Any], marked: set[int], n: int = 5, fmt: Callable[
             rows.append(f"\u25b6 {line} \u25c0")
         elif i <= n:
             rows.append(line)
-    return rows or ["(no scores yet)"]
+    return rows or [tr.gettext("(no scores yet)")]
 
 
 class ResultPad(SeatZone):
@@ -107,7 +112,9 @@ class ResultPad(SeatZone):
             self.screen.save_initials(self)
 
 
-class ResultsScreen(Screen):
+class ResultsScreen(Speaks, Screen):
+    """The centre (winners, boards) speaks the table's language (``tr``, ``face``); each pad its seat's."""
+
     table = ObjectProperty(None)
     title = StringProperty("")
     alltime = ListProperty([])
@@ -156,6 +163,7 @@ class ResultsScreen(Screen):
         spec, state = session.spec, session.state
         self.game_key = spec.key
         self.title = spec.title
+        self.domain, self.language = spec.key, session.language
         self.trial = session.trial_time is not None
         final = state.scores()
         winners = set(state.winners())
@@ -200,11 +208,17 @@ class ResultsScreen(Screen):
                 pad.entering = True
                 pad.entry_title = title
                 pad.seconds_left = int(initials_s)
-        names = ", ".join(session.seats[g].label for g in sorted(winners))
+        tr = self.tr
+        names = join_names(
+            [f"{session.seats[g].symbol} {tr.seat_name(session.seats[g].name)}" for g in sorted(winners)], tr
+        )
         if self.trial:
-            self.summary = f"Time trial: {session.trial_time:.2f} s"
+            seconds = tr.number(round(session.trial_time, 2), "0.00")
+            self.summary = tr.gettext("Time trial: {seconds} s").format(seconds=seconds)
+        elif winners:
+            self.summary = tr.ngettext("Winner: {names}", "Winners: {names}", len(winners)).format(names=names)
         else:
-            self.summary = f"Winner{'s' if len(winners) > 1 else ''}: {names}" if winners else "Game over"
+            self.summary = tr.gettext("Game over")
         self.refresh_boards()
         self._session = session
         if any(p.entering for p in self.pads.values()):
@@ -234,14 +248,20 @@ class ResultsScreen(Screen):
 
     def refresh_boards(self) -> None:
         scores = self.scores
+        tr = self.tr
         if not scores.available:
-            self.alltime, self.today = ["(boards unavailable)"], []
+            self.alltime, self.today = [tr.gettext("(boards unavailable)")], []
             self.board_note = str(scores.reason)
             return
-        self.board_note = "time trial: fastest five orders" if self.trial else ""
-        fmt = (lambda v: f"{v / 1000:.2f} s") if self.trial else str
-        self.alltime = marked_rows(scores.top(self.board_key, 10), self.marked, fmt=fmt)
-        self.today = marked_rows(scores.top_today(self.board_key, 10), self.marked, fmt=fmt)
+        self.board_note = tr.gettext("time trial: fastest five orders") if self.trial else ""
+
+        def fmt(v: int) -> str:
+            if self.trial:
+                return tr.gettext("{seconds} s").format(seconds=tr.number(round(v / 1000, 2), "0.00"))
+            return tr.number(v)
+
+        self.alltime = marked_rows(scores.top(self.board_key, 10), self.marked, fmt=fmt, tr=tr)
+        self.today = marked_rows(scores.top_today(self.board_key, 10), self.marked, fmt=fmt, tr=tr)
 
     # ------------------------------------------------------------------------------------------- entry
     def save_initials(self, pad: ResultPad) -> None:

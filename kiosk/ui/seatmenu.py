@@ -37,7 +37,7 @@ from kivy.uix.floatlayout import FloatLayout
 
 from kiosk import clock
 from kiosk.engine import GameSpec
-from kiosk.i18n import SOURCE
+from kiosk.i18n import SOURCE, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.demo import DemoFrame, demo_frames
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
@@ -108,10 +108,11 @@ class SeatMenu(SeatZone):
         self._demo_token += 1
         token = self._demo_token
         self.demo_caption = self.tr.gettext("Watch: dealing an example game...")
+        tr = translator(self.language, spec.key)  # the seat's language in the game's words
 
         def work() -> None:
             try:
-                frames = demo_frames(spec, **params)
+                frames = demo_frames(spec, **params, tr=tr)
             except Exception as exc:  # a demo must never break the how-to
                 log.warning("the %s demo failed: %s", spec.key, exc)
                 frames = []
@@ -136,7 +137,8 @@ class SeatMenu(SeatZone):
 
     def _show_frame(self) -> None:
         frame = self._demo[self._demo_i]
-        self.demo_caption = f"{self._demo_i}/{len(self._demo) - 1}  {frame.caption}"
+        n, total = self.tr.number(self._demo_i), self.tr.number(len(self._demo) - 1)
+        self.demo_caption = f"{n}/{total}  {frame.caption}"
         grid = self.ids.demo_board
         self.demo_cols = frame.cols
         grid.cols = max(1, frame.cols)
@@ -256,10 +258,10 @@ class SeatMenus(FloatLayout):
     def open(self, index: int, spec: GameSpec, *, in_game: bool, howto: bool = False) -> SeatMenu:
         """Open seat ``index``'s menu for ``spec`` (``in_game``: Leave offered); ``howto`` opens the how-to."""
         menu = self.menu(index)
-        menu.language = self.language_at(index)
+        menu.domain, menu.language = spec.key, self.language_at(index)
         menu.title = spec.title
         menu.spec = spec
-        menu.steps = howto_steps(spec)
+        menu.steps = howto_steps(spec, translator(menu.language, spec.key))
         menu.can_leave = in_game
         menu.hints_on = bool(self.hints_at(index)) if in_game else False
         menu.page = "menu"

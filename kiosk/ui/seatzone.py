@@ -35,10 +35,16 @@ from kivy.uix.scatterlayout import ScatterLayout
 from kivy.uix.widget import Widget
 
 from kiosk import clock
+from kiosk.i18n import N_
 from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
 from kiosk.ui.speaks import Speaks
 
 __all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "TrayHelp", "use_players"]
+
+
+#: A closed private tray's hint, and its translations seen (a tray showing one of them follows its seat's language).
+TRAY_HINT = N_("Tap here to see your hand")
+_TRAY_HINTS = {TRAY_HINT}
 
 
 class Oriented(ScatterLayout):
@@ -148,7 +154,15 @@ class SeatZone(Speaks, Oriented):
         if tray is not None:
             self.tray_help = TrayHelp(tray=tray, seat=self.seat)
             self.add_widget(self.tray_help)  # after the zone's own widgets: over them
+            self.bind(tr=self.say_tray_hint)
         self.bind(parent=self._rebind, table=self._relayout, seat=self._relayout)
+
+    def say_tray_hint(self, *_a: Any) -> None:
+        """The tray's default hint in the seat's language (a hint a screen set of its own stays)."""
+        tray = self.ids.get("tray")
+        if tray is not None and tray.hint in _TRAY_HINTS:
+            tray.hint = self.tr.gettext(TRAY_HINT)
+            _TRAY_HINTS.add(tray.hint)
 
     def take_seat(self, session: Any, game_seat: int) -> None:
         """Play game seat ``game_seat`` of ``session`` (a GameSession): who sits here comes from it."""
@@ -158,7 +172,7 @@ class SeatZone(Speaks, Oriented):
         if self.seat is not None:
             self.language = session.language_of(self.seat.index)
         self.is_bot = session.is_bot(game_seat)
-        self.who = session.who(game_seat)
+        self.who = session.who(game_seat, self.tr)
 
     def leave_seat(self) -> None:
         """Not in the game (before a new game assigns the seats)."""
@@ -422,7 +436,8 @@ class PrivateTray(BoxLayout):
     is_open = BooleanProperty(False)
     #: Opened by a tap (or :meth:`open`): stays open until a tap, :meth:`close` or the time-out.
     latched = BooleanProperty(False)
-    hint = StringProperty("Tap here to see your hand")
+    #: What a closed tray says (its zone's :meth:`SeatZone.say_tray_hint` puts it in the seat's language).
+    hint = StringProperty(TRAY_HINT)
     n_touches = NumericProperty(0)
     #: Room (px) the seat menu's "?" (:class:`TrayHelp`) needs beside the tray's content while it shows, in the
     #: tray's near right corner as its seat sees it. With ``help_strip`` the tray keeps it as a strip along its

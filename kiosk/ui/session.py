@@ -29,6 +29,7 @@ from kivy.event import EventDispatcher
 
 from kiosk import clock
 from kiosk.engine import Action, Event, GameSpec, RuleError, State
+from kiosk.i18n import Translator, translator
 from kiosk.seats import Seat
 
 log = logging.getLogger("kiosk.session")
@@ -36,24 +37,29 @@ log = logging.getLogger("kiosk.session")
 __all__ = ["GameSession", "describe_action", "format_value"]
 
 
-def format_value(v: Any) -> str:
-    """A JSON-ready value as short readable text (lists joined with spaces, dicts as key: value)."""
+def format_value(v: Any, tr: Translator | None = None) -> str:
+    """A JSON-ready value as short readable text (lists joined with spaces, dicts as key: value); ``tr``: the
+    reader's language (yes/no)."""
     if isinstance(v, (list, tuple)):
-        return " ".join(format_value(x) for x in v) if v else "-"
+        return " ".join(format_value(x, tr) for x in v) if v else "-"
     if isinstance(v, dict):
-        return ", ".join(f"{k}: {format_value(x)}" for k, x in v.items())
+        return ", ".join(f"{k}: {format_value(x, tr)}" for k, x in v.items())
     if isinstance(v, bool):
-        return "yes" if v else "no"
+        tr = tr or translator("en")
+        return tr.gettext("yes") if v else tr.gettext("no")
     if v is None:
         return "-"
     return str(v)
 
 
-def describe_action(action: Action) -> str:
-    """An action as a button label: ``Play(cards=(7, 7))`` -> ``Play 7 7``; ``Pass()`` -> ``Pass``."""
+def describe_action(action: Action, tr: Translator | None = None) -> str:
+    """An action as a button label: ``Play(cards=(7, 7))`` -> ``Play 7 7``; ``Pass()`` -> ``Pass``. With ``tr`` (the
+    seat's, in the game's domain) the action's name is looked up in the game's catalog (a game marks its action
+    names with ``N_`` to have them translated)."""
     data = action.to_json()
     name = data.pop("type")
-    parts = [format_value(v) for v in data.values()]
+    name = tr.gettext(name) if tr is not None else name
+    parts = [format_value(v, tr) for v in data.values()]
     return " ".join([name] + [p for p in parts if p])
 
 
@@ -143,12 +149,13 @@ class GameSession(EventDispatcher):
     def is_bot(self, game_seat: int) -> bool:
         return game_seat in self.bots
 
-    def who(self, game_seat: int) -> str:
-        """How a seat's panel names its player: "Player", "Bot" or "Bot (hard)"."""
+    def who(self, game_seat: int, tr: Translator | None = None) -> str:
+        """How a seat's panel names its player: "Player", "Bot" or "Bot (hard)" (in ``tr``'s language)."""
+        tr = tr or translator("en")
         if not self.is_bot(game_seat):
-            return "Player"
+            return tr.gettext("Player")
         level = self.bot_levels.get(game_seat, "")
-        return f"Bot ({level})" if level else "Bot"
+        return tr.gettext("Bot ({level})").format(level=tr.level(level)) if level else tr.gettext("Bot")
 
     @property
     def running(self) -> bool:

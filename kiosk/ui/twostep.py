@@ -51,15 +51,22 @@ class ThenGroup(BoxLayout):
         self.buttons: list[Any] = []
 
     def show(
-        self, header: str, items: Sequence[tuple[str, Action]], press: Callable[[Action], None], u: float, font: float
+        self,
+        header: str,
+        items: Sequence[tuple[str, Action]],
+        press: Callable[[Action], None],
+        u: float,
+        font: float,
+        face: str = "",
     ) -> None:
         """``header`` over one button per (label, choice) of ``items``; ``u`` the window's unit, ``font`` the
-        header's size (the buttons' own comes from their kv rule)."""
+        header's size (the buttons' own comes from their kv rule); ``face``: the seat's language's (CJK)."""
         from kivy.factory import Factory
 
         self.spacing, self.row.spacing = 2 * u, 4 * u
         self.header.font_size = font
         self.header.text = header
+        _set_face(self.header, face)
         while len(self.buttons) < len(items):
             button = Factory.KioskButton()
             button.bind(on_release=lambda b: press(b.action))
@@ -69,6 +76,15 @@ class ThenGroup(BoxLayout):
             self.row.remove_widget(self.buttons.pop())
         for button, (label, action) in zip(self.buttons, items):
             button.text, button.action = label, action
+            _set_face(button, face)
+
+
+def _set_face(w: Any, face: str) -> None:
+    """``w``'s text in ``face`` (a seat reading Japanese: the CJK face), else in its own (kept the first time)."""
+    own = getattr(w, "_own_face", None)
+    if own is None:
+        own = w._own_face = w.font_name
+    w.font_name = face or own
 
 
 def shared_words(labels: Sequence[str]) -> tuple[str, list[str]]:
@@ -224,7 +240,10 @@ class BoardPanel(ActionPanel):
         first = entry[0]
         if isinstance(first, Then):  # "Serve Maguro N., then Draw:" over "2", "3"...; "..., then:" over "End Turn"
             shared, _rest = shared_words([self.describe(t.then) for t in entry if isinstance(t, Then)])
-            return f"{self.describe(first.first)}, then {shared}:" if shared else f"{self.describe(first.first)}, then:"
+            now = self.describe(first.first)
+            if shared:
+                return self.tr.gettext("{first}, then {next}:").format(first=now, next=shared)
+            return self.tr.gettext("{first}, then:").format(first=now)
         return self.describe(first)
 
     def page_of(self, action: Action) -> int | None:
@@ -287,7 +306,7 @@ class BoardPanel(ActionPanel):
                     group = self._groups[slot] = ThenGroup()
                 pairs = [t for t in entry if isinstance(t, Then)]
                 _shared, rest = shared_words([self.describe(t.then) for t in pairs])
-                group.show(label, list(zip(rest, pairs)), self.press_action, u, u * self.BUTTON_FONT)
+                group.show(label, list(zip(rest, pairs)), self.press_action, u, u * self.BUTTON_FONT, self.face)
                 wanted.append(group)
                 continue
             while len(self._buttons) <= slot:
@@ -297,6 +316,7 @@ class BoardPanel(ActionPanel):
                 self._buttons.append(button)
             button = self._buttons[slot]
             button.text = label
+            _set_face(button, self.face)
             button.action = entry[0] if entry else None
             button.opacity = 1 if label else 0
             button.disabled = not label

@@ -185,5 +185,17 @@ def _probe() -> tuple[Any, bytes] | None:
 def face(text: str) -> str:
     """The registered font name to set ``text`` in: ``KioskSans`` unless Inter lacks one of its characters.
 
-    Markup tags are plain ASCII, so markup text works too."""
-    return SANS if all(covers(ch) for ch in set(text)) else SYMBOLS
+    Markup tags are plain ASCII, so markup text works too. Japanese text (kana, kanji, full-width forms) is set in
+    the CJK face (:data:`kiosk.i18n.CJK`, when registered)."""
+    return cjk_face(text) or (SANS if all(covers(ch) for ch in set(text)) else SYMBOLS)
+
+
+def cjk_face(text: str) -> str:
+    """The CJK face (:data:`kiosk.i18n.CJK`) when ``text`` holds Japanese (kana, kanji, full-width forms) and the
+    face is registered, else ``""``: kv rules write ``font_name: cjk_face(self.text) or FONT`` for a text that is
+    Japanese only sometimes (a board's rows, a game's words not yet translated)."""
+    from kiosk.i18n import font_for
+
+    if any("\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" for ch in text):
+        return font_for("ja")
+    return ""

@@ -229,7 +229,14 @@ class Tour:
 
     def attract_offer(self) -> None:
         self.attract_call()
-        self.app.attract_screen.show_offer("Resume the Makoto game from 14:05?")
+        import datetime
+        from types import SimpleNamespace
+
+        from kiosk.i18n import translator
+        from kiosk.ui.attract import offer_question
+
+        offer = SimpleNamespace(title="Makoto", last_activity=datetime.datetime(2026, 12, 4, 14, 5), meta={})
+        self.app.attract_screen.show_offer(offer_question(offer, translator(self.app.cfg.language.default)))
 
     def picker(self, position: str) -> None:
         self.app.go_attract()

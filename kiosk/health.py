@@ -64,40 +64,55 @@ class Health:
     def low_space(self) -> bool:
         return self.free_bytes is not None and self.free_bytes < LOW_SPACE_BYTES
 
-    def marks(self) -> list[str]:
-        """The small marks for a corner of the attract screen (empty when all is well)."""
+    def marks(self, tr: Translator | None = None) -> list[str]:
+        """The small marks for a corner of the attract screen (empty when all is well), in ``tr``'s language."""
+        tr = tr or translator(SOURCE)
         out = []
         if not self.pin_set:
-            out.append("No operator PIN")
+            out.append(tr._("No operator PIN"))
         if self.config_problems:
-            out.append("Settings problem")
+            out.append(tr._("Settings problem"))
         return out
 
-    def problems(self) -> list[str]:
-        """One short line per thing that needs the operator (empty when all is well)."""
-        out = []
+    def problems(self, tr: Translator | None = None) -> list[str]:
+        """One short line per thing that needs the operator (empty when all is well), in ``tr``'s language."""
+        tr = tr or translator(SOURCE)
+        n, out = tr.number, []
         if not self.pin_set:
-            out.append("No operator PIN is set.")
+            out.append(tr._("No operator PIN is set."))
         if self.pin_failures:
-            out.append(f"{len(self.pin_failures)} wrong PIN(s) since the menu was last opened.")
-        if self.config_problems:
-            out.append(
-                f"Settings file has {len(self.config_problems)} problem(s): running on the {self.config_source}."
+            k = len(self.pin_failures)
+            text = tr.ngettext(
+                "{n} wrong PIN since the menu was last opened.", "{n} wrong PINs since the menu was last opened.", k
             )
+            out.append(text.format(n=n(k)))
+        if self.config_problems:
+            k = len(self.config_problems)
+            text = tr.ngettext(
+                "Settings file has {n} problem: running on the {source}.",
+                "Settings file has {n} problems: running on the {source}.",
+                k,
+            )
+            out.append(text.format(n=n(k), source=self.config_source))
         if not self.storage_ok:
-            out.append("High scores unavailable.")
+            out.append(tr._("High scores unavailable."))
         if self.scores_problems:
-            out.append(f"Scores file had {len(self.scores_problems)} damaged part(s), left out.")
+            k = len(self.scores_problems)
+            text = tr.ngettext(
+                "Scores file had {n} damaged part, left out.", "Scores file had {n} damaged parts, left out.", k
+            )
+            out.append(text.format(n=n(k)))
         if self.journal_state == "retrying":
-            out.append("Saving the game for crash recovery fails (retried at every move).")
+            out.append(tr._("Saving the game for crash recovery fails (retried at every move)."))
         if self.journal_start_error:
-            out.append("The last game started without crash recovery.")
+            out.append(tr._("The last game started without crash recovery."))
         if not self.saved_games_ok:
-            out.append("Crash recovery unavailable.")
+            out.append(tr._("Crash recovery unavailable."))
         if self.files_aside:
-            out.append(f"{len(self.files_aside)} damaged file(s) kept aside.")
+            k = len(self.files_aside)
+            out.append(tr.ngettext("{n} damaged file kept aside.", "{n} damaged files kept aside.", k).format(n=n(k)))
         if self.low_space:
-            out.append("The card is almost full.")
+            out.append(tr._("The card is almost full."))
         return out
 
     def lines(self, tr: Translator | None = None) -> list[str]:

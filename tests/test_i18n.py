@@ -236,3 +236,14 @@ def test_language_section_problems_name_the_key() -> None:
     assert "language.enabled: must contain the default language 'de'" in msg
     with pytest.raises(ConfigError, match="language.enabled: must be a non-empty list"):
         load_dict({"language": {"enabled": []}})
+
+
+def test_the_operators_health_lines_speak_the_tables_language() -> None:
+    from kiosk.health import Health
+
+    assert Health(pin_set=False).marks(translator("de")) == ["Keine Betreiber-PIN"]
+    assert Health(pin_set=False).marks() == ["No operator PIN"]
+    h = Health(pin_set=True, files_aside=("a", "b"), pin_failures=(1.0,))
+    assert "2 beschädigte Dateien beiseitegelegt." in h.problems(translator("de"))
+    assert "1\u00a0PIN erroné depuis la dernière ouverture du menu." in h.problems(translator("fr"))
+    assert "1 wrong PIN since the menu was last opened." in h.problems()

@@ -169,7 +169,9 @@ class OperatorRoom:
         app = self.app
         problems = app.loaded_config.problems if app.loaded_config is not None else ()
         (mark or app.corner_mark).show(
-            Health(pin_set=app.cfg.operator.pin_set, config_problems=tuple(problems)).marks()
+            Health(pin_set=app.cfg.operator.pin_set, config_problems=tuple(problems)).marks(
+                translator(app.cfg.language.default)
+            )
         )
 
     def system_state(self) -> SystemState:

@@ -438,7 +438,7 @@ class MakotoScreen(BaseGameScreen):
                 combo = classify(sel, st.players)
                 if match is not None and combo:
                     what = combo_text(("set", "run", "kensei")[combo[0]], combo[1], combo[2], tr)
-                    label = tr.gettext("Play {combination}").format(combination=what)
+                    label = Worded(tr.gettext("Play {combination}").format(combination=what), cards_text(sel, tr))
                 else:
                     label = tr.gettext("Play (choose cards)")
                 out.append((label, match, match is not None))
@@ -471,10 +471,14 @@ class MakotoScreen(BaseGameScreen):
                 out.append((tr.sym("\u21b6") + " " + tr.gettext("Take back"), "undo", True))
         elif phase == ORACLE_STEP:
             if sel:
-                label = tr.gettext("Discard {card} to Oracle").format(card=card_text(sel[0], tr))
+                card = card_text(sel[0], tr)
+                label = Worded(
+                    tr.gettext("Discard {card} to Oracle").format(card=card),
+                    tr.gettext("Discard {card}").format(card=card),
+                )
                 out.append((label, OracleDiscard(sel[0]), True))
             else:
-                out.append((tr.gettext("Choose a card to discard"), None, False))
+                out.append((tr.gettext("Pick a card"), None, False))
         if lids and len(out) < MAX_ACTIONS:
             out.append((tr.gettext("Use box lid"), "lid", True))
         return out[:MAX_ACTIONS]

@@ -133,7 +133,9 @@ def makoto_event_text(
             "the last player won the final round": tr.gettext("the last player won the final round"),
         }
         reason = d.get("reason")
-        return game_over_text({**d, "reason": reasons.get(reason, reason)}, who, tr)
+        if isinstance(reason, str):
+            d["reason"] = reasons.get(reason, reason)
+        return game_over_text(d, who, tr)
     return fallback_event_text(ev, who, tr)
 
 

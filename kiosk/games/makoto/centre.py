@@ -22,7 +22,9 @@ from kivy.uix.widget import Widget
 from kiosk.games.makoto.cards import card_width
 from kiosk.games.makoto.layout import PILE_STEP, blind_steps, legible_strip
 from kiosk.games.makoto.pieces import CardFan, CardRow, MakotoCard
+from kiosk.i18n import Translator
 from kiosk.ui import load_kv
+from kiosk.ui.speaks import Speaks
 from kiosk.ui.typescale import min_text_px
 
 __all__ = ["MakotoCentre", "PlayFan", "BlindRow", "card_pairs", "legible_strip", "blind_steps"]
@@ -115,8 +117,8 @@ def card_pairs(cards: Any) -> list[tuple[int, int]]:
     return [(c % 20, c // 20) for c in sorted(cards, key=lambda c: (c % 20, c // 20))]
 
 
-class MakotoCentre(Widget):
-    """One view of the centre (see the module docstring)."""
+class MakotoCentre(Speaks, Widget):
+    """One view of the centre (see the module docstring), in the table's language (:meth:`show` sets it)."""
 
     headline = StringProperty("")
     play = ListProperty([])
@@ -134,16 +136,23 @@ class MakotoCentre(Widget):
 
         return float(max(min_text_px(Window.size) * 1.7, self.height * 0.14))
 
-    def show(self, view: dict[str, Any], labels: list[str], headline: str) -> None:
-        """Fill from the public view; ``labels`` names each game seat ("● Circle")."""
+    def show(self, view: dict[str, Any], labels: list[str], headline: str, tr: Translator | None = None) -> None:
+        """Fill from the public view; ``labels`` names each game seat ("● Circle"); ``tr``: the table's language
+        (the game's words)."""
+        from kiosk.games.makoto.words import combo_text
+
+        if tr is not None:
+            self.domain, self.language = tr.domain, tr.language
+        tr = self.tr
         cur = view.get("current")
         self.headline = headline
         if cur is not None:
             self.play = card_pairs(cur["cards"])
-            self.play_label = f"{cur['text']}, by {labels[cur['by']]}"
+            combo = combo_text(cur["type"], cur["size"], cur["rank"], tr)
+            self.play_label = tr.gettext("{combination}, by {name}").format(combination=combo, name=labels[cur["by"]])
         else:
             self.play = []
-            self.play_label = "Nothing on the table: the next player leads"
+            self.play_label = tr.gettext("Nothing on the table: the next player leads")
         self.blind = card_pairs(view.get("blind", []))
         self.oracle = int(view.get("oracle_deck", 0))
         self.rewards = list(view.get("rewards_left", []))

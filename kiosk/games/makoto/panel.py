@@ -51,7 +51,7 @@ class StepButton(Button):
     it says: ``text`` shows it whole or, where a play does not fit the button (a short edge's tray at 1280x800
     has four buttons of about 78 px to a row, and "Play 9 10 11⚔ 12 13⚔" needs three lines of its two), without
     its leading "Play " (the cards are what the player reads; decision: never a smaller font, which would go under
-    the reading minimum)."""
+    the reading minimum). The words are the seat's (``panel.tr``), set in its face."""
 
     panel = ObjectProperty(None, allownone=True)
     label = StringProperty("")
@@ -59,17 +59,20 @@ class StepButton(Button):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(label=self._fit, size=self._fit, font_size=self._fit)
+        self.bind(label=self._fit, size=self._fit, font_size=self._fit, font_name=self._fit)
 
     def _fit(self, *_a: Any) -> None:
         text = self.label
-        if text.startswith(PLAY_WORD) and self.width > 1:
+        # the shorter form: the label's own (a quick play's cards, :class:`~kiosk.games.makoto.words.Worded`), or
+        # an English label without its leading "Play "
+        short = getattr(text, "short", "") or (text[len(PLAY_WORD) :] if text.startswith(PLAY_WORD) else "")
+        if short and self.width > 1:
             from kivy.app import App
 
             u = getattr(App.get_running_app(), "u", 1.0)
             if not _fits(text, self.width - 6 * u, self.height, self.font_size, self.font_name):
-                text = text[len(PLAY_WORD) :]
-        self.text = text
+                text = short
+        self.text = str(text)
 
     def on_release(self) -> None:
         if self.panel is not None and self.command is not None:
@@ -82,6 +85,7 @@ class CentreSlice(Oriented):
     table = ObjectProperty(None, allownone=True)
     edge = StringProperty("bottom")
     screen = ObjectProperty(None, allownone=True)
+    face = StringProperty("")  # the table's language's face (the score sheet's words)
     players = ObjectProperty(None, allownone=True)  # the seats in play: see kiosk.ui.seatzone.use_players
 
     def __init__(self, **kw: Any) -> None:
@@ -179,6 +183,13 @@ class MakotoPanel(SeatZone):
     def show_error(self, message: str, seconds: float = 6.0) -> None:
         super().show_error(message, seconds)
 
+    def who_text(self, who: str, bot: bool, tr: Any) -> str:
+        """Who sits here (the session's ``Player``, ``Bot (easy)``) in the seat's language."""
+        if not bot:
+            return str(tr.gettext("Player"))
+        level = who[len("Bot (") : -1] if who.startswith("Bot (") and who.endswith(")") else ""
+        return str(tr.gettext("Bot ({level})").format(level=tr.level(level)) if level else tr.gettext("Bot"))
+
     def next_game(self) -> None:
         if self.screen is not None:
             self.screen.next_game()
@@ -203,6 +214,7 @@ class MakotoPanel(SeatZone):
                 b.code, b.number, b.kind, b.face_up = c, c % 20, c // 20, True
                 b.selected = i in self.selected
                 b.fresh = c == self.drawn and i == self.hand.index(c)
+                b.new_text, b.new_face = self.tr.gettext("NEW"), self.face
                 b.disabled = i not in enabled
                 b.opacity = 1
             else:

@@ -46,6 +46,9 @@ class MakotoCard(ButtonBehavior, Widget):
     #: number is sized to fit in it
     corner = NumericProperty(0)
     owner = ObjectProperty(None, allownone=True)
+    #: the mark of a just-drawn card in its reader's language, and its face ("": the kiosk's; CJK for Japanese)
+    new_text = StringProperty("NEW")
+    new_face = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         from kivy.graphics import InstructionGroup
@@ -57,7 +60,7 @@ class MakotoCard(ButtonBehavior, Widget):
         self.canvas.after.insert(0, self._top)  # before the kv rule's PopMatrix
         self._redraw_later = Clock.create_trigger(self.redraw, -1)
         self.bind(number=self._look, kind=self._look, face_up=self._look)
-        for name in ("pos", "size", "selected", "fresh", "disabled", "corner", "source"):
+        for name in ("pos", "size", "selected", "fresh", "disabled", "corner", "source", "new_text", "new_face"):
             self.bind(**{name: self._redraw_later})
         self.ids.corner.bind(height=self._redraw_later)  # the symbol sits under the corner number
         self._look()
@@ -116,7 +119,7 @@ class MakotoCard(ButtonBehavior, Widget):
             face.add(Rectangle(texture=tex, size=tex.size, pos=at))
         if self.fresh:
             px = max(min_text_px(Window.size), w * 0.2)
-            tex = text_texture("NEW", px, bold=True)
+            tex = _word_texture(self.new_text, px, self.new_face)
             top.add(Color(0.85, 0.15, 0.12, 1))
             top.add(Rectangle(pos=(x + 4, y + 4), size=(tex.width + 6, tex.height)))
             top.add(Color(1, 1, 1, 1))
@@ -137,6 +140,24 @@ class MakotoCard(ButtonBehavior, Widget):
     def on_release(self) -> None:
         if self.owner is not None and hasattr(self.owner, "card_pressed"):
             self.owner.card_pressed(self)
+
+
+_WORDS: dict[tuple[str, int, str], Any] = {}
+
+
+def _word_texture(text: str, px: float, font: str) -> Any:
+    """A bold word's texture in ``font`` (``""``: :func:`~kiosk.ui.pieces.text_texture`, the kiosk's face for it)."""
+    if not font:
+        return text_texture(text, px, bold=True)
+    key = (text, max(1, int(round(px))), font)
+    tex = _WORDS.get(key)
+    if tex is None:
+        from kivy.core.text import Label as CoreLabel
+
+        core = CoreLabel(text=text, font_size=key[1], bold=True, font_name=font)
+        core.refresh()
+        tex = _WORDS[key] = core.texture
+    return tex
 
 
 class CardRow(Widget):
@@ -289,6 +310,7 @@ class CardFan(Widget):
 
     cards = ListProperty([])
     label = StringProperty("")
+    face = StringProperty("")  # the label's face ("": the kiosk's for its characters; the CJK face for Japanese)
     spread = NumericProperty(9.0)  # degrees between two cards
 
     def __init__(self, **kw: Any) -> None:
@@ -333,6 +355,7 @@ class CardDeck(Widget):
 
     count = NumericProperty(0)
     label = StringProperty("")
+    face = StringProperty("")  # the label's face, as :attr:`CardFan.face`
     picture = StringProperty("oracle")
     source = StringProperty("")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, deque
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +25,24 @@ from kiosk.games.makoto.hand import MakotoHand  # noqa: F401  (the tray's paged 
 from kiosk.games.makoto.match import MakotoMatch, recommended_games
 from kiosk.games.makoto.panel import MAX_ACTIONS, CentreSlice, HandCard, MakotoPanel, StepButton
 from kiosk.games.makoto.pieces import MakotoCard
-from kiosk.games.makoto.rules import BLIND, ORACLE, ORACLE_STEP, PLAY, SWORD, MakotoState, classify, describe
+from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY, MakotoState, classify
 from kiosk.games.makoto.touches import makoto_plan
+from kiosk.games.makoto.words import (  # noqa: F401  (makoto_event_text: the how-to's demo finds it here)
+    Worded,
+    card_text,
+    cards_text,
+    combo_text,
+    error_text,
+    grouped,
+    joined,
+    makoto_event_text,
+    pts,
+    seat_label,
+)
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv, motion
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.session import GameSession
-from kiosk.ui.words import plural
 
 log = logging.getLogger("kiosk.games.makoto.screen")
 
@@ -47,49 +57,14 @@ __all__ = [
     "card_text",
 ]
 
-SYMBOL = {SWORD: "\u2694", ORACLE: "\u2600"}
 
-
-def makoto_event_text(ev: Any, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
-    """One Makoto event in words (the how-to's demo); public things only (a card drawn from the Oracle is never
-    named)."""
-    from kiosk.ui.words import fallback_event_text
-
-    d = dict(ev.data)
-    p = who(ev.seat)
-    k = ev.kind
-    if k == "played":
-        return f"{p} played {d['combination']}" + (" (a Kensei!)" if d.get("kensei") else "")
-    if k == "passed":
-        return f"{p} passed" + (" and drew from the Oracle" if d.get("draw") else "")
-    if k == "blind_discard":
-        return f"{p} put a {card_text(d['card'])} into the Blind"
-    if k == "blind_take":
-        return f"{p} took {cards_text(d['cards'])} from the Blind"
-    if k == "oracle_discard":
-        return f"{p} threw away a {card_text(d['card'])}"
-    if k == "round_won":
-        return f"{p} won the round: {plural(len(d['cards']), 'card')}, {plural(d['points'], 'point')}"
-    if k == "went_out":
-        return f"{p} played out their hand: reward {d['reward']}"
-    return fallback_event_text(ev, who)
-
-
-def card_text(card: int) -> str:
-    """A card as players read it: its number, and the kind's symbol (``9\u2694`` Sword, ``4\u2600`` Oracle)."""
-    return f"{card % 20}{SYMBOL.get(card // 20, '')}"
-
-
-def cards_text(cards: Any) -> str:
-    return " ".join(card_text(c) for c in sorted(cards, key=lambda c: (c % 20, c // 20)))
-
-
-def grouped(cards: Any) -> str:
-    """The Blind grouped by number: ``1 | 3 3 | 9\u2694`` (numbers ascending)."""
-    groups: dict[int, list[int]] = {}
-    for c in sorted(cards, key=lambda c: (c % 20, c // 20)):
-        groups.setdefault(c % 20, []).append(c)
-    return "  |  ".join(" ".join(card_text(c) for c in g) for g in groups.values()) or "empty"
+def _banner(target: Any, text: str, picture: str, rotation: float, face: str) -> None:
+    """:func:`kiosk.ui.motion.banner` with its words set in the reader's face (the CJK face for Japanese)."""
+    ghost = motion.banner(target, text, picture, rotation)
+    if face:
+        for w in ghost.walk(restrict=True):
+            if getattr(w, "text", None) == text:
+                w.font_name = face
 
 
 class MatchResult:
@@ -293,16 +268,19 @@ class MakotoScreen(BaseGameScreen):
 
     # ------------------------------------------------------------------------------------------- log, motion
     def _who(self, g: int | None) -> str:
+        """A game seat's name in the table's language (``● Kreis``), for the log and the centre."""
         s = self.session
         if g is None:
-            return "The game"
-        return str(s.seats[g].label) if s is not None and 0 <= g < len(s.seats) else f"Seat {g + 1}"
+            return self.tr.gettext("The game")
+        if s is not None and 0 <= g < len(s.seats):
+            return seat_label(s.seats[g], self.tr)
+        return self.tr.gettext("Seat {n}").format(n=g + 1)
 
     def _log(self, events: Any) -> None:
         """The last moves in words (:func:`makoto_event_text`) into every seat's log."""
         for ev in events or ():
             try:
-                line = makoto_event_text(ev, self._who, str)
+                line = makoto_event_text(ev, self._who, str, tr=self.tr)
             except Exception:  # a formatter bug must not stop the game
                 line = ev.kind.replace("_", " ")
             if line:
@@ -354,7 +332,7 @@ class MakotoScreen(BaseGameScreen):
                     motion.glow(panel, panel.seat_colour, 0.4, pulses=3)
                     for each in self.slices:
                         rot = self.table.facing_edge_rotation(each.edge) if self.table is not None else 0
-                        motion.banner(each.ids.centre, "Kensei!", "kensei", rot)
+                        _banner(each.ids.centre, self.tr.gettext("Kensei!"), "kensei", rot, self.face)
             elif ev.kind == "blind_discard" and row is not None:
                 c = int(d.get("card", 0))
                 motion.fly(MakotoCard(number=c % 20, kind=c // 20), panel, row, 0.35, size=size)
@@ -363,7 +341,8 @@ class MakotoScreen(BaseGameScreen):
                     motion.fly(MakotoCard(number=c % 20, kind=c // 20), row, panel, 0.35, size)
             elif ev.kind == "went_out":
                 seat = session.seats[g]
-                motion.banner(panel, f"Out! +{d.get('reward', 0)}", "trophy", seat.rotation)
+                words = panel.tr.gettext("Out! +{reward}").format(reward=d.get("reward", 0))
+                _banner(panel, words, "trophy", seat.rotation, panel.face)
 
     def next_game(self) -> None:
         """Leave the score sheet and play the match's next game."""
@@ -378,7 +357,8 @@ class MakotoScreen(BaseGameScreen):
     def _on_error(self, _session: Any, game_seat: int, message: str) -> None:
         if self.session is None or not 0 <= game_seat < len(self.session.seats):
             return
-        self.panels[self.session.seats[game_seat].index].show_error(message)
+        panel = self.panels[self.session.seats[game_seat].index]
+        panel.show_error(error_text(message, panel.tr))
 
     # ------------------------------------------------------------------------------------------- choices
     def _state(self) -> MakotoState | None:
@@ -431,12 +411,14 @@ class MakotoScreen(BaseGameScreen):
         return set()
 
     def commands_for(self, panel: MakotoPanel) -> list[tuple[str, Any, bool]]:
-        """The action row: (label, command, enabled). Commands are engine actions or "undo"/"lid"/"clear"."""
+        """The action row: (label, command, enabled), in the seat's language. Commands are engine actions or
+        "undo"/"lid"/"clear". A quick play's label carries the cards alone as its short form (:class:`Worded`)."""
         legal = self._legal(panel)
         if not legal:
             return []
         st = self._state()
         assert st is not None
+        tr = panel.tr
         phase = self.phase_of(panel)
         out: list[tuple[str, Any, bool]] = []
         lids = [a for a in legal if isinstance(a, UseLid)]
@@ -445,8 +427,8 @@ class MakotoScreen(BaseGameScreen):
             for a in lids:
                 if a.card not in seen and len(out) < MAX_ACTIONS - 1:
                     seen.add(a.card)
-                    out.append((f"Lid: take {card_text(a.card)}", a, True))
-            return out + [("Cancel", "lid", True)]
+                    out.append((tr.gettext("Lid: take {card}").format(card=card_text(a.card, tr)), a, True))
+            return out + [(tr.gettext("Cancel"), "lid", True)]
         sel = self._selection(panel)
         if phase == PLAY:
             plays = [a for a in legal if isinstance(a, Play)]
@@ -454,9 +436,13 @@ class MakotoScreen(BaseGameScreen):
                 key = sorted(sel)
                 match = next((a for a in plays if sorted(a.cards) == key), None)
                 combo = classify(sel, st.players)
-                label = f"Play {describe(combo)}" if match is not None and combo else "Play (choose cards)"
+                if match is not None and combo:
+                    what = combo_text(("set", "run", "kensei")[combo[0]], combo[1], combo[2], tr)
+                    label = Worded(tr.gettext("Play {combination}").format(combination=what), cards_text(sel, tr))
+                else:
+                    label = tr.gettext("Play (choose cards)")
                 out.append((label, match, match is not None))
-                out.append(("Clear", "clear", True))
+                out.append((tr.gettext("Clear"), "clear", True))
             else:
                 quick = sorted(plays, key=lambda a: (len(a.cards) != 1, len(a.cards), max(c % 20 for c in a.cards)))
                 shown: list[Play] = []
@@ -466,27 +452,35 @@ class MakotoScreen(BaseGameScreen):
                     if all(sorted(q.cards) != sorted(b.cards) for b in shown):
                         shown.append(q)
                 for q in shown:
-                    out.append((f"Play {cards_text(q.cards)}", q, True))
+                    cards = cards_text(q.cards, tr)
+                    out.append((Worded(tr.gettext("Play {cards}").format(cards=cards), cards), q, True))
             if Pass(False) in legal:
-                out.append(("Pass", Pass(False), True))
+                out.append((tr.gettext("Pass"), Pass(False), True))
             if Pass(True) in legal:
-                out.append(("Pass + draw \u2600", Pass(True), True))
+                label = tr.gettext("Pass + draw {oracle}").format(oracle=tr.sym("\u2600"))
+                out.append((label, Pass(True), True))
         elif phase == BLIND:
             takes = [a for a in legal if isinstance(a, BlindTake)]
             if sel and any(isinstance(a, BlindDiscard) and a.card == sel[0] for a in legal):
-                out.append((f"Put {card_text(sel[0])} in Blind", BlindDiscard(sel[0]), True))
+                label = tr.gettext("Put {card} in Blind").format(card=card_text(sel[0], tr))
+                out.append((label, BlindDiscard(sel[0]), True))
             for t in takes[:4]:
-                out.append((f"Take {cards_text(t.cards)}", t, True))
-            out.append(("End turn", EndTurn(), EndTurn() in legal))
+                out.append((tr.gettext("Take {cards}").format(cards=cards_text(t.cards, tr)), t, True))
+            out.append((tr.gettext("End turn"), EndTurn(), EndTurn() in legal))
             if panel.game_seat in self._undo:
-                out.append(("\u21b6 Take back", "undo", True))
+                out.append((tr.sym("\u21b6") + " " + tr.gettext("Take back"), "undo", True))
         elif phase == ORACLE_STEP:
             if sel:
-                out.append((f"Discard {card_text(sel[0])} to Oracle", OracleDiscard(sel[0]), True))
+                card = card_text(sel[0], tr)
+                label = Worded(
+                    tr.gettext("Discard {card} to Oracle").format(card=card),
+                    tr.gettext("Discard {card}").format(card=card),
+                )
+                out.append((label, OracleDiscard(sel[0]), True))
             else:
-                out.append(("Choose a card to discard", None, False))
+                out.append((tr.gettext("Pick a card"), None, False))
         if lids and len(out) < MAX_ACTIONS:
-            out.append(("Use box lid", "lid", True))
+            out.append((tr.gettext("Use box lid"), "lid", True))
         return out[:MAX_ACTIONS]
 
     def command(self, panel: MakotoPanel, command: Any) -> None:
@@ -535,7 +529,7 @@ class MakotoScreen(BaseGameScreen):
 
     # ------------------------------------------------------------------------------------------- drawing
     def fill_panel(self, panel: MakotoPanel) -> None:
-        """Private data of one panel (hand, prompt) from its own view only."""
+        """Private data of one panel (hand, prompt) from its own view only; the prompt in the seat's language."""
         st = self._state()
         if st is None or panel.game_seat is None:
             panel.hand, panel.drawn = [], None
@@ -547,18 +541,26 @@ class MakotoScreen(BaseGameScreen):
         panel.hand = hand
         panel.drawn = view.get("drawn")
         phase = self.phase_of(panel)
+        tr = panel.tr
         if panel.lid_mode:
-            panel.prompt = "Box lid: take any one card from the Blind"
+            panel.prompt = tr.gettext("Box lid: take any one card from the Blind")
         elif phase == PLAY:
             cur = view["current"]
-            panel.prompt = "You lead: play any combination" if cur is None else f"Beat {cur['text']} or pass"
+            if cur is None:
+                panel.prompt = tr.gettext("You lead: play any combination")
+            else:
+                combo = combo_text(cur["type"], cur["size"], cur["rank"], tr)
+                panel.prompt = tr.gettext("Beat {combination} or pass").format(combination=combo)
         elif phase == BLIND:
-            panel.prompt = (
-                f"Blind: put in one card lower than {view['played_low']}, "
-                f"or take up to {view['played_count']} of one lower number"
-            )
+            n = int(view["played_count"])
+            panel.prompt = tr.ngettext(
+                "Blind: put in one card lower than {low}, or take up to {n} card of one lower number",
+                "Blind: put in one card lower than {low}, or take up to {n} cards of one lower number",
+                n,
+            ).format(low=view["played_low"], n=n)
         elif phase == ORACLE_STEP:
-            panel.prompt = f"You drew {card_text(panel.drawn) if panel.drawn is not None else ''}: discard any one card"
+            drawn = card_text(panel.drawn, tr) if panel.drawn is not None else ""
+            panel.prompt = tr.gettext("You drew {card}: discard any one card").format(card=drawn)
         else:
             panel.prompt = ""
         if not panel.hints:  # hint mode off at this seat: no prompt
@@ -581,72 +583,107 @@ class MakotoScreen(BaseGameScreen):
         if session is None or st is None:
             return
         v = st.view(None)
-        labels = [s.label for s in session.seats]
         turn = v["turn"]
         self._open_on_turn(turn if not (self.sheet or self.attract or st.is_over()) else None)
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
             panel.my_turn = turn == g and not self.sheet
-            if self.sheet:
-                panel.status = "Score sheet"
-            elif st.is_over():
-                panel.status = "\u2605 Winner" if g in v["winners"] else "Game over"
-            elif g in v["out"]:
-                panel.status = f"Out: {v['out'].index(g) + 1}. place (+{v['rewards'][g]})"
-            elif turn == g:
-                panel.status = "\u25b6 Your turn" if not panel.is_bot else "\u25b6 Thinking..."
-            else:
-                panel.status = ""
-            total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None
-            panel.hand_count = v["hand_sizes"][g]
-            panel.info = f"Won {plural(v['won_points'][g], 'pt')}"
-            panel.match_line = f"Match total {total}" if total is not None else ""
-            panel.lid = "\u25a3 Holds the box lid" if v["lid_holder"] == g else ""
+            self._fill_status(panel, g, v, st.is_over())
             self.fill_panel(panel)
             panel._fill()
-        cur = v["current"]
-        if cur is not None:
-            on_table = f"{cards_text(cur['cards'])}   ({cur['text']}) by {labels[cur['by']]}"
-        else:
-            on_table = "nothing: the next player leads"
-        lines = [
-            f"Turn: {labels[turn]}" + ("   (last turn!)" if v["final_turn"] else "")
-            if turn is not None
-            else "Game over",
-            f"On the table: {on_table}",
-            f"Blind: {grouped(v['blind'])}",
-            f"Oracle \u2600: {v['oracle_deck']} in deck, {len(v['oracle_discard'])} discarded",
-            "Rewards left: " + (" ".join(str(r) for r in v["rewards_left"]) or "none"),
-            "Points: " + "   ".join(f"{labels[g].split()[0]} {v['scores'][g]}" for g in range(st.players)),
-        ]
-        if self.match is not None and self.match.games > 1:
-            lines.append(
-                f"Match: game {min(len(self.match.results) + (0 if self.sheet else 1), self.match.games)}"
-                f" of {self.match.games}"
-            )
-        self.centre_text = "\n".join(lines)
+        tr = self.tr
+        labels = [seat_label(s, tr) for s in session.seats]
+        self.centre_text = self._centre_text(v, labels, st.players)
         if turn is None:
-            headline = "Game over: " + ", ".join(labels[g] for g in v["winners"]) + " wins"
+            winners = v["winners"]
+            headline = tr.ngettext("Game over: {names} wins", "Game over: {names} win", len(winners)).format(
+                names=joined([labels[g] for g in winners], tr)
+            )
+        elif v["final_turn"]:
+            headline = tr.gettext("Turn: {name} (last turn!)").format(name=labels[turn])
         else:
-            headline = f"Turn: {labels[turn]}" + ("  (last turn!)" if v["final_turn"] else "")
+            headline = tr.gettext("Turn: {name}").format(name=labels[turn])
         if self.match is not None and self.match.games > 1:
             played = min(len(self.match.results) + (0 if self.sheet else 1), self.match.games)
-            headline += f"   Game {played} of {self.match.games}"
+            headline += "   " + tr.gettext("Game {n} of {games}").format(n=played, games=self.match.games)
         for sl in self.slices:
-            sl.ids.centre.show(v, labels, headline)
-        if self.sheet and self.match is not None:
-            sheet = self.match.score_sheet()
-            rows = [f"Score sheet after game {sheet['played']} of {sheet['games']}"]
-            for g, lb in enumerate(labels):
-                games = " + ".join(str(r[g]) for r in sheet["rows"])
-                rows.append(f"{lb}:  {games}  =  {sheet['totals'][g]}")
-            lid = sheet["lid_holder"]
-            if lid is not None:
-                rows.append(f"\u25a3 Box lid for the next game: {labels[lid]} (lowest score)")
-            rows.append("Any player: 'Next game' (or seat button a)")
-            self.sheet_text = "\n".join(rows)
+            sl.face = self.face
+            sl.ids.centre.show(v, labels, headline, tr)
+        self.sheet_text = self._sheet_text(labels) if self.sheet and self.match is not None else ""
+
+    def _fill_status(self, panel: MakotoPanel, g: int, v: dict[str, Any], over: bool) -> None:
+        """A seat's status column, in the seat's language."""
+        tr = panel.tr
+        if self.sheet:
+            panel.status = tr.gettext("Score sheet")
+        elif over:
+            won = g in v["winners"]
+            panel.status = tr.sym("\u2605") + " " + tr.gettext("Winner") if won else tr.gettext("Game over")
+        elif g in v["out"]:
+            place = tr.ordinal(v["out"].index(g) + 1)
+            panel.status = tr.gettext("Out: {place} place (+{reward})").format(place=place, reward=v["rewards"][g])
+        elif v["turn"] == g:
+            doing = tr.gettext("Thinking...") if panel.is_bot else tr.gettext("Your turn")
+            panel.status = tr.sym("\u25b6") + " " + doing
         else:
-            self.sheet_text = ""
+            panel.status = ""
+        total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None
+        panel.hand_count = v["hand_sizes"][g]
+        panel.info = tr.gettext("Won {points}").format(points=pts(v["won_points"][g], tr))
+        panel.match_line = tr.gettext("Match total {total}").format(total=total) if total is not None else ""
+        holds = v["lid_holder"] == g
+        panel.lid = tr.sym("\u25a3") + " " + tr.gettext("Holds the box lid") if holds else ""
+
+    def _centre_text(self, v: dict[str, Any], labels: list[str], players: int) -> str:
+        """The table in a few lines of words, in the table's language."""
+        tr = self.tr
+        turn, cur = v["turn"], v["current"]
+        if turn is None:
+            head = tr.gettext("Game over")
+        elif v["final_turn"]:
+            head = tr.gettext("Turn: {name} (last turn!)").format(name=labels[turn])
+        else:
+            head = tr.gettext("Turn: {name}").format(name=labels[turn])
+        if cur is not None:
+            on_table = tr.gettext("{cards} ({combination}) by {name}").format(
+                cards=cards_text(cur["cards"], tr),
+                combination=combo_text(cur["type"], cur["size"], cur["rank"], tr),
+                name=labels[cur["by"]],
+            )
+        else:
+            on_table = tr.gettext("nothing: the next player leads")
+        rewards = " ".join(str(r) for r in v["rewards_left"]) or tr.gettext("none")
+        scores = "   ".join(f"{labels[g].split()[0]} {v['scores'][g]}" for g in range(players))
+        lines = [
+            head,
+            tr.gettext("On the table: {play}").format(play=on_table),
+            tr.gettext("Blind: {cards}").format(cards=grouped(v["blind"], tr)),
+            tr.gettext("Oracle {symbol}: {deck} in deck, {discarded} discarded").format(
+                symbol=tr.sym("\u2600"), deck=v["oracle_deck"], discarded=len(v["oracle_discard"])
+            ),
+            tr.gettext("Rewards left: {rewards}").format(rewards=rewards),
+            tr.gettext("Points: {scores}").format(scores=scores),
+        ]
+        if self.match is not None and self.match.games > 1:
+            n = min(len(self.match.results) + (0 if self.sheet else 1), self.match.games)
+            lines.append(tr.gettext("Match: game {n} of {games}").format(n=n, games=self.match.games))
+        return "\n".join(lines)
+
+    def _sheet_text(self, labels: list[str]) -> str:
+        """The score sheet between the games of a match, in the table's language."""
+        assert self.match is not None
+        tr = self.tr
+        sheet = self.match.score_sheet()
+        rows = [tr.gettext("Score sheet after game {n} of {games}").format(n=sheet["played"], games=sheet["games"])]
+        for g, lb in enumerate(labels):
+            games = " + ".join(str(r[g]) for r in sheet["rows"])
+            rows.append(tr.gettext("{name}: {games} = {total}").format(name=lb, games=games, total=sheet["totals"][g]))
+        lid = sheet["lid_holder"]
+        if lid is not None:
+            words = tr.gettext("Box lid for the next game: {name} (lowest score)").format(name=labels[lid])
+            rows.append(tr.sym("\u25a3") + " " + words)
+        rows.append(tr.gettext("Any player: 'Next game' (or seat button a)"))
+        return "\n".join(rows)
 
 
 #: The plug-in name the shell looks for (kiosk.ui.game.screen_class_for).

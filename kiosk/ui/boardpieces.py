@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
@@ -42,6 +42,34 @@ def served_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
 def backs_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
     """A :class:`SeatLine` counter: recipes held, face down (a recipe card's back)."""
     return ("", "card", RECIPE_BACK, count, "?")
+
+
+def set_face(root: Any, face: str) -> Any:
+    """Set the words of every label under ``root`` (itself too) in ``face``, the reader's face (the CJK face for
+    Japanese; ``""``: each label's own again). For labels built elsewhere (buttons, cards, a banner) whose rule
+    picks a Latin face: call it after their text is set. Returns ``root``."""
+    from kivy.uix.label import Label
+
+    if root is None:
+        return root
+    for w in root.walk(restrict=True):
+        if not isinstance(w, Label):
+            continue
+        if face:
+            if w.font_name != face:
+                w.latin_face = w.font_name
+                w.font_name = face
+        elif getattr(w, "latin_face", ""):
+            w.font_name, w.latin_face = w.latin_face, ""
+    return root
+
+
+def named_card(english: str, shown: str) -> dict[str, Any]:
+    """An :class:`~kiosk.ui.pieces.ActionCard`'s props for a :class:`PieceRow`: its picture from the engine's
+    (English) name, ``shown`` the name in the reader's language."""
+    from kiosk.ui import pictures
+
+    return {"name": shown, "source": pictures.picture(pictures.picture_name(english)) if english else ""}
 
 
 def load_categories(path: Path, section: str) -> dict[str, str]:
@@ -325,6 +353,9 @@ class RecipeShelf(Widget):
     recipes = ListProperty([])
     cards = ListProperty([])
     tiles = ListProperty([])
+    #: the seat's translator and face (its kv rule passes the seat's): the held cards' names are read in it
+    tr = ObjectProperty(None, allownone=True)
+    face = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -333,6 +364,7 @@ class RecipeShelf(Widget):
         self.tile_widgets: list[Any] = []
         self._later = Clock.create_trigger(self.relayout, -1)
         self.bind(pos=self._later, size=self._later, recipes=self._later, cards=self._later, tiles=self._later)
+        self.bind(tr=self._later, face=self._later)
 
     @staticmethod
     def grid(n: int, width: float, height: float, gap: float, aspect: float = 1.8) -> tuple[int, float, float]:
@@ -356,6 +388,7 @@ class RecipeShelf(Widget):
     def relayout(self, *_a: Any) -> None:
         from kivy.core.window import Window
 
+        from kiosk.ui import pictures
         from kiosk.ui.pieces import ActionCard, Ingredient, RecipeCard
         from kiosk.ui.typescale import min_target_px, min_text_px
 
@@ -382,9 +415,12 @@ class RecipeShelf(Widget):
         ):
             # named when its widest word fits at the reading minimum (widened for it while the row has room;
             # a word is never broken across lines), else a picture only (the tray's buttons name it)
-            width = max(strip * 1.5, self.widest_word(str(name), min_text_px(Window.size)) + 12)
+            shown = self.tr.gettext(str(name)) if self.tr is not None else str(name)
+            width = max(strip * 1.5, self.widest_word(shown, min_text_px(Window.size), self.face) + 12)
             named = x + width <= self.right
-            w.name, w.named = str(name), named
+            w.name, w.named = shown, named
+            w.source = pictures.picture(pictures.picture_name(str(name))) if name else ""
+            set_face(w, self.face)
             w.size = (width if named else strip * 1.5, strip)
             w.pos = (x, self.y)
             x += w.width + gap
@@ -419,6 +455,7 @@ class RecipeShelf(Widget):
             w.title_px = title
             w.size = (cw, ch)
             w.pos = (self.x + col * (cw + gap), self.top - (row + 1) * ch - row * gap)
+            set_face(w, self.face)
             if w.parent is None:
                 self.add_widget(w)
 
@@ -440,7 +477,7 @@ class RecipeShelf(Widget):
             ch = min((height - gap * (rows - 1)) / rows, cw / 1.2)
             for title in dict.fromkeys((max(font, min(ch * 0.17, font * 1.3)), font)):
                 fits = ch >= title * 3.6 and all(
-                    self.widest_word(str(r.get("name", "")), title) <= cw - self.badge_width(r, title) - 20
+                    self.widest_word(str(r.get("name", "")), title, self.face) <= cw - self.badge_width(r, title) - 20
                     for r in self.recipes
                 )
                 if fits:
@@ -453,20 +490,21 @@ class RecipeShelf(Widget):
         cols, cw, ch = self.grid(n, width, height, gap, aspect=4.0)
         return cols, cw, ch, font, True
 
-    _word_px: dict[tuple[str, float], float] = {}
+    _word_px: dict[tuple[str, float, str], float] = {}
 
     @classmethod
-    def widest_word(cls, name: str, px: float) -> float:
-        """The width of the widest word of ``name`` set bold at ``px`` (a card's name wraps at words)."""
+    def widest_word(cls, name: str, px: float, font: str = "") -> float:
+        """The width of the widest word of ``name`` set bold at ``px`` in ``font`` (``""``: the face its characters
+        need; a card's name wraps at words)."""
         from kivy.core.text import Label as CoreLabel
 
         from kiosk.ui.typescale import face
 
         widest = 0.0
         for word in name.split():
-            key = (word, round(px, 1))
+            key = (word, round(px, 1), font)
             if key not in cls._word_px:
-                label = CoreLabel(text=word, font_size=px, bold=True, font_name=face(word))
+                label = CoreLabel(text=word, font_size=px, bold=True, font_name=font or face(word))
                 label.refresh()
                 cls._word_px[key] = float(label.texture.size[0]) if label.texture else len(word) * px * 0.7
             widest = max(widest, cls._word_px[key])

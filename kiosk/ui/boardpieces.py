@@ -44,10 +44,15 @@ def backs_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
     return ("", "card", RECIPE_BACK, count, "?")
 
 
+def wide(ch: str) -> bool:
+    """A character of CJK text (kana, kanji, full-width forms): set in the CJK face, about twice as wide."""
+    return "\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\uffef"
+
+
 def set_face(root: Any, face: str) -> Any:
-    """Set the words of every label under ``root`` (itself too) in ``face``, the reader's face (the CJK face for
-    Japanese; ``""``: each label's own again). For labels built elsewhere (buttons, cards, a banner) whose rule
-    picks a Latin face: call it after their text is set. Returns ``root``."""
+    """Set the Japanese words of every label under ``root`` (itself too) in ``face``, the reader's face (the CJK
+    face; ``""``, or a label without CJK text: its own face again). For labels built elsewhere (buttons, cards, a
+    banner) whose rule picks a Latin face: call it after their text is set. Returns ``root``."""
     from kivy.uix.label import Label
 
     if root is None:
@@ -55,7 +60,7 @@ def set_face(root: Any, face: str) -> Any:
     for w in root.walk(restrict=True):
         if not isinstance(w, Label):
             continue
-        if face:
+        if face and any(wide(ch) for ch in w.text):
             if w.font_name != face:
                 w.latin_face = w.font_name
                 w.font_name = face
@@ -136,6 +141,11 @@ class TileChoice(ButtonBehavior, Widget):
         cat = category_of(self.category)
         self.source = pictures.picture(self.kind) if self.kind else ""
         self.symbol, self.rgba = cat.symbol, list(cat.rgba)
+
+    @staticmethod
+    def units(text: str) -> int:
+        """How many Latin letters ``text`` is about as wide as (a CJK character counts two): its name's size."""
+        return sum(2 if wide(ch) else 1 for ch in text)
 
     def choose(self) -> None:
         """What a tap on the tile does: a pick applies its action, a hand tile is selected (or unselected)."""
@@ -333,6 +343,12 @@ class PieceRow(Widget):
             w.pos = (x, self.y + (self.height - h) / 2)
             if hasattr(w, "font"):
                 w.font = font
+            label = w.ids.get("label") if hasattr(w, "named") else None
+            if label is not None and w.name:
+                # a named card whose longest word does not fit across it shows its picture only (a word is never
+                # broken; the tray's buttons name it)
+                px = min_text_px(Window.size)
+                w.named = RecipeShelf.widest_word(w.name, px, label.font_name) <= w.width - 12
             x += w.width + gap
 
 

@@ -337,19 +337,34 @@ class PieceRow(Widget):
         gap = max(4.0, self.height * 0.1)
         h = min(self.height, (self.width - gap * (len(self.pieces) - 1)) / max(0.1, sum(self.aspects)))
         font = max(min_text_px(Window.size), h * 0.36)
+        # a named card is widened to its name's longest word while the row has room (a word is never broken);
+        # where the row has none, the cards whose word does not fit show their picture only (the tray names them)
+        widths = [h * aspect for aspect in self.aspects]
+        words = [self._word(w) for w in self.pieces]
+        wanted = [max(width, word + 8) for width, word in zip(widths, words)]
+        if sum(wanted) + gap * (len(wanted) - 1) <= self.width:
+            widths = wanted
         x = self.x
-        for w, aspect in zip(self.pieces, self.aspects):
-            w.size = (h * aspect, h)
+        for w, width, word in zip(self.pieces, widths, words):
+            w.size = (width, h)
             w.pos = (x, self.y + (self.height - h) / 2)
             if hasattr(w, "font"):
                 w.font = font
-            label = w.ids.get("label") if hasattr(w, "named") else None
-            if label is not None and w.name:
-                # a named card whose longest word does not fit across it shows its picture only (a word is never
-                # broken; the tray's buttons name it)
-                px = min_text_px(Window.size)
-                w.named = RecipeShelf.widest_word(w.name, px, label.font_name) <= w.width - 12
+            if word:
+                w.named = word + 6 <= width
             x += w.width + gap
+
+    @staticmethod
+    def _word(w: Any) -> float:
+        """The width of a named card's longest word at the reading size (0: not a named card)."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.typescale import min_text_px
+
+        label = w.ids.get("label") if hasattr(w, "named") else None
+        if label is None or not w.name:
+            return 0.0
+        return RecipeShelf.widest_word(w.name, min_text_px(Window.size), label.font_name)
 
 
 class RecipeShelf(Widget):

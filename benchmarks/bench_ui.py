@@ -1,5 +1,7 @@
 """Kiosk start-up and attract-mode frame time, each as a ratio to a bare Kivy app (one Label) started the same way
-in the same run (issue 6). Budgets: start-up at most 2x the bare app, frame time at most 1.5x.
+in the same run (issue 6). Budgets: start-up at most 2x the bare app, frame time at most 1.5x; the kiosk is
+measured as it ships (English) and with the table in Japanese, every language enabled (``japanese_ratio``: the
+CJK face in use from the first attract call), both held to the budgets.
 
 Both apps run as child processes started identically (``python -c ...`` with the same environment and Kivy
 configuration from :func:`kiosk.__main__.configure_kivy`), on the same X display (an Xvfb started here when
@@ -40,7 +42,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.util import child_env, display_env, measured_app
+from benchmarks.util import BENCH_LANGUAGE_ENV, child_env, display_env, measured_app
 
 STARTUP_BUDGET = 2.0
 FRAME_BUDGET = 1.5
@@ -151,11 +153,12 @@ def child(kind: str, out: str, seconds: float) -> None:
 # --------------------------------------------------------------------------------------------- parent side
 
 
-def _run_child(kind: str, env: dict[str, str], seconds: float) -> dict[str, Any]:
+def _run_child(kind: str, env: dict[str, str], seconds: float, language: str = "en") -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         code = f"import benchmarks.bench_ui as b; b.child({kind!r}, {str(out)!r}, {seconds!r})"
         kivy_env = child_env(env, Path(tmp) / "kivy")
+        kivy_env[BENCH_LANGUAGE_ENV] = language
         root = Path(__file__).resolve().parents[1]
         if (
             kind == "kiosk"
@@ -177,6 +180,7 @@ def run(quick: bool) -> dict[str, Any]:
         seconds = 2.0 if quick else 5.0
         bare = [_run_child("label", env, seconds) for _ in range(rounds)]
         kiosk = [_run_child("kiosk", env, seconds) for _ in range(rounds)]
+        japanese = [_run_child("kiosk", env, seconds, language="ja") for _ in range(rounds)]
     finally:
         if xvfb is not None:
             xvfb.terminate()
@@ -191,7 +195,10 @@ def run(quick: bool) -> dict[str, Any]:
     }
     startup["ratio"] = round(startup["kiosk_s"] / startup["bare_label_s"], 3)
     startup["budget"] = STARTUP_BUDGET
-    startup["within_budget"] = startup["ratio"] <= STARTUP_BUDGET
+    # the table in Japanese with every language enabled: the CJK face in use from the first attract call
+    startup["kiosk_japanese_s"] = round(med(japanese, "startup_s"), 3)
+    startup["japanese_ratio"] = round(startup["kiosk_japanese_s"] / startup["bare_label_s"], 3)
+    startup["within_budget"] = startup["ratio"] <= STARTUP_BUDGET and startup["japanese_ratio"] <= STARTUP_BUDGET
     frame: dict[str, Any] = {
         "kiosk_ms": round(1000 * med(kiosk, "mean_frame_s"), 2),
         "bare_label_ms": round(1000 * med(bare, "mean_frame_s"), 2),
@@ -200,7 +207,9 @@ def run(quick: bool) -> dict[str, Any]:
     }
     frame["ratio"] = round(frame["kiosk_ms"] / frame["bare_label_ms"], 3)
     frame["budget"] = FRAME_BUDGET
-    frame["within_budget"] = frame["ratio"] <= FRAME_BUDGET
+    frame["kiosk_japanese_ms"] = round(1000 * med(japanese, "mean_frame_s"), 2)
+    frame["japanese_ratio"] = round(frame["kiosk_japanese_ms"] / frame["bare_label_ms"], 3)
+    frame["within_budget"] = frame["ratio"] <= FRAME_BUDGET and frame["japanese_ratio"] <= FRAME_BUDGET
     redraw = {
         "kiosk_ms": round(1000 * med(kiosk, "redraw_mean_s"), 2),
         "bare_label_ms": round(1000 * med(bare, "redraw_mean_s"), 2),

@@ -17,6 +17,10 @@
   property is False (a card in the Blind, on display only) is not a target.
 * ``overlap``: the inked text of two labels overlapping on screen (by more than 2 px each way), neither inside
   the other.
+* ``tofu``: a character of a label's text that its face lacks (an empty box on screen: Japanese in a Latin face,
+  a symbol the CJK face lacks), by the face file's character set as fontconfig reads it (``fc-query``).
+* ``unmarked`` (only with ``pseudo``, under the pseudo-translation :data:`kiosk.i18n.PSEUDO_ENV`): a word on screen
+  outside the marks of a translated message: a text never marked for translation, or never extracted.
 
 Only what is on screen counts: widgets with opacity 0 (or under one), outside the window, of zero size, or with
 empty text are skipped; disabled buttons are not touch targets. A widget whose class says ``covers = True`` (a
@@ -30,14 +34,16 @@ a side are checked as drawn.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+import subprocess
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from kiosk.ui.typescale import min_target_px, min_text_px
 
-__all__ = ["Problem", "check_tree", "walk", "report"]
+__all__ = ["Problem", "check_tree", "walk", "report", "unmarked_words", "missing_glyphs"]
 
 TOLERANCE = 1.5  # pixels: rounding in Kivy's layout
 OVERLAP = 2.0
@@ -240,13 +246,68 @@ def _visible_width(button: Any) -> float:
     return width
 
 
-def check_tree(root: Any, window: tuple[float, float] | None = None) -> list[Problem]:
+_MARKED = re.compile("\u27e6[^\u27e6\u27e7]*\u27e7")  # kiosk.i18n.PSEUDO_MARKS, innermost first
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def unmarked_words(text: str, allowed: Collection[str] = ()) -> list[str]:
+    """The words of ``text`` (two letters or more) outside the pseudo-translation's marks, less ``allowed`` (names
+    that are not messages: the games' titles, a player's initials).
+
+    >>> unmarked_words("\u27e6Saved as \u27e6Circle\u27e7\u27e7 B3: Maki, Score 12", {"Maki"})
+    ['Score']
+    """
+    while True:
+        inner = _MARKED.sub(" ", text)
+        if inner == text:
+            break
+        text = inner
+    return [w for w in _WORD.findall(text) if w not in allowed]
+
+
+@functools.cache
+def _charset(path: str) -> frozenset[int] | None:
+    """The characters a face file holds (its first face, as SDL_ttf opens it), or None when unknown."""
+    try:
+        out = subprocess.run(
+            ["fc-query", "--index", "0", "--format", "%{charset}", path], capture_output=True, text=True, timeout=30
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    chars: set[int] = set()
+    for part in out.split():
+        lo, _, hi = part.partition("-")
+        chars.update(range(int(lo, 16), int(hi or lo, 16) + 1))
+    return frozenset(chars) or None
+
+
+def missing_glyphs(label: Any) -> str:
+    """The characters of ``label``'s text that its face lacks (``""``: none, or the face is unknown)."""
+    if label.markup and "[font=" in label.text:
+        return ""
+    path = label._label.options.get("font_name_r") or ""
+    chars = _charset(path) if path else None
+    if chars is None:
+        return ""
+    return "".join(sorted({c for c in _plain(label) if ord(c) > 0x20 and not c.isspace() and ord(c) not in chars}))
+
+
+def check_tree(
+    root: Any, window: tuple[float, float] | None = None, pseudo: Collection[str] | None = None
+) -> list[Problem]:
     """Every problem in the tree under ``root`` (see the module docstring). ``window``: the window's size
-    (default: Kivy's window)."""
+    (default: Kivy's window). ``pseudo``: under the pseudo-translation, only the ``unmarked`` words (less these
+    allowed names)."""
     if window is None:
         from kivy.core.window import Window
 
         window = (float(Window.width), float(Window.height))
+    if pseudo is not None:
+        return [
+            Problem("unmarked", w, _plain(w).strip(), f"not from a catalog: {', '.join(words)}")
+            for w in walk(root)
+            if _is_label(w) and w.width > 0 and (words := unmarked_words(_plain(w), pseudo))
+        ]
     out: list[Problem] = []
     inks: list[tuple[Any, tuple[float, float, float, float]]] = []
     target = min_target_px(window)
@@ -266,6 +327,8 @@ def check_tree(root: Any, window: tuple[float, float] | None = None) -> list[Pro
         if _is_label(w) and _plain(w).strip():
             out.extend(_label_problems(w, window))
             inks.append((w, _ink(w)))
+            if missing := missing_glyphs(w):
+                out.append(Problem("tofu", w, _plain(w).strip(), f"its face {w.font_name!r} lacks {missing!r}"))
     for i, (a, ra) in enumerate(inks):
         for b, rb in inks[i + 1 :]:
             dx = min(ra[0] + ra[2], rb[0] + rb[2]) - max(ra[0], rb[0])

@@ -62,6 +62,18 @@ SEED = 1
 BOT_ITERATIONS = 40
 
 
+#: Words on screen that are not messages (the pseudo-translation's check, ``--pseudo``): the players' initials the
+#: tour saves, the languages' own names, the operator's event settings the tour types, the call TAKOYAKI!
+ALLOWED = frozenset(
+    ["AKI", "BEN", "CHO", "DAN", "EVE", "TAKOYAKI", "English", "Deutsch", "Fran\u00e7ais", "Espa\u00f1ol"]
+    + ["leaderboard", "cafe", "sakura", "local", "winter", "tournament", "table", "window", "s3cret"]
+)
+
+
+#: The mixed-language shots' table: a long and a short edge each side, four languages.
+MIXED = {"south-west": "ja", "north-east": "de", "west": "fr", "east": "es"}
+
+
 def _default_out() -> Path:
     return Path.cwd() / "artifacts" / "screens"
 
@@ -74,9 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fit", action="store_true", help="only the fit checker's screens, no PNGs (see fit_tour)")
     p.add_argument("--findings", type=Path, default=None, help="write the fit findings as JSON to this file")
     p.add_argument("--language", default="en", help="the table's language, which every seat reads (en, ja, de, fr, es)")
+    p.add_argument(
+        "--pseudo", action="store_true", help="pseudo-translation: report only words not from a catalog (with --fit)"
+    )
     p.add_argument("--child", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     out = (args.out or _default_out()).resolve()
+    if args.pseudo:
+        from kiosk.i18n import PSEUDO_ENV
+
+        os.environ[PSEUDO_ENV] = "1"  # before the first translator is made (the children inherit it)
     if args.child:
         return _child(out, args.child, args.only, fit=args.fit, findings=args.findings, language=args.language)
     if not os.environ.get("DISPLAY"):
@@ -115,8 +134,10 @@ def main(argv: list[str] | None = None) -> int:
 class Tour:
     """Drives one running kiosk from screen to screen (one window size)."""
 
-    def __init__(self, app: Any, out: Path, size: str, pngs: bool = True) -> None:
+    def __init__(self, app: Any, out: Path, size: str, pngs: bool = True, pseudo: bool = False) -> None:
         self.app = app
+        #: under the pseudo-translation: the fit checker looks for unmarked words only (:data:`ALLOWED` aside)
+        self.pseudo = pseudo
         self.out = out
         self.size = size
         self.pngs = pngs
@@ -161,7 +182,8 @@ class Tour:
             made = Window.screenshot(name=str(target))
             if made:
                 shutil.move(made, target)
-        problems = check_tree(Window, (float(Window.width), float(Window.height)))
+        allowed = (ALLOWED | {spec.title.rstrip("!") for spec in self.app.games.values()}) if self.pseudo else None
+        problems = check_tree(Window, (float(Window.width), float(Window.height)), pseudo=allowed)
         self.findings[name] = [p.as_dict() for p in problems]
         self.fit_lines.append(f"## {name} ({len(problems)})")
         self.fit_lines += [f"- {p}" for p in problems]
@@ -304,6 +326,26 @@ class Tour:
             app.operator.show_event()
         self.frames(2)
 
+    def mixed(self, key: str, languages: dict[str, str]) -> None:
+        """``key`` with a human at each of ``languages``' seats (position -> language), each seat reading its own,
+        joined on the joining screen as guests do (the centre reads the table's language)."""
+        app = self.app
+        self.join(next(iter(languages)), key)
+        self.frames(2)
+        join = app.join_screen
+        for position, language in languages.items():
+            pad = join.pads[self.seat(position).index]
+            pad.mode, pad.language = "human", language
+        seats = [(s.index, None) for s in app.table.seats if s.position in languages]
+        app.start_game(key, seats, seed=SEED)
+        self.run_for(2.5)
+        screen = app.sm.current_screen
+        for position in languages:
+            panel = getattr(screen, "panels", {}).get(self.seat(position).index)
+            tray = getattr(getattr(panel, "ids", None), "tray", None) if panel is not None else None
+            if tray is not None:
+                tray.held_by_button = True
+
     def tour(self, only: str, fit: bool = False) -> None:
         """Every shot (``fit``: only the screens the fit test walks, see :func:`fit_tour`)."""
         app = self.app
@@ -324,14 +366,14 @@ class Tour:
         from kiosk.ui.howto import howto_steps
 
         for key, spec in app.games.items():
-            for edge, position in edges:
-                # the fit set: a seat's how-to menu at its first step
-                every = not fit
-                steps = range(len(howto_steps(spec)) if every else 1)
-                for i in steps:
+            for edge, position in edges:  # every step (the fit set too: a few frames each)
+                for i in range(len(howto_steps(spec))):
                     self.take(f"seat_howto_{key}_{i + 1}_{edge}", only, partial(self.seat_howto, position, key, i))
         for edge, position in edges:
             self.take(f"results_{edge}", only, partial(self.results, position))
+        for key in app.games:  # four seats, four languages (not in the fit set: each language has its own tour)
+            if not fit:
+                self.take(f"mixed_{key}", only, partial(self.mixed, key, MIXED))
         self.take("operator_long", only, partial(self.operator, "bottom"))
         self.take("operator_short", only, partial(self.operator, "left"))
         for edge, facing in (("long", "bottom"), ("short", "left")):
@@ -402,7 +444,9 @@ def run_tour(size: str, out: Path, only: str = "", fit: bool = False, language: 
     Tour.frames(2)
     Tour.frame(draw=True)  # the first frame drawn: the kiosk is up (the attract cycle waits for it)
     app.builder.ensure_ready()
-    tour = Tour(app, out, size, pngs=not fit)
+    from kiosk.i18n import PSEUDO_ENV
+
+    tour = Tour(app, out, size, pngs=not fit, pseudo=os.environ.get(PSEUDO_ENV) == "1")
     try:
         tour.tour(only, fit=fit)
     finally:
@@ -416,7 +460,7 @@ def fit_tour(size: str, only: str = "", language: str = "en") -> dict[str, Any]:
     """The fit test's tour in this (fresh) process: ``{"findings": {shot: [finding, ...]}, "failed": [shot]}``.
 
     The screens: attract mode, the picker, a how-to and the joining screen from a long and a short edge, every
-    game with a human at a long and a short edge, a seat's how-to menu at its first step for every game, the
+    game with a human at a long and a short edge, every step of every game's how-to in a seat's menu, the
     results from both edges, the operator screen facing both (its PIN, its menu, its event page), the boards of a
     table paired with an event; shorter waits, and no PNGs are written."""
     with tempfile.TemporaryDirectory(prefix="kiosk-fit-") as tmp:

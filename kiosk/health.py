@@ -27,6 +27,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from kiosk.i18n import N_, SOURCE, Translator, translator
+
 __all__ = ["Health", "collect", "LOW_SPACE_BYTES"]
 
 LOW_SPACE_BYTES = 50 * 10**6
@@ -98,49 +100,83 @@ class Health:
             out.append("The card is almost full.")
         return out
 
-    def lines(self) -> list[str]:
-        """The full panel as text lines, most important first."""
+    def lines(self, tr: Translator | None = None) -> list[str]:
+        """The full panel as text lines, most important first, in ``tr``'s language (English by default; the
+        stores' and the config checker's own reasons stay as they write them)."""
+        tr = tr or translator(SOURCE)
+        n = tr.number
         out: list[str] = []
-        scores = "ok" if self.storage_ok else f"UNAVAILABLE ({self.storage_reason})"
+        scores = tr._("ok") if self.storage_ok else tr._("UNAVAILABLE ({reason})").format(reason=self.storage_reason)
         entries = sum(self.boards.values())
-        out.append(f"High scores: {scores}; {entries} entries on {len(self.boards)} board(s)")
-        out += [f"  left out at start: {p}" for p in self.scores_problems[:3]]
+        boards = tr.ngettext("{n} board", "{n} boards", len(self.boards)).format(n=n(len(self.boards)))
+        high = tr.ngettext(
+            "High scores: {state}; {n} entry on {boards}", "High scores: {state}; {n} entries on {boards}", entries
+        )
+        out.append(high.format(state=scores, n=n(entries), boards=boards))
+        out += ["  " + tr._("left out at start: {problem}").format(problem=p) for p in self.scores_problems[:3]]
         if len(self.scores_problems) > 3:
-            out.append(f"  ... and {len(self.scores_problems) - 3} more")
+            out.append("  " + tr._("... and {n} more").format(n=n(len(self.scores_problems) - 3)))
+        failing = tr.ngettext(
+            "FAILING, retried at every move ({n} failed write)",
+            "FAILING, retried at every move ({n} failed writes)",
+            self.journal_failed_writes,
+        )
         journal = {
-            "on": "on (every move saved)",
-            "retrying": f"FAILING, retried at every move ({self.journal_failed_writes} failed write(s))",
-            "closed": "closed",
-            "off": "off (no storage)",
-            "no game": "no game running",
+            "on": tr._("on (every move saved)"),
+            "retrying": failing.format(n=n(self.journal_failed_writes)),
+            "closed": tr._("closed"),
+            "off": tr._("off (no storage)"),
+            "no game": tr._("no game running"),
         }.get(self.journal_state, self.journal_state)
-        out.append(f"Crash recovery: {'ok' if self.saved_games_ok else 'UNAVAILABLE'}; journal {journal}")
+        recovery = tr._("ok") if self.saved_games_ok else tr._("UNAVAILABLE")
+        out.append(tr._("Crash recovery: {state}; journal {journal}").format(state=recovery, journal=journal))
         if self.journal_error and self.journal_state == "retrying":
-            out.append(f"  last error: {self.journal_error}")
+            out.append("  " + tr._("last error: {error}").format(error=self.journal_error))
         if self.journal_start_error:
-            out.append(f"  the last game started without crash recovery: {self.journal_start_error}")
-        out += [f"  journal set aside: {name} ({why})" for name, why in self.journals_set_aside[:3]]
+            without = tr._("the last game started without crash recovery: {error}")
+            out.append("  " + without.format(error=self.journal_start_error))
+        aside = tr._("journal set aside: {name} ({why})")
+        out += ["  " + aside.format(name=name, why=why) for name, why in self.journals_set_aside[:3]]
         if self.files_aside:
             shown = ", ".join(self.files_aside[:3]) + (" ..." if len(self.files_aside) > 3 else "")
-            out.append(f"Damaged files kept aside: {len(self.files_aside)} ({shown})")
+            kept = tr._("Damaged files kept aside: {n} ({names})")
+            out.append(kept.format(n=n(len(self.files_aside)), names=shown))
         if self.free_bytes is not None and self.total_bytes:
-            mark = "  LOW" if self.low_space else ""
-            out.append(f"Card: {self.free_bytes / 1e6:,.0f} MB free of {self.total_bytes / 1e6:,.0f} MB{mark}")
+            card = tr._("Card: {free} MB free of {total} MB").format(
+                free=n(round(self.free_bytes / 1e6)), total=n(round(self.total_bytes / 1e6))
+            )
+            out.append(card + ("  " + tr._("LOW") if self.low_space else ""))
         if self.config_problems:
-            out.append(f"Settings: running on the {self.config_source}; the file has problems:")
+            source = tr._(_SOURCES[self.config_source]) if self.config_source in _SOURCES else self.config_source
+            out.append(tr._("Settings: running on the {source}; the file has problems:").format(source=source))
             out += [f"  {p}" for p in self.config_problems[:4]]
             if len(self.config_problems) > 4:
-                out.append(f"  ... and {len(self.config_problems) - 4} more (kiosk --check-config)")
+                more = tr._("... and {n} more ({command})")
+                out.append("  " + more.format(n=n(len(self.config_problems) - 4), command="kiosk --check-config"))
         else:
-            out.append("Settings: ok")
-        pin = "set" if self.pin_set else "NOT SET"
+            out.append(tr._("Settings: ok"))
+        pin = tr._("set") if self.pin_set else tr._("NOT SET")
         fails = len(self.pin_failures)
-        when = ", ".join(t.strftime("%d %b %H:%M") for t in self.pin_failures[-3:])
-        out.append(f"Operator PIN: {pin}; wrong PINs since last visit: {fails}{f' (last: {when})' if fails else ''}")
+        line = tr._("Operator PIN: {state}; wrong PINs since last visit: {n}").format(state=pin, n=n(fails))
+        if fails:
+            when = ", ".join(_when(t, tr) for t in self.pin_failures[-3:])
+            line += " " + tr._("(last: {times})").format(times=when)
+        out.append(line)
         if self.pin_problem:
             out.append(f"  {self.pin_problem}")
         out += list(self.hardware)
         return out
+
+
+#: Where the settings came from (``LoadedConfig.source``), in the panel's words.
+_SOURCES = {"file": N_("file"), "last good copy": N_("last good copy"), "defaults": N_("defaults")}
+
+
+def _when(t: datetime, tr: Translator) -> str:
+    """A wrong PIN's day and time, the language's way (``04 Dec 15:05``, ``04.12. 15:05``)."""
+    from babel.dates import format_skeleton
+
+    return f"{format_skeleton('dMMM', t, locale=tr.language)} {tr.time(t)}"
 
 
 def _files_aside(folders: Iterable[Path]) -> tuple[str, ...]:

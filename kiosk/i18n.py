@@ -42,6 +42,8 @@ __all__ = [
     "extract_howto",
     "domains",
     "locale_dir",
+    "PSEUDO_ENV",
+    "PSEUDO_MARKS",
 ]
 
 #: Every language a seat may read, by code, with the language's own name (what its button shows).
@@ -81,6 +83,43 @@ def domains() -> list[str]:
     return [DOMAIN, *games]
 
 
+#: Set to "1" (before the first translator is made): every language shows each message its domain's template holds
+#: between :data:`PSEUDO_MARKS` (pseudo-translation, for devtools.fit's ``unmarked`` check: a word on screen outside
+#: them was never marked for translation, or never extracted).
+PSEUDO_ENV = "KIOSK_PSEUDO_LOCALE"
+PSEUDO_MARKS = ("\u27e6", "\u27e7")
+
+
+class _Pseudo(_gettext.NullTranslations):
+    """The pseudo-translation of a domain (and the shell's, as a game's translator falls back to it)."""
+
+    def __init__(self, domain: str) -> None:
+        super().__init__()
+        from babel.messages.pofile import read_po
+
+        self._known: set[tuple[str | None, str]] = set()
+        for d in {DOMAIN, domain}:
+            pot = locale_dir(d) / f"{d}.pot"
+            if pot.is_file():
+                with open(pot, "rb") as f:
+                    self._known |= {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(f)}
+
+    def _mark(self, context: str | None, msgid: str, text: str) -> str:
+        return f"{PSEUDO_MARKS[0]}{text}{PSEUDO_MARKS[1]}" if (context, msgid) in self._known else text
+
+    def gettext(self, message: str) -> str:
+        return self._mark(None, message, message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self._mark(None, msgid1, msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._mark(context, message, message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return self._mark(context, msgid1, msgid1 if n == 1 else msgid2)
+
+
 class Translator:
     """One language's messages, numbers and times. ``_`` is ``gettext``: kv rules write ``root.tr._('Join')``.
 
@@ -93,7 +132,9 @@ class Translator:
         self.domain = domain
         self.name = LANGUAGES[language]
         self._catalog: _gettext.NullTranslations = _gettext.NullTranslations()
-        if language != SOURCE:
+        if os.environ.get(PSEUDO_ENV) == "1":
+            self._catalog = _Pseudo(domain)
+        elif language != SOURCE:
             self._catalog = _gettext.translation(DOMAIN, str(LOCALE_DIR), [language], fallback=False)
             if domain != DOMAIN:
                 game = _gettext.translation(domain, str(locale_dir(domain)), [language], fallback=True)

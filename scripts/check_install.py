@@ -215,6 +215,8 @@ def _run_check(cache: Path, keep: bool) -> None:
         check("NAutoVTs=0" in (root / "etc/systemd/logind.conf.d/90-kiosk.conf").read_text(), "logind: no VTs")
         emoji = root / "usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
         check(emoji.exists(), "the emoji font for the pieces' pictures is installed")
+        cjk = root / "usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+        check(cjk.exists(), "the CJK face for Japanese at a seat is installed (kiosk.i18n.CJK_PATH)")
         cfg = (root / "opt/sushi-kiosk/current/pyvenv.cfg").read_text()
         check("include-system-site-packages = true" in cfg, "the venv sees the system's site-packages (lgpio)")
         version = in_root(root, "/opt/sushi-kiosk/current/bin/kiosk", "--version")

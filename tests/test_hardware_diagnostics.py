@@ -64,7 +64,7 @@ def test_buttons_light_up_live_and_stuck_ones_warn(obs):
 
 
 def test_taps_show_with_latency_and_link_state(obs):
-    assert obs["stick5_text"].startswith("Stick 5\nseat 2 right\n1 taps") and obs["stick5_text"].endswith(" ms")
+    assert obs["stick5_text"].startswith("Stick 5\nseat 2 right\n1 tap ") and obs["stick5_text"].endswith(" ms")
     assert "stick  5  seat 2 right" in obs["taps_text"] and obs["taps_text"].endswith(" ms")
     assert (
         obs["link_text_ready"].startswith("Tap board: ready") and "firmware 1.0.0, 12 sticks" in obs["link_text_ready"]

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.ui
 CHILD_S = 300
 
 HERE = Path(__file__).resolve()
-SCENARIOS = ["two_seats_two_languages", "english_table_has_no_language_button"]
+SCENARIOS = ["two_seats_two_languages", "english_table_has_no_language_button", "fit_checker_sees_missing_glyphs"]
 
 
 @pytest.fixture(scope="module")
@@ -122,8 +122,25 @@ def child_main(tmp: Path, out: Path) -> None:
         app.go_attract()
         frames(2)
 
+    def fit_checker_sees_missing_glyphs() -> None:
+        """devtools.fit's ``tofu``: Japanese in a Latin face, a symbol the CJK face lacks; its stand-in is there."""
+        from kivy.uix.label import Label
+
+        from devtools.fit import missing_glyphs
+
+        latin = Label(text="日本語 Join", font_size=20)
+        latin.texture_update()
+        assert missing_glyphs(latin) == "日本語", missing_glyphs(latin)
+        if cjk:
+            cases = (("参加 \u2714", "\u2714"), ("参加 " + sym("\u2714"), ""), ("退席 " + sym("\u2716"), ""))
+            for text, missing in cases:
+                label = Label(text=text, font_name=cjk, font_size=20)
+                label.texture_update()
+                assert missing_glyphs(label) == missing, (text, missing_glyphs(label))
+
     run_scenarios(
         {
+            "fit_checker_sees_missing_glyphs": fit_checker_sees_missing_glyphs,
             "two_seats_two_languages": two_seats_two_languages,
             "english_table_has_no_language_button": english_table_has_no_language_button,
         },

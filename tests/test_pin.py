@@ -133,7 +133,7 @@ def test_health_snapshot_shows_what_needs_the_operator(tmp_path: Path) -> None:
     assert len(h.pin_failures) == 1 and h.config_source == "defaults"
     text = "\n".join(h.lines())
     for needle in (
-        "1 entries on 1 board",
+        "1 entry on 1 board",
         "Damaged files kept aside: 1",
         "MB free",
         "running on the defaults",

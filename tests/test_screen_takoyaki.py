@@ -47,6 +47,7 @@ SCENARIOS = [
     "claims_by_pad_button_and_stick",
     "full_race_humans_and_bots",
     "time_trial_to_high_score",
+    "seats_read_their_languages",
 ]
 
 
@@ -347,6 +348,68 @@ def child_main(tmp: Path, out: Path) -> None:
             assert board[0].score == int(round(tb.screen.trial_time * 1000)), (board, tb.screen.trial_time)
         screenshot("takoyaki_trial_results")
 
+    def seats_read_their_languages() -> None:
+        """A seat in French reads its grill's words in French, another in Japanese (in the CJK face), and the
+        centre the table's language (German); the call TAKOYAKI! stays in every language."""
+        from kivy.uix.label import Label
+
+        from kiosk.i18n import CJK, font_for
+
+        if app.mode == "results":
+            app.go_attract()
+            frames(2)
+        if app.session is not None:
+            app.launcher.end()
+        app.use_config(app.cfg.replace(language={"default": "de", "enabled": ["de", "en", "ja", "fr", "es"]}))
+        try:
+            spec = app.games["takoyaki"]
+            fr_i, ja_i = (app.table.by_position(p).index for p in ("south-west", "north-east"))
+            state = spec.new_game(2, 5)
+            seats = state.seating(sorted([fr_i, ja_i]))
+            meta = {"languages": {str(fr_i): "fr", str(ja_i): "ja"}}
+            app.launcher.launch(spec, state, [(i, None) for i in seats], 5, None, meta)
+            run_until(lambda: app.sm.current == "game:takoyaki" and not tb.screen.counting_down, 5, "the countdown")
+            frames(2)
+            fr, ja, screen = tb.panel("south-west"), tb.panel("north-east"), tb.screen
+            assert (fr.language, ja.language, screen.language) == ("fr", "ja", "de")
+            # each seat's grill: its claim pad, its status, its orders and its order card in its own language
+            assert buttons(fr, "TAKOYAKI!\n(annoncer)") and buttons(ja, "TAKOYAKI!\n\uff08\u5ba3\u8a00\uff09")
+            assert fr.status == "Préparez la commande\u00a0!" and ja.status == "注文を 焼こう！", (fr.status, ja.status)
+            assert fr.orders_text.startswith("Commandes 0/5") and ja.orders_text.startswith("注文 0/5")
+            card_words = {
+                p: [w.text for w in p.ids.order.walk(restrict=True) if isinstance(w, Label)] for p in (fr, ja)
+            }
+            assert "crue" in card_words[fr] and "生" in card_words[ja], card_words
+            # the balls' letters (the colour-blind cue) too: French rouge/vert/bleu, Japanese kanji (raw side up)
+            fr_balls, ja_balls = ([b for b in p.ids.grill.balls if b.space >= 0] for p in (fr, ja))
+            assert {b.letter for b in fr_balls} == {"r", "v", "b"}, [b.letter for b in fr_balls]
+            assert {b.letter for b in ja_balls} == {"赤", "緑", "青"}, [b.letter for b in ja_balls]
+            # Japanese is set in the CJK face (when installed), French in the usual one
+            cjk = font_for("ja")
+            assert all(b.children[0].font_name == cjk for b in ja_balls) or not cjk
+            assert buttons(ja, "TAKOYAKI!\n\uff08\u5ba3\u8a00\uff09")[0].font_name == (cjk or buttons(fr)[0].font_name)
+            assert buttons(fr, "TAKOYAKI!\n(annoncer)")[0].font_name != CJK
+            # hint mode: the solver's next move in the seat's words
+            fr.hints = True
+            frames(2)
+            assert fr.prompt.startswith("Indice\u00a0: "), fr.prompt
+            # the centre reads the table's language
+            assert screen.centre_text.startswith("Bestellung 1 ("), screen.centre_text
+            assert "Karten" in screen.centre_text and "Kreis" in screen.centre_text, screen.centre_text
+            # a fault: the seat's veil says why, in its language; then a wrong claim at the other seat: nobody is
+            # left racing and each seat reads that the order is set aside in its own language
+            tb.drag("south-west", [(4, 0, 0), (4, -0.4, 0), (4, -0.8, 0), (4, -1.2, 0)])  # off the left edge
+            frames(2)
+            assert "HORS JEU\u00a0: une boule est tombée du gril" in fr.out_text, fr.out_text
+            assert fr.status == "Hors jeu pour cette commande", fr.status
+            screenshot("takoyaki_languages_fr_ja")
+            tap(buttons(ja, "TAKOYAKI!\n\uff08\u5ba3\u8a00\uff09")[0])
+            frames(2)
+            assert fr.message == "Personne n'a réussi\u00a0: la commande est mise de côté", fr.message
+            assert ja.message == "だれも 仕上げられず： 注文は 流れました", ja.message
+        finally:
+            app.use_config(app.cfg.replace(language={"default": "en", "enabled": ["en"]}))
+
     run_scenarios(
         {
             "screen_four_seats": screen_four_seats,
@@ -359,6 +422,7 @@ def child_main(tmp: Path, out: Path) -> None:
             "claims_by_pad_button_and_stick": claims_by_pad_button_and_stick,
             "full_race_humans_and_bots": full_race_humans_and_bots,
             "time_trial_to_high_score": time_trial_to_high_score,
+            "seats_read_their_languages": seats_read_their_languages,
         },
         out,
     )

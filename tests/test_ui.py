@@ -749,6 +749,74 @@ def test_operator_gesture_pin_and_menu(app: Any) -> None:
     assert app.mode == "attract"
 
 
+def test_operator_menu_sets_the_tables_languages_and_speaks_the_new_one(app: Any) -> None:
+    """The menu's Language cycles the table's language (each by its own name) and speaks it at once; the seat
+    languages are toggles, the table's own always on; both saved in the config file, refused as the file would be."""
+    from kiosk.config import ConfigError
+
+    assert app.cfg.language.default == "en" and app.cfg.language.enabled == ("en",)
+    to_attract(app)
+    pad = _hold_corner(app)
+    op = app.operator
+    _type_pin(pad, "258013")
+    run_until(lambda: op.phase == "menu", 5, "the menu")
+    try:
+        row = next(w for w in op.walk() if getattr(w, "label", None) == "Language")
+        assert row.value == "English"
+        tap(button_with_text(row, "Change \u21bb"))  # the next of the five: 日本語, in the CJK face
+        assert app.cfg.language.default == "ja" and app.cfg.language.enabled == ("ja",), "one language stays one"
+        assert row.value == "日本語" and op.language == "ja" and pad.language == "ja"
+        assert not buttons(op, "Close menu") and buttons(op, "メニューを 閉じる")
+        tap(button_with_text(row, "変更 \u21c4"))  # Japanese: the CJK face's stand-in for ↻
+        # the menu speaks German at once: its settings, buttons, pages and the PIN pad; the file has it
+        assert app.cfg.language.default == "de" and op.language == "de" and pad.language == "de"
+        assert saved_config(app).language.default == "de" and saved_config(app).language.enabled == ("de",)
+        assert row.label == "Sprache" and row.value == "Deutsch"
+        assert buttons(op, "Menü schließen") and buttons(op, "PIN ändern...") and not buttons(op, "Close menu")
+        assert any(getattr(w, "label", None) == "Lautstärke" for w in op.walk())
+        assert "Betreiber-PIN: gesetzt" in op.health_text and op.counts_text.startswith("Spiel")
+        screenshot("operator_menu_de")
+        # the seats' languages: toggles by their own names; the table's own cannot be turned off
+        tap(button_with_text(op, "Français"))
+        assert app.cfg.language.enabled == ("de", "fr") and saved_config(app).language.enabled == ("de", "fr")
+        tap(button_with_text(op, "日本語"))
+        assert app.cfg.language.enabled == ("ja", "de", "fr"), "kept in the languages' order"
+        assert buttons(op, "\u2714 Deutsch", enabled=False) and not buttons(op, "\u2714 Deutsch")
+        op.toggle_seat_language("de")
+        assert app.cfg.language.enabled == ("ja", "de", "fr") and saved_config(app).language.default == "de"
+        tap(button_with_text(op, "\u2713 日本語"))  # off again (a check mark the CJK face has)
+        assert app.cfg.language.enabled == ("de", "fr") and saved_config(app).language.enabled == ("de", "fr")
+        # a new table language joins the seats' choice when the seats have one
+        tap(button_with_text(row, "Ändern \u21bb"))
+        assert app.cfg.language.default == "fr" and app.cfg.language.enabled == ("de", "fr")
+        assert op.language == "fr" and buttons(op, "Fermer le menu")
+        tap(button_with_text(row, "Changer \u21bb"))
+        assert app.cfg.language.default == "es" and app.cfg.language.enabled == ("de", "fr", "es")
+        # checked as the config file is: a refusal is shown in the menu's language, nothing changes
+        with pytest.raises(ConfigError):
+            app.desk.update_config(language={"default": "es", "enabled": ["de"]})
+        op._set_languages("es", {"de"})
+        assert "language.enabled: debe incluir el idioma de la mesa" in op.pin_message, op.pin_message
+        assert app.cfg.language.enabled == ("de", "fr", "es") and saved_config(app).language.default == "es"
+        # the event page and the PIN pad speak it too
+        tap(button_with_text(op, "Configurar..."))
+        assert op.phase == "event" and op.event_state.startswith(("en línea", "conectando", "sin conexión"))
+        tap(button_with_text(op, "Volver al menú"))
+        tap(button_with_text(op, "Cerrar menú"))
+        pad = _hold_corner(app)
+        assert pad.language == "es" and pad.message == "PIN del operador"
+        _type_pin(pad, "1111")
+        run_until(lambda: "incorrecto" in pad.message, 5, "the wrong PIN, in Spanish")
+        assert pad.wrong
+        op.close()
+        frames(2)
+    finally:
+        app.desk.update_config(language={"default": "en", "enabled": ["en"]})
+        app.operator.close()
+        frames(2)
+    assert app.cfg.language.default == "en" and saved_config(app).language.enabled == ("en",)
+
+
 def test_operator_screens_fit_a_1280x800_panel(app: Any) -> None:
     """The PIN pad, the menu with its health panel and the on-screen keyboard at a smaller panel (screenshots)."""
     from kivy.core.window import Window

@@ -44,10 +44,12 @@ PACKAGES = (
     "libgles2",
     "libgl1-mesa-dri",
     "libmtdev1",
-    # the pieces' pictures (colour emoji) and the table's type faces (docs/look.md)
+    # the pieces' pictures (colour emoji) and the table's type faces (docs/look.md); Japanese at a seat
+    # (docs/developer/languages.md)
     "fonts-noto-color-emoji",
     "fonts-inter",
     "fonts-dejavu-core",
+    "fonts-noto-cjk",
 )
 PI_PACKAGES = ("python3-lgpio",)
 UNITS = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path")

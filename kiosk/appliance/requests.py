@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.i18n import SOURCE, Translator, translator
+
 __all__ = [
     "HELPER_UNIT",
     "PIN_GRANT_S",
@@ -157,20 +159,23 @@ class SystemState:
     pending: tuple[str, ...]  # requests not carried out yet
     last: dict[str, Any]  # the helper's last outcome (kind, ok, message, when)
 
-    def text(self) -> str:
+    def text(self, tr: Translator | None = None) -> str:
+        """The menu's lines, in ``tr``'s language (English by default; the helper's own message as it wrote it)."""
+        tr = tr or translator(SOURCE)
         if not self.helper:
-            return "System: not installed as a table (no read-only mode, updates or backups from here)"
+            return tr._("System: not installed as a table (no read-only mode, updates or backups from here)")
         lines = [
-            "System: read-only (protected against power cuts)"
+            tr._("System: read-only (protected against power cuts)")
             if self.read_only
-            else "System: writable (maintenance): turn read-only back on when done"
+            else tr._("System: writable (maintenance): turn read-only back on when done")
         ]
         if self.pending:
-            lines.append("Working on: " + ", ".join(self.pending) + " ...")
+            lines.append(tr._("Working on: {requests} ...").format(requests=", ".join(self.pending)))
         elif self.last:
             when = time.strftime("%H:%M", time.localtime(float(self.last.get("when", 0))))
             message = str(self.last.get("message", ""))
-            lines.append(f"Last ({when}): {message if len(message) <= 90 else message[:89] + '...'}")
+            message = message if len(message) <= 90 else message[:89] + "..."
+            lines.append(tr._("Last ({time}): {message}").format(time=when, message=message))
         return "\n".join(lines)
 
 

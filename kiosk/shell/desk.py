@@ -3,7 +3,8 @@
 progress pauses and goes on when the menu closes; anything else returns to attract mode), and it carries out the
 menu's actions (settings written to the config file at once, a board reset, diagnostics, quit, and the system
 requests: read-only mode and updates, handed to the root helper through files in the state folder), and it
-gathers the table's health for the menu (:meth:`OperatorRoom.health`).
+gathers the table's health for the menu (:meth:`OperatorRoom.health`). What it words for the menu and the
+diagnostics screen is in the table's language (``language.default``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from kiosk.appliance.requests import SystemState
 from kiosk.config import Config
 from kiosk.engine import GameSpec
 from kiosk.health import Health, collect
+from kiosk.i18n import Translator, translator
 from kiosk.pin import PinGuard
 
 if TYPE_CHECKING:
@@ -93,24 +95,32 @@ class OperatorRoom:
         )
 
     def open_diagnostics(self) -> None:
-        self.app.diagnostics.status = self.app.hardware.status  # reading it builds the screen the first time
+        screen = self.app.diagnostics  # reading it builds the screen the first time
+        screen.language = self.app.cfg.language.default
+        screen.status = self.app.hardware.status
         self.app.show("diagnostics")
 
+    @property
+    def tr(self) -> Translator:
+        """The table's language, which the operator reads."""
+        return translator(self.app.cfg.language.default)
+
     def hardware_summary(self) -> str:
-        hw = self.app.hardware
-        lines = ["Hardware:"] + [f"  {n}" for n in hw.notes[-4:]]
+        """The hardware's part of the menu's health panel (the hardware layer's own notes as it writes them)."""
+        hw, tr = self.app.hardware, self.tr
+        lines = [tr._("Hardware:")] + [f"  {n}" for n in hw.notes[-4:]]
         status = hw.status
         if status is not None:  # None without the hardware package
             try:
                 snap = status.snapshot()
                 link = snap.get("link", {})
                 state = link.get("state") if isinstance(link, dict) else link
-                lines.append(f"  tap-stick link: {state}")
+                lines.append("  " + tr._("tap-stick link: {state}").format(state=state))
                 if "lost_taps" in snap:
-                    lines.append(f"  lost taps: {snap['lost_taps']}")
+                    lines.append("  " + tr._("lost taps: {n}").format(n=tr.number(snap["lost_taps"])))
             except Exception as exc:
-                lines.append(f"  status unavailable: {exc}")
-        lines.append("  keyboard fallback: on (see docs/kiosk.md)")
+                lines.append("  " + tr._("status unavailable: {error}").format(error=exc))
+        lines.append("  " + tr._("keyboard fallback: on (see {guide})").format(guide="docs/kiosk.md"))
         return "\n".join(lines)
 
     def reset_board(self, key: str) -> int:

@@ -6,7 +6,9 @@ Example::
     screen = DiagnosticsScreen(name="diagnostics", status=hardware_status)
     screen_manager.add_widget(screen)
 
-Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/diagnostics.py``.
+It speaks the table's language (``screen.language``, set by the operator desk; :class:`kiosk.ui.speaks.Speaks`);
+the hardware layer's own warnings and errors stay as it writes them. Rationale and decisions:
+docs/developer/design.md, section ``kiosk/ui/diagnostics.py``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 import layouts
+from kiosk.i18n import N_
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["DiagnosticsScreen", "DiagLamp", "DiagSeatRow", "DiagStick", "KV_PATH"]
 
@@ -33,12 +37,12 @@ TAP_FLASH = 0.25
 RECENT_TAPS = 8
 
 LINK_WORDS = {
-    "stopped": "not started",
-    "searching": "searching for the board",
-    "connected": "connected (waiting for HELLO)",
-    "ready": "ready",
-    "silent": "connected but not answering",
-    "lost": "LOST - reconnecting",
+    "stopped": N_("not started"),
+    "searching": N_("searching for the board"),
+    "connected": N_("connected (waiting for HELLO)"),
+    "ready": N_("ready"),
+    "silent": N_("connected but not answering"),
+    "lost": N_("LOST - reconnecting"),
 }
 
 
@@ -47,9 +51,10 @@ class DiagLamp(Label):
 
     lit = BooleanProperty(False)
     warn = BooleanProperty(False)
+    face = StringProperty("")
 
 
-class DiagSeatRow(BoxLayout):
+class DiagSeatRow(Speaks, BoxLayout):
     """One seat: a caption and a lamp per button."""
 
     seat = NumericProperty(0)
@@ -61,9 +66,10 @@ class DiagStick(Label):
     stick = NumericProperty(0)
     lit = BooleanProperty(False)
     warn = BooleanProperty(False)
+    face = StringProperty("")
 
 
-class DiagnosticsScreen(Screen):
+class DiagnosticsScreen(Speaks, Screen):
     """Live hardware status for the operator (see the module docstring)."""
 
     status = ObjectProperty(None, allownone=True)
@@ -75,6 +81,7 @@ class DiagnosticsScreen(Screen):
     taps_text = StringProperty("")
     warnings_text = StringProperty("")
     gpio_text = StringProperty("")
+    warned = BooleanProperty(False)  #: the hardware layer has warnings
     refreshes = NumericProperty(0)
 
     __events__ = ("on_back",)
@@ -107,6 +114,18 @@ class DiagnosticsScreen(Screen):
     def on_status(self, *args: Any) -> None:
         self.refresh()
 
+    def on_language(self, *args: Any) -> None:
+        super().on_language(*args)
+        if not hasattr(self, "_sticks"):
+            return  # a language given to the constructor: nothing drawn yet
+        for row in self._seat_rows.values():
+            row.language = self.language
+        for lamp in self._lamps.values():
+            lamp.face = self.face
+        for cell in self._sticks.values():
+            cell.face = self.face
+        self.refresh()
+
     def on_back(self) -> bool:
         if self.manager is not None and self.manager.has_screen(self.back_screen):
             self.manager.current = self.back_screen
@@ -122,7 +141,7 @@ class DiagnosticsScreen(Screen):
         self.refreshes += 1
         if self.status is None:
             self.link_state = "stopped"
-            self.link_text = "No hardware layer: keyboard only"
+            self.link_text = self.tr._("No hardware layer: keyboard only")
             self.counters_text = self.taps_text = self.gpio_text = ""
             self.warnings_text = ""
             return
@@ -136,78 +155,99 @@ class DiagnosticsScreen(Screen):
         for seat, named in snap["buttons"].items():
             row = self._seat_rows.get(seat)
             if row is None:
-                row = self._seat_rows[seat] = DiagSeatRow(seat=seat)
+                row = self._seat_rows[seat] = DiagSeatRow(seat=seat, language=self.language)
                 if box is not None:
                     box.add_widget(row)
             for name, info in named.items():
                 lamp = self._lamps.get((seat, name))
                 if lamp is None:
-                    lamp = self._lamps[(seat, name)] = DiagLamp(text=name)
+                    lamp = self._lamps[(seat, name)] = DiagLamp(text=name, face=self.face)
                     row.ids.lamps.add_widget(lamp)
                 lamp.lit = bool(info["pressed"])
                 lamp.warn = bool(info["stuck"] or info["dead"])
-                note = ""
+                text = f"{name}  ({self.tr.number(info['uses'])})"
                 if info["stuck"] and info["held_for"] is not None:
-                    note = f"\nheld {info['held_for']:.0f} s"
+                    held = self.tr.number(round(info["held_for"]))
+                    text += "\n" + self.tr._("held {seconds} s").format(seconds=held)
                 elif info["dead"]:
-                    note = f"\nunused {info['games_missed']}"
-                lamp.text = f"{name}  ({info['uses']}){note}"
+                    text += "\n" + self.tr._("unused {games}").format(games=self.tr.number(info["games_missed"]))
+                lamp.text = text
 
     def _update_sticks(self, snap: dict[str, Any]) -> None:
         grid = self.ids.get("sticks")
         for stick, info in snap["sticks"].items():
             cell = self._sticks.get(stick)
             if cell is None:
-                cell = self._sticks[stick] = DiagStick(stick=stick)
+                cell = self._sticks[stick] = DiagStick(stick=stick, face=self.face)
                 if grid is not None:
                     grid.add_widget(cell)
             ago = info["last_tap_ago"]
             cell.lit = ago is not None and ago < TAP_FLASH
             cell.warn = bool(info["dead"])
-            where = "unmapped" if info["seat"] is None else f"seat {info['seat']} {info['hand']}"
-            latency = "-" if info["last_latency_ms"] is None else f"{info['last_latency_ms']:.1f} ms"
-            cell.text = f"Stick {stick}\n{where}\n{info['taps']} taps  {latency}"
+            where = self._where(info["seat"], info["hand"], self.tr._("unmapped"))
+            latency = "-" if info["last_latency_ms"] is None else self._ms(info["last_latency_ms"])
+            taps = self.tr.ngettext("{n} tap", "{n} taps", info["taps"]).format(n=self.tr.number(info["taps"]))
+            text = self.tr._("Stick {n}").format(n=stick) + f"\n{where}\n{taps}  {latency}"
             if info["dead"]:
-                cell.text += f"\nunused {info['games_missed']} games"
+                unused = self.tr.ngettext("unused {n} game", "unused {n} games", info["games_missed"])
+                text += "\n" + unused.format(n=self.tr.number(info["games_missed"]))
+            cell.text = text
+
+    def _where(self, seat: int | None, hand: str, unmapped: str) -> str:
+        """A stick's seat and hand (``seat 2 right``) in the screen's language."""
+        if seat is None:
+            return unmapped
+        hands = {"left": self.tr.pgettext("hand", "left"), "right": self.tr.pgettext("hand", "right")}
+        return self.tr._("seat {seat} {hand}").format(seat=seat, hand=hands.get(hand, hand))
+
+    def _ms(self, ms: float) -> str:
+        return self.tr._("{ms} ms").format(ms=self.tr.number(ms, "0.0"))
 
     def _update_texts(self, snap: dict[str, Any]) -> None:
-        link = snap["link"]
+        link, tr = snap["link"], self.tr
         self.link_state = link["state"]
-        parts = [f"Tap board: {LINK_WORDS.get(link['state'], link['state'])}"]
+        state = tr._(LINK_WORDS[link["state"]]) if link["state"] in LINK_WORDS else link["state"]
+        parts = [tr._("Tap board: {state}").format(state=state)]
         if link["port"]:
             parts.append(str(link["port"]))
         if link["firmware"]:
-            parts.append(f"firmware {link['firmware']}, {link['stick_count']} sticks")
+            sticks = tr.ngettext("firmware {version}, {n} stick", "firmware {version}, {n} sticks", link["stick_count"])
+            parts.append(sticks.format(version=link["firmware"], n=tr.number(link["stick_count"])))
         if link["rtt_ms"] is not None and link["state"] in ("ready", "connected"):
-            parts.append(f"ping {link['rtt_ms']:.1f} ms")
+            parts.append(tr._("ping {time}").format(time=self._ms(link["rtt_ms"])))
         if link["for"] is not None and link["state"] in ("lost", "searching", "silent"):
-            parts.append(f"for {link['for']:.0f} s")
+            parts.append(tr._("for {seconds} s").format(seconds=tr.number(round(link["for"]))))
         if link["last_error"] and link["state"] in ("lost", "searching"):
             parts.append(str(link["last_error"])[:80])
         self.link_text = "  |  ".join(parts)
         errors = snap["line_errors"]
         bad = sum(v for k, v in errors.items() if k != "callback")
-        self.counters_text = (
-            f"Taps: {snap['taps_total']}   Lost taps: {snap['lost_taps']}   Bad lines: {bad}   "
-            f"Connections: {link['connects']}   Games: {snap['games']}"
-        )
+        n = tr.number
+        self.counters_text = tr._(
+            "Taps: {taps}   Lost taps: {lost}   Bad lines: {bad}   Connections: {connections}   Games: {games}"
+        ).format(
+            taps=n(snap["taps_total"]), lost=n(snap["lost_taps"]), bad=n(bad), connections=n(link["connects"]),
+            games=n(snap["games"]),
+        )  # fmt: skip
         if errors.get("callback"):
-            self.counters_text += f"   Handler errors: {errors['callback']}"
+            self.counters_text += "   " + tr._("Handler errors: {n}").format(n=n(errors["callback"]))
         lines = []
         for tap in reversed(snap["recent_taps"][-RECENT_TAPS:]):
-            where = "-" if tap["seat"] is None else f"seat {tap['seat']} {tap['hand']}"
-            latency = "?" if tap["latency_ms"] is None else f"{tap['latency_ms']:.1f} ms"
-            lines.append(f"stick {tap['stick']:>2}  {where:<14} #{tap['seq']:<5} {latency}")
-        self.taps_text = "\n".join(lines) if lines else "No taps yet: tap a stick"
+            where = self._where(tap["seat"], tap["hand"], "-")
+            latency = "?" if tap["latency_ms"] is None else self._ms(tap["latency_ms"])
+            stick = tr._("stick {n}").format(n=f"{tap['stick']:>2}")
+            lines.append(f"{stick}  {where:<14} #{tap['seq']:<5} {latency}")
+        self.taps_text = "\n".join(lines) if lines else tr._("No taps yet: tap a stick")
         gpio = snap["gpio_available"]
         self.gpio_text = (
-            "Seat buttons: GPIO"
+            tr._("Seat buttons: GPIO")
             if gpio
-            else "Seat buttons: keyboard fallback"
+            else tr._("Seat buttons: keyboard fallback")
             if gpio is False
-            else "Seat buttons: not started"
+            else tr._("Seat buttons: not started")
         )
-        self.warnings_text = "\n".join(snap["warnings"]) if snap["warnings"] else "No warnings"
+        self.warned = bool(snap["warnings"])
+        self.warnings_text = "\n".join(snap["warnings"]) if snap["warnings"] else tr._("No warnings")
 
 
 def load_kv() -> None:

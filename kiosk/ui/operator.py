@@ -12,7 +12,9 @@ and offers **Check USB stick**, which asks the root helper to look for the reset
 twice; setting it uses the grant up); then the pad asks for it to open the menu. A forgotten PIN takes the same
 way (**Forgot the PIN?** under the pad).
 
-Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/operator.py``.
+Every page speaks the table's language (``language.default``; :class:`kiosk.ui.speaks.Speaks`), which the menu
+sets with the languages a seat may choose (:class:`LanguageSettings`). Rationale and decisions:
+docs/developer/design.md, section ``kiosk/ui/operator.py``.
 """
 
 from __future__ import annotations
@@ -39,8 +41,11 @@ from kiosk.appliance.requests import PIN_RESET_FILE, SystemState
 from kiosk.config import BOT_LEVELS, Config, ConfigError
 from kiosk.engine import GameSpec
 from kiosk.health import Health
+from kiosk.i18n import N_
 from kiosk.pin import PinGuard
+from kiosk.ui.operatorlang import LanguageSettings
 from kiosk.ui.pinpad import PinPad  # noqa: F401  (registers the class for layouts/operator.kv)
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["ATTRACT_PRESETS", "OperatorDesk", "OperatorScreen"]
 
@@ -67,7 +72,8 @@ class OperatorDesk(Protocol):
         ...
 
     def health(self) -> Health:
-        """The health snapshot (``kiosk.health``): storage, journal, files aside, card, settings, PIN, hardware."""
+        """The health snapshot (``kiosk.health``): storage, journal, files aside, card, settings, PIN, hardware
+        (its hardware lines in the table's language)."""
         ...
 
     def hardware_summary(self) -> str: ...
@@ -126,15 +132,34 @@ ATTRACT_PRESETS = (
     "Happy hour: play a game!",
 )
 MAX_ATTRACT_TEXT = 60
-#: The event settings typed on the keyboard: their page title and longest text.
+#: The event settings typed on the keyboard: their page title (translated where shown) and longest text.
 EVENT_FIELDS: dict[str, tuple[str, int]] = {
-    "broker": ("Event broker (host name or address)", 253),
-    "port": ("Broker port", 5),
-    "event": ("Event name (a-z, 0-9, dashes)", 40),
-    "table": ("This table's name (a-z, 0-9, dashes)", 40),
-    "user": ("Broker user", 64),
-    "password": ("Broker password", 128),
-    "ca_file": ("CA certificate file (for TLS)", 4096),
+    "broker": (N_("Event broker (host name or address)"), 253),
+    "port": (N_("Broker port"), 5),
+    "event": (N_("Event name (a-z, 0-9, dashes)"), 40),
+    "table": (N_("This table's name (a-z, 0-9, dashes)"), 40),
+    "user": (N_("Broker user"), 64),
+    "password": (N_("Broker password"), 128),
+    "ca_file": (N_("CA certificate file (for TLS)"), 4096),
+}
+#: What a refused setting must be (the config file's checks, kiosk/config.py), by its key, for the operator.
+SETTING_RULES: dict[str, str] = {
+    "event.broker": N_("must be a host name or address"),
+    "event.port": N_("must be a whole number from 1 to 65535"),
+    "event.event": N_("lower-case letters, digits and dashes only (at most 40)"),
+    "event.table": N_("lower-case letters, digits and dashes only (at most 40)"),
+    "event.user": N_("at most 64 characters"),
+    "event.password": N_("at most 128 characters"),
+    "event.ca_file": N_("at most 4096 characters"),
+    "language.default": N_("must be one of the five languages"),
+    "language.enabled": N_("must include the table's language"),
+}
+#: The event link's states in words (``kiosk.events``).
+LINK_STATES: dict[str, str] = {
+    "off": N_("not paired"),
+    "connecting": N_("connecting..."),
+    "online": N_("online"),
+    "offline": N_("offline"),
 }
 
 #: How long the no-PIN page waits for the root helper's answer to "Check USB stick" (seconds).
@@ -148,13 +173,15 @@ class _Keyboard(VKeyboard):
     key_background_disabled_normal = StringProperty("atlas://data/images/defaulttheme/vkeyboard_key_normal")
 
 
-class OperatorScreen(Screen):
+class OperatorScreen(Speaks, LanguageSettings, Screen):
     desk = ObjectProperty(None)  # an OperatorDesk
     table = ObjectProperty(None)
     facing = OptionProperty("bottom", options=["bottom", "right", "top", "left"])
     phase = OptionProperty("pin", options=["pin", "menu", "confirm", "text", "nopin", "event"])
     pin_message = StringProperty("")  #: the menu's status line (a board reset, a PIN changed)
     counts_text = StringProperty("")
+    #: the play counts as four columns (game, today, 7 days, all): aligned in any face, CJK too
+    counts_columns = ListProperty(["", "", "", ""])
     health_text = StringProperty("")
     volume = NumericProperty(0.7)
     muted = BooleanProperty(False)
@@ -172,11 +199,13 @@ class OperatorScreen(Screen):
     read_only = BooleanProperty(False)
     #: The no-PIN / forgotten-PIN page: its heading, and the USB stick check's progress.
     nopin_title = StringProperty("")
+    nopin_text = StringProperty("")
     reset_status = StringProperty("")
     reset_busy = BooleanProperty(False)
     #: The interrupted game's title ("" when none): "End the current game" shows only then.
     game_title = StringProperty("")
-    #: The on-screen keyboard's page: what is typed, and how long it may be.
+    #: The on-screen keyboard's page: which setting is typed (``attract`` or an event field), its title, its limit.
+    text_field = StringProperty("attract")
     text_title = StringProperty("Attract text")
     text_limit = NumericProperty(MAX_ATTRACT_TEXT)
     #: The event page: the settings as shown (the password only as set or not), the link's state in words.
@@ -196,7 +225,6 @@ class OperatorScreen(Screen):
         self._reset_poll: Any = None
         self._reset_asked = 0.0
         self._seen_status: Any = None
-        self._text_field = "attract"
         self._event_ev: Any = None
         pad = self.ids.pinpad
         pad.bind(on_success=self._pin_ok, on_new_pin=self._new_pin, on_cancel=self._pin_cancel)
@@ -204,6 +232,7 @@ class OperatorScreen(Screen):
     # ------------------------------------------------------------------------------------------- PIN
     def open(self, facing: str) -> None:
         self.facing = facing
+        self._speak()
         self.phase = "pin"
         self._changing_pin = False
         self._stop_reset_poll()
@@ -214,43 +243,56 @@ class OperatorScreen(Screen):
         elif self.desk.cfg.operator.pin_set:
             pad.start("check", self.desk.cfg.operator.pin_hash)
         else:
-            self._show_nopin("No operator PIN is set")
+            self._show_nopin(self.tr._("No operator PIN is set"))
+
+    def _speak(self) -> None:
+        """Every page, the PIN pad too, in the table's language (``language.default``)."""
+        self.language = self.desk.cfg.language.default
+        self.ids.pinpad.language = self.language
+
+    def speak_again(self) -> None:
+        """A new table language, chosen in the menu: the menu speaks it at once."""
+        self._speak()
+        self.refresh()
+        self.refresh_event()
 
     def _show_nopin(self, title: str) -> None:
         """Say how the owner sets the PIN; never offer to set one here (see the module docstring)."""
         self.nopin_title = title
+        self.nopin_text = self.tr._(
+            "Only the table's owner sets the operator PIN:\n"
+            "- from a shell on the Pi (SSH): {command}, or the installer;\n"
+            "- or with a PIN reset stick: a USB stick with a file named {file} in its top folder. "
+            "Plug it into the table, then touch {button}.\n"
+            "Step by step: {guide}"
+        ).format(
+            command="sudo /opt/sushi-kiosk/current/bin/kiosk --set-pin",
+            file=PIN_RESET_FILE,
+            button=self.tr._("Check USB stick"),
+            guide="docs/owner/pin.md",
+        )
         self.reset_status = ""
         self.reset_busy = False
         self.ids.pinpad.stop()
         self.phase = "nopin"
 
-    @property
-    def nopin_text(self) -> str:
-        return (
-            "Only the table's owner sets the operator PIN:\n"
-            "- from a shell on the Pi (SSH): sudo /opt/sushi-kiosk/current/bin/kiosk --set-pin, or the installer;\n"
-            f"- or with a PIN reset stick: a USB stick with a file named {PIN_RESET_FILE} in its top folder. "
-            "Plug it into the table, then touch Check USB stick.\n"
-            "Step by step: docs/owner/pin.md"
-        )
-
     def forgot_pin(self) -> None:
         """From the PIN pad: the forgotten-PIN page (the same ways back in as without a PIN)."""
-        self._show_nopin("Forgot the operator PIN?")
+        self._show_nopin(self.tr._("Forgot the operator PIN?"))
 
     def check_usb(self) -> None:
         """Ask the root helper to look for the PIN reset file; the page follows its answer."""
         if not self.desk.system_state().helper:
-            self.reset_status = (
+            self.reset_status = self.tr._(
                 "This computer was not set up by the installer: there is no helper to read a USB stick. "
-                "Set the PIN in a terminal: kiosk --set-pin."
-            )
+                "Set the PIN in a terminal: {command}."
+            ).format(command="kiosk --set-pin")
             return
         self._seen_status = self.desk.system_state().last.get("when")
         self.desk.request_system("pin-reset")
         self.reset_busy = True
         self._reset_asked = clock.now()
-        self.reset_status = f"Looking for {PIN_RESET_FILE} on the USB stick..."
+        self.reset_status = self.tr._("Looking for {file} on the USB stick...").format(file=PIN_RESET_FILE)
         self._stop_reset_poll()
         self._reset_poll = Clock.schedule_interval(self._poll_reset, 0.5)
 
@@ -271,7 +313,9 @@ class OperatorScreen(Screen):
         if answered:
             self.reset_status = str(last.get("message", ""))
         elif clock.now() - self._reset_asked > RESET_WAIT_S:
-            self.reset_status = "No answer from the system: restart the table and try again, or use the console."
+            self.reset_status = self.tr._(
+                "No answer from the system: restart the table and try again, or use the console."
+            )
         else:
             return None
         self.reset_busy = False
@@ -285,7 +329,8 @@ class OperatorScreen(Screen):
 
     def _new_pin_after_reset(self) -> None:
         self.phase = "pin"
-        self.ids.pinpad.start("setup", message="PIN reset stick found. New operator PIN (4 to 8 digits)")
+        message = self.tr._("PIN reset stick found. New operator PIN (4 to 8 digits)")
+        self.ids.pinpad.start("setup", message=message)
 
     def on_leave(self, *_a: Any) -> None:
         self._stop_reset_poll()
@@ -299,11 +344,11 @@ class OperatorScreen(Screen):
         self.desk.consume_pin_grant()
         if self._changing_pin:
             self._changing_pin = False
-            self.pin_message = "Operator PIN changed"
+            self.pin_message = self.tr._("Operator PIN changed")
             self.phase = "menu"
             self.refresh()
         else:  # a PIN set after a reset: the set-up alone never opens the menu
-            pad.start("check", pin_hash, "PIN saved. Type it to open the menu")
+            pad.start("check", pin_hash, self.tr._("PIN saved. Type it to open the menu"))
 
     def _pin_cancel(self, _pad: Any) -> None:
         if self._changing_pin:
@@ -315,11 +360,14 @@ class OperatorScreen(Screen):
     def change_pin(self) -> None:
         self._changing_pin = True
         self.phase = "pin"
-        self.ids.pinpad.start("setup", message="New operator PIN (4 to 8 digits)")
+        self.ids.pinpad.start("setup", message=self.tr._("New operator PIN (4 to 8 digits)"))
 
     # ------------------------------------------------------------------------------------------- menu
     def show_menu(self) -> None:
         cfg = self.desk.cfg
+        self._speak()
+        self.default_language = cfg.language.default
+        self.seat_languages = list(cfg.language.enabled)
         self.volume = cfg.sound.volume
         self.muted = cfg.sound.muted
         self.attract_text = cfg.attract.text
@@ -343,25 +391,28 @@ class OperatorScreen(Screen):
     def refresh(self) -> None:
         self.counts_text = self._counts()
         health = dataclasses.replace(self.desk.health(), pin_failures=self._visit_failures)
-        self.health_text = "\n".join(health.lines())
+        self.health_text = "\n".join(health.lines(self.tr))
         state = self.desk.system_state()
-        self.system_text = state.text()
+        self.system_text = state.text(self.tr)
         self.read_only = state.read_only
         self.system_ready = state.helper and not state.pending
 
     def _counts(self) -> str:
-        scores = self.desk.scores
+        """The play counts per game (today, the last 7 days, all), as columns (``counts_columns``) and as text."""
+        scores, tr = self.desk.scores, self.tr
         if not scores.available:
-            return "Play counts unavailable: " + str(scores.reason)
+            self.counts_columns = ["", "", "", ""]
+            return tr._("Play counts unavailable: {reason}").format(reason=scores.reason)
         today = _dt.date.today()
         week = today - _dt.timedelta(days=6)
-        lines = ["Game          today   7 days   all"]
+        rows = [[tr._("Game"), tr._("today"), tr._("7 days"), tr._("all")]]
         for key in list(self.desk.games):
             days = scores.play_counts(game=key).get(key, {})
             t = days.get(today.isoformat(), 0)
             w = sum(c for d, c in days.items() if d >= week.isoformat())
-            lines.append(f"{self._title(key):<12}  {t:>5}   {w:>6}   {sum(days.values()):>4}")
-        return "\n".join(lines)
+            rows.append([self._title(key), tr.number(t), tr.number(w), tr.number(sum(days.values()))])
+        self.counts_columns = ["\n".join(column) for column in zip(*rows, strict=True)]
+        return "\n".join("   ".join(row) for row in rows)
 
     def _title(self, key: str) -> str:
         spec = self.desk.games.get(key)
@@ -377,9 +428,10 @@ class OperatorScreen(Screen):
 
     def edit_text(self, field: str) -> None:
         """Type ``field`` (``attract``, or an event setting: ``broker``, ``port``, ``event``...) on the keyboard."""
-        self._text_field = field
+        self.text_field = field
         spec = EVENT_FIELDS.get(field)
-        self.text_title, self.text_limit = spec if spec is not None else ("Attract text", MAX_ATTRACT_TEXT)
+        title, self.text_limit = spec if spec is not None else (N_("Attract text"), MAX_ATTRACT_TEXT)
+        self.text_title = self.tr._(title)
         self.text_draft = self.attract_text if spec is None else str(getattr(self.desk.cfg.event, field) or "")
         if field == "password":
             self.text_draft = ""  # never shown again once set
@@ -434,15 +486,15 @@ class OperatorScreen(Screen):
         self.text_draft = (self.text_draft + text)[: int(self.text_limit)]
 
     def text_ok(self) -> None:
-        if self._text_field == "attract":
+        if self.text_field == "attract":
             self.phase = "menu"
             self.set_attract_text(self.text_draft)
         else:
-            self.set_event(self._text_field, self.text_draft.strip())
+            self.set_event(self.text_field, self.text_draft.strip())
             self.phase = "event"
 
     def text_cancel(self) -> None:
-        self.phase = "menu" if self._text_field == "attract" else "event"
+        self.phase = "menu" if self.text_field == "attract" else "event"
 
     # ------------------------------------------------------------------------------------------- event
     def show_event(self) -> None:
@@ -452,18 +504,21 @@ class OperatorScreen(Screen):
         self.phase = "event"
 
     def refresh_event(self, *_a: Any) -> None:
-        ev = self.desk.cfg.event
+        ev, tr = self.desk.cfg.event, self.tr
         self.event_on, self.event_tls = ev.enabled, ev.tls
+        password = tr._("password set") if ev.password else tr._("no password")
         self.event_rows = [
             f"{ev.broker or '-'}:{ev.port}",
             ev.event or "-",
             ev.table or "-",
-            f"{ev.user or '-'} / {'password set' if ev.password else 'no password'}",
+            f"{ev.user or '-'} / {password}",
         ]
         st = self.desk.event_status()
-        words = {"off": "not paired", "connecting": "connecting...", "online": "online", "offline": "offline"}
+        state = str(st["state"])
         waiting = int(st["waiting"])
-        self.event_state = f"{words.get(st['state'], st['state'])}, {waiting} game{'' if waiting == 1 else 's'} waiting"
+        self.event_state = tr.ngettext("{state}, {n} game waiting", "{state}, {n} games waiting", waiting).format(
+            state=tr._(LINK_STATES[state]) if state in LINK_STATES else state, n=tr.number(waiting)
+        )
         if st["error"]:
             self.event_state += f" ({str(st['error'])[:60]})"
 
@@ -475,11 +530,24 @@ class OperatorScreen(Screen):
             self.desk.update_config(event={field: value})
             self.event_message = ""
         except ConfigError as exc:
-            self.event_message = "; ".join(exc.problems)[:160]
+            self.event_message = self.refusal(exc)
         self.refresh_event()
 
     def pair(self, on: bool) -> None:
         self.set_event("enabled", on)
+
+    def refusal(self, exc: ConfigError) -> str:
+        """A refused setting in the menu's language: each problem's key (as in the config file) and what it must be
+        (the config's own English words for a problem the menu has no words for)."""
+        tr, out = self.tr, []
+        for problem in exc.problems:
+            key, _colon, why = problem.partition(": ")
+            if "must be set when" in why:
+                why = tr._("must be set before pairing")
+            elif key in SETTING_RULES:
+                why = tr._(SETTING_RULES[key])
+            out.append(tr._("{setting}: {problem}").format(setting=key, problem=why))
+        return "; ".join(out)[:160]
 
     # ------------------------------------------------------------------------------------------- settings
     def change_volume(self, delta: float) -> None:
@@ -526,53 +594,64 @@ class OperatorScreen(Screen):
 
     def ask_reset(self) -> None:
         key = self.board_game
-        self._ask(
-            f"Really delete every {self.board_title} high score?\nThis cannot be undone.", lambda: self._reset(key)
-        )
+        question = self.tr._("Really delete every {game} high score?\nThis cannot be undone.")
+        self._ask(question.format(game=self.board_title), lambda: self._reset(key))
 
     def _reset(self, key: str) -> None:
         removed = self.desk.reset_board(key)
         self.refresh()
-        self.pin_message = f"{self._title(key)} board reset ({removed} entries removed)"
+        done = self.tr.ngettext(
+            "{game} board reset ({n} entry removed)", "{game} board reset ({n} entries removed)", removed
+        )
+        self.pin_message = done.format(game=self._title(key), n=self.tr.number(removed))
 
     def ask_end_game(self) -> None:
         if self.game_title:
-            self._ask(f"End the {self.game_title} game now?\nNo scores are saved for it.", self._end_game)
+            question = self.tr._("End the {game} game now?\nNo scores are saved for it.")
+            self._ask(question.format(game=self.game_title), self._end_game)
 
     def _end_game(self) -> None:
         self.desk.end_game()
         self.game_title = ""
 
     def ask_quit(self) -> None:
-        self._ask("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)", self.desk.quit_kiosk)
+        self._ask(
+            self.tr._("Quit the kiosk to the desktop?\n(The service restarts it unless stopped.)"), self.desk.quit_kiosk
+        )
 
     def ask_read_only(self) -> None:
         on = not self.read_only
         question = (
-            "Turn read-only mode back on?\nThe table restarts, protected against power cuts."
+            self.tr._("Turn read-only mode back on?\nThe table restarts, protected against power cuts.")
             if on
-            else "Turn read-only mode off for maintenance?\nThe table restarts; turn it back on when done."
+            else self.tr._("Turn read-only mode off for maintenance?\nThe table restarts; turn it back on when done.")
         )
         self._ask(question, lambda: self._system("read-only", on))
 
     def ask_update(self) -> None:
         self._ask(
-            "Install the newest update from the USB stick?\nThe table restarts on it (or goes back to this version "
-            "if it does not start).",
+            self.tr._(
+                "Install the newest update from the USB stick?\nThe table restarts on it (or goes back to this "
+                "version if it does not start)."
+            ),
             lambda: self._system("update"),
         )
 
     def ask_backup(self) -> None:
         self._ask(
-            "Back up the scores, statistics and settings to the USB stick?\nOne file, checked after writing "
-            "(without the PIN).",
+            self.tr._(
+                "Back up the scores, statistics and settings to the USB stick?\nOne file, checked after writing "
+                "(without the PIN)."
+            ),
             lambda: self._system("backup"),
         )
 
     def ask_restore(self) -> None:
         self._ask(
-            "Restore the scores, statistics and settings from the newest backup on the USB stick?\nThey replace "
-            "the table's own; the table restarts. A damaged file changes nothing.",
+            self.tr._(
+                "Restore the scores, statistics and settings from the newest backup on the USB stick?\nThey "
+                "replace the table's own; the table restarts. A damaged file changes nothing."
+            ),
             lambda: self._system("restore"),
         )
 

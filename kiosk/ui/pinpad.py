@@ -13,6 +13,8 @@ Decisions written down:
   Next try in 0:08", "Locked after 10 wrong PINs: try again in 14:32"). Opening the pad during a lockout shows
   the countdown at once: closing and reopening it (another corner hold) buys nothing.
 * The set-up asks for the PIN, then the same again; a mismatch starts over with a message.
+* It speaks the language its screen gives it (:class:`kiosk.ui.speaks.Speaks`: ``pad.language = "de"``); a message
+  handed to :meth:`PinPad.start` comes in that language already.
 """
 
 from __future__ import annotations
@@ -23,11 +25,15 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.i18n import N_
 from kiosk.pin import PinGuard, check_in_background, hash_in_background
+from kiosk.ui.speaks import Speaks
 
 __all__ = ["PinPad"]
 
 MAX_DIGITS = 8
+#: The set-up's refusals (``kiosk.pin.new_pin_hash``), translated where shown.
+PIN_ERRORS = (N_("The two PINs differ. Try again."), N_("A PIN is 4 to 8 digits."))
 
 
 def _clock_text(seconds: float) -> str:
@@ -35,7 +41,7 @@ def _clock_text(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-class PinPad(BoxLayout):
+class PinPad(Speaks, BoxLayout):
     guard = ObjectProperty(None)  #: a kiosk.pin.PinGuard (None: no delays, e.g. a set-up alone)
     mode = OptionProperty("check", options=["check", "setup"])
     step = OptionProperty("first", options=["first", "second"])
@@ -43,6 +49,7 @@ class PinPad(BoxLayout):
     message = StringProperty("Operator PIN")
     busy = BooleanProperty(False)  #: a check or hash is running in its thread
     waiting = BooleanProperty(False)  #: a delay or lockout is running: keys disabled
+    wrong = BooleanProperty(False)  #: the message tells of a wrong PIN (shown in the warning colour)
 
     __events__ = ("on_success", "on_new_pin", "on_cancel")
 
@@ -52,6 +59,7 @@ class PinPad(BoxLayout):
         self._first = ""
         self._tick: Any = None
         self._generation = 0  # a result of an earlier start() is ignored
+        self._counting = False  # the message is a wait's countdown
 
     # --- starting -----------------------------------------------------------------------------------------
     def start(self, mode: str, pin_hash: str | None = None, message: str | None = None) -> None:
@@ -64,10 +72,13 @@ class PinPad(BoxLayout):
         self._first = ""
         self.busy = False
         if mode == "setup":
-            self.message = message or "No operator PIN yet. Choose one (4 to 8 digits)"
+            self._say(message or self.tr._("No operator PIN yet. Choose one (4 to 8 digits)"))
         else:
-            self.message = message or "Operator PIN"
+            self._say(message or self.tr._("Operator PIN"))
         self._update_wait()
+
+    def _say(self, message: str, wrong: bool = False) -> None:
+        self.message, self.wrong, self._counting = message, wrong, False
 
     def stop(self) -> None:
         self._generation += 1
@@ -102,18 +113,18 @@ class PinPad(BoxLayout):
             self._check(pin)
         elif self.step == "first":
             if not (4 <= len(pin) <= MAX_DIGITS):
-                self.message = "A PIN is 4 to 8 digits. Choose one"
+                self._say(self.tr._("A PIN is 4 to 8 digits. Choose one"))
                 return
             self._first = pin
             self.step = "second"
-            self.message = "Type the same PIN again"
+            self._say(self.tr._("Type the same PIN again"))
         else:
             self._hash(self._first, pin)
 
     # --- checking -----------------------------------------------------------------------------------------
     def _check(self, pin: str) -> None:
         self.busy = True
-        self.message = "Checking..."
+        self._say(self.tr._("Checking..."))
         gen = self._generation
         check_in_background(pin, self._pin_hash, lambda ok: Clock.schedule_once(lambda _dt: self._checked(gen, ok)))
 
@@ -125,12 +136,12 @@ class PinPad(BoxLayout):
         if ok:
             if guard is not None:
                 guard.record_success()
-            self.message = "Operator PIN"
+            self._say(self.tr._("Operator PIN"))
             self.dispatch("on_success")
             return
         if guard is not None:
             guard.record_failure()
-        self.message = "Wrong PIN"
+        self._say(self.tr._("Wrong PIN"), wrong=True)
         self._update_wait()
 
     def _update_wait(self, _dt: float = 0) -> None:
@@ -141,19 +152,25 @@ class PinPad(BoxLayout):
             self._tick.cancel()
             self._tick = None
         if not self.waiting:
-            if self.message.startswith(("Wrong PIN. Next try", "Locked")):
-                self.message = "Operator PIN"
+            if self._counting:
+                self._say(self.tr._("Operator PIN"))
             return
         if guard is not None and guard.locked_out:
-            self.message = f"Locked after {guard.consecutive} wrong PINs: try again in {_clock_text(wait)}"
+            locked = self.tr.ngettext(
+                "Locked after {n} wrong PIN: try again in {time}",
+                "Locked after {n} wrong PINs: try again in {time}",
+                guard.consecutive,
+            )
+            self._say(locked.format(n=self.tr.number(guard.consecutive), time=_clock_text(wait)), wrong=True)
         else:
-            self.message = f"Wrong PIN. Next try in {_clock_text(wait)}"
+            self._say(self.tr._("Wrong PIN. Next try in {time}").format(time=_clock_text(wait)), wrong=True)
+        self._counting = True
         self._tick = Clock.schedule_once(self._update_wait, min(1.0, wait))
 
     # --- setting ------------------------------------------------------------------------------------------
     def _hash(self, first: str, second: str) -> None:
         self.busy = True
-        self.message = "Saving..."
+        self._say(self.tr._("Saving..."))
         gen = self._generation
 
         def done(pin_hash: str | None, error: str | None) -> None:
@@ -167,7 +184,8 @@ class PinPad(BoxLayout):
         self.busy = False
         if pin_hash is None:
             self.step = "first"
-            self.message = f"{error} Choose a PIN (4 to 8 digits)"
+            why = self.tr._(error) if error else ""
+            self._say(self.tr._("{error} Choose a PIN (4 to 8 digits)").format(error=why), wrong=True)
             return
         self.dispatch("on_new_pin", pin_hash)
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.engine import Action, action_codec
+from kiosk.i18n import N_
 
 #: The three faults of the rulebook, as the screen reports them:
 #: a ball dragged off the grill (it fell), more than two contacts on the grill at once (a hand touched it),
-#: a ball dragged more than one space or over another ball (it was picked up).
+#: a ball dragged more than one space or over another ball (it was picked up). The texts are marked (``N_``) and
+#: translated where shown (:mod:`kiosk.games.takoyaki.texts`).
 FAULT_KINDS = ("ball_fell_off", "hand_on_grill", "ball_picked_up")
 FAULT_TEXT = {
-    "ball_fell_off": "a ball fell off the grill",
-    "hand_on_grill": "a hand touched the grill",
-    "ball_picked_up": "a ball was picked up instead of pushed",
+    "ball_fell_off": N_("a ball fell off the grill"),
+    "hand_on_grill": N_("a hand touched the grill"),
+    "ball_picked_up": N_("a ball was picked up instead of pushed"),
 }
 
 

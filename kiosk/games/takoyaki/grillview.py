@@ -18,6 +18,8 @@ from kiosk.games.takoyaki.actions import Fault, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried
 from kiosk.games.takoyaki.look import BALL_LETTER, BALL_RGBA
 from kiosk.games.takoyaki.pieces import TakoBall, TakoOrderCard
+from kiosk.games.takoyaki.texts import ball_letters
+from kiosk.i18n import translator
 from kiosk.ui import load_kv, pictures
 
 log = logging.getLogger("kiosk.games.takoyaki.grillview")
@@ -92,6 +94,9 @@ class GrillWidget(Widget):
     #: The fire picture marking the heated half's spaces ("" without pictures: the half's colour and the order
     #: card's header say it).
     hot_source = StringProperty("")
+    #: The language of the balls' letters (its seat's) and their face (:class:`kiosk.ui.speaks.Speaks`).
+    tr = ObjectProperty(translator("en", "takoyaki"), rebind=True)
+    face = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -107,6 +112,12 @@ class GrillWidget(Widget):
         self._touches: dict[int, dict[str, Any]] = {}
         self._last_tap: tuple[int, float] | None = None
         self.bind(pos=self._layout, size=self._layout, cells=self._layout)
+        self.bind(tr=self._letters, face=self._letters)
+
+    def _letters(self, *_a: Any) -> None:
+        letters = ball_letters(self.tr)
+        for b in self.balls:
+            b.letters, b.face = letters, self.face
 
     # ------------------------------------------------------------------------------------------- geometry
     def _layout(self, *_a: Any) -> None:

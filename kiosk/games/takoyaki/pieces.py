@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from kiosk.games.takoyaki.look import BALL_LETTER, BALL_RGBA
+from kiosk.games.takoyaki.texts import ball_letters
+from kiosk.i18n import translator
 from kiosk.ui import load_kv, pictures
 from kiosk.ui.typescale import register_fonts
 
@@ -27,6 +29,10 @@ class TakoBall(Widget):
 
     colour = NumericProperty(1)
     fried = BooleanProperty(False)
+    #: The letters of red, green and blue in the reader's language (:func:`kiosk.games.takoyaki.texts.ball_letters`)
+    #: and the face they are set in ("": the usual one; the CJK face for Japanese).
+    letters = StringProperty("".join(BALL_LETTER.values()))
+    face = StringProperty("")
     dragging = BooleanProperty(False)
     letter = StringProperty("r")
     letter_px = NumericProperty(14.0)
@@ -34,13 +40,14 @@ class TakoBall(Widget):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(colour=self._look, fried=self._look)
+        self.bind(colour=self._look, fried=self._look, letters=self._look)
         self._look()
 
     def _look(self, *_a: Any) -> None:
         c = int(self.colour) if int(self.colour) in BALL_RGBA else 1
         self.sauce = list(BALL_RGBA[c])
-        self.letter = BALL_LETTER[c] if self.fried else BALL_LETTER[c].lower()
+        letter = self.letters[c - 1] if len(self.letters) == 3 else BALL_LETTER[c]
+        self.letter = letter if self.fried else letter.lower()
 
 
 #: The share of an order card's space taken by a ball (the rest is the gap between two balls).
@@ -52,13 +59,16 @@ class TakoOrderCard(Widget):
     px high, set by its kv rule: at least 1.45 times the type scale's minimum) names the halves, "raw side" and
     (with fire) "fried"; the two right columns are the heated half: their balls are drawn fried, the left,
     unheated half's balls raw, as the order asks. ``shown`` False draws the card's back (a "?": not revealed
-    yet). :func:`card_width` is the width whose spaces are square for a height."""
+    yet). :func:`card_width` is the width whose spaces are square for a height. ``tr`` and ``face``: the language its
+    header speaks (its seat's, :class:`kiosk.ui.speaks.Speaks`) and the font it is set in ("" for the usual)."""
 
     cells = ListProperty([0] * 12)
     shown = BooleanProperty(True)
     hot_source = StringProperty("")
     head = NumericProperty(20.0)
     flip = NumericProperty(1.0)  # drawn scaled by this across (kiosk.ui.motion.flip_in)
+    tr = ObjectProperty(translator("en", "takoyaki"), rebind=True)
+    face = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -66,6 +76,7 @@ class TakoOrderCard(Widget):
         self.balls: list[TakoBall] = []
         self._later = Clock.create_trigger(self._relayout, -1)
         self.bind(cells=self._later, pos=self._later, size=self._later, shown=self._later, head=self._later)
+        self.bind(tr=self._later, face=self._later)
         self._relayout()
 
     @staticmethod
@@ -84,8 +95,10 @@ class TakoOrderCard(Widget):
         for b in self.balls[len(coloured) :]:
             if b.parent is not None:
                 self.remove_widget(b)
+        letters = ball_letters(self.tr)
         for b, (s, c) in zip(self.balls, coloured):
             row, col = divmod(s, 4)
+            b.letters, b.face = letters, self.face
             b.colour = c
             b.fried = col >= 2
             b.size = (cell * CARD_BALL, cell * CARD_BALL)

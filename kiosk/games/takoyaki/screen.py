@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 
 from kiosk import clock
 from kiosk.engine import Action
-from kiosk.games.takoyaki.actions import FAULT_TEXT, Claim, Push, Turn
+from kiosk.games.takoyaki.actions import Claim, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, ROWS, SPACES, colour_of, parse_grill, parse_order
 from kiosk.games.takoyaki.grillview import (
     DIRECTIONS,
@@ -34,7 +33,19 @@ from kiosk.games.takoyaki.grillview import (
 )
 from kiosk.games.takoyaki.pieces import TakoOrderCard
 from kiosk.games.takoyaki.solver import solve
+from kiosk.games.takoyaki.texts import (
+    MATCHED_HINT,
+    OUT_TEXT,
+    PUSH_HINT,
+    TURN_HINT,
+    band_text,
+    out_reason,
+    race_time,
+    rule_error_text,
+    takoyaki_event_text,
+)
 from kiosk.games.takoyaki.touches import takoyaki_plan
+from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui import load_kv
 from kiosk.ui.focus import reading_order
@@ -55,13 +66,11 @@ __all__ = [
     "MoveMark",
     "OrderCard",
     "hint_text",
+    "takoyaki_event_text",
+    "OUT_TEXT",
 ]
 
-OUT_TEXT = {"wrong_claim": "wrong claim", **FAULT_TEXT}
 PARKED_DELAY = 1e9  # the session's own bot scheduler is parked at this delay while the screen paces bots
-COLOUR_WORD = {1: "red", 2: "green", 3: "blue"}
-#: A push's direction as the seat sees its grill (row 0 is the far row): the step in space numbers, and its words.
-DIRECTION_WORD = {"up": "away from you", "down": "towards you", "left": "left", "right": "right"}
 
 
 def direction_of(src: int, dst: int) -> str:
@@ -69,17 +78,17 @@ def direction_of(src: int, dst: int) -> str:
     return next(d for d, step in DIRECTIONS.items() if src + step == dst)
 
 
-def hint_text(grill: Any, order: Any) -> tuple[str, Action | None]:
-    """What the solver says to do now, in words, and its first move (None when the grill meets the order)."""
+def hint_text(grill: Any, order: Any, tr: Translator | None = None) -> tuple[str, Action | None]:
+    """What the solver says to do now, in words (``tr``: the seat's language; English without), and its first
+    move (None when the grill meets the order)."""
+    tr = tr or translator("en", "takoyaki")
     moves = solve(grill, order).moves
     if not moves:
-        return "Your grill matches the order: TAKOYAKI!", None
+        return tr.gettext(MATCHED_HINT), None
     move = moves[0]
     if isinstance(move, Push):
-        colour = COLOUR_WORD[colour_of(grill[move.src])]
-        return f"Hint: push the {colour} ball {DIRECTION_WORD[direction_of(move.src, move.dst)]}", move
-    colour = COLOUR_WORD[colour_of(grill[move.space])]
-    return f"Hint: turn the {colour} ball over", move
+        return tr.gettext(PUSH_HINT[colour_of(grill[move.src]), direction_of(move.src, move.dst)]), move
+    return tr.gettext(TURN_HINT[colour_of(grill[move.space])]), move
 
 
 Rect = tuple[float, float, float, float]
@@ -360,23 +369,26 @@ class TakoyakiScreen(BaseGameScreen):
                 motion.flip_in(panel.ids.order, 0.35)
 
     def _update_countdown(self) -> None:
-        if self._countdown_ev is None:
-            self.countdown = ""
-        else:
-            left = max(0.0, self._countdown_end - clock.now())
-            self.countdown = str(int(math.ceil(left))) if left > 0.05 else "GO!"
-        for panel in self.panels.values():
-            panel.countdown = self.countdown
+        counting = self._countdown_ev is not None
+        left = max(0.0, self._countdown_end - clock.now())
+        self.countdown = self._count(left, self.tr) if counting else ""
+        for panel in self.panels.values():  # each seat reads "GO!" in its language
+            panel.countdown = self._count(left, panel.tr) if counting else ""
+
+    @staticmethod
+    def _count(left: float, tr: Translator) -> str:
+        return tr.number(int(math.ceil(left))) if left > 0.05 else tr.gettext("GO!")
 
     def _tick(self, _dt: float) -> None:
         self._update_countdown()
         if self.session is not None and self.session.players == 1 and self.started_at is not None:
             t = self.trial_time if self.trial_time is not None else clock.now() - self.started_at
-            self.clock_text = _fmt_time(t)
+            self.clock_text = race_time(t, self.tr)
         else:
+            t = None
             self.clock_text = ""
         for panel in self.panels.values():
-            panel.clock_text = self.clock_text
+            panel.clock_text = race_time(t, panel.tr) if t is not None else ""
 
     # ------------------------------------------------------------------------------------------- bots
     def _bot_delay(self, g: int) -> float:
@@ -467,7 +479,9 @@ class TakoyakiScreen(BaseGameScreen):
                 self.order_times.append((ev.seat, round(took, 3)))
                 panel = self._panel(ev.seat)
                 if panel is not None:
-                    panel.show_message(f"\u2714 TAKOYAKI! Order won in {_fmt_time(took)}")
+                    tr = panel.tr
+                    won_in = tr.gettext("TAKOYAKI! Order won in {time}").format(time=race_time(took, tr))
+                    panel.show_message(tr.sym("\u2714") + " " + won_in)
                     from kiosk.ui import motion
 
                     motion.banner(panel, "TAKOYAKI!", "takoyaki", panel.seat.rotation if panel.seat else 0)
@@ -484,7 +498,7 @@ class TakoyakiScreen(BaseGameScreen):
             elif ev.kind == "order_set_aside":
                 for panel in self.panels.values():
                     if panel.in_game:
-                        panel.show_message("Nobody made it: the order is set aside")
+                        panel.show_message(panel.tr.gettext("Nobody made it: the order is set aside"))
         if new_order and session is not None and not session.state.is_over():
             self._start_countdown(self.BETWEEN_S)
         self._redraw()
@@ -497,7 +511,7 @@ class TakoyakiScreen(BaseGameScreen):
     def _on_error(self, _session: Any, game_seat: int, message: str) -> None:
         panel = self._panel(game_seat)
         if panel is not None:
-            panel.show_message(message)
+            panel.show_message(rule_error_text(message, panel.tr))
 
     def _hint(self, panel: TakoPanel, g: int, locked: bool) -> None:
         """Hint mode: the solver's next move on the seat's grill, and in words (nothing while the grill is locked)."""
@@ -506,7 +520,7 @@ class TakoyakiScreen(BaseGameScreen):
         if not panel.hints or locked or state is None or order is None:
             panel.prompt, panel.ids.grill.hint = "", []
             return
-        text, move = hint_text(state.grill(g), order)
+        text, move = hint_text(state.grill(g), order, panel.tr)
         panel.prompt = text
         if isinstance(move, Push):
             panel.ids.grill.hint = [move.src, move.dst]
@@ -532,57 +546,61 @@ class TakoyakiScreen(BaseGameScreen):
         need = view["orders_to_win"]
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
+            tr = panel.tr  # every word at a seat in the seat's language
             won = len(view["won"][g])
-            panel.orders_text = f"Orders {won}/{need}  " + "\u2605" * won
+            orders = tr.gettext("Orders {won}/{need}").format(won=tr.number(won), need=tr.number(need))
+            panel.orders_text = orders + "  " + tr.sym("\u2605") * won
             panel.grill_cells = list(parse_grill(view["grills"][g]))
             panel.order_cells = cells
             panel.order_shown = shown
             reason = view["out"][g]
             panel.racing = reason is None and not view["over"]
-            panel.out_text = f"\u2716 OUT: {OUT_TEXT.get(reason, reason)}\nwait for the next order" if reason else ""
+            out = tr.gettext("OUT: {reason}\nwait for the next order") if reason else ""
+            panel.out_text = tr.sym("\u2716") + " " + out.format(reason=out_reason(reason, tr)) if reason else ""
             grill = panel.ids.grill
             grill.locked = not shown or reason is not None or view["over"] or panel.is_bot or self.attract
             self._hint(panel, g, grill.locked)
             if view["over"]:
-                panel.status = "\u2605 Winner!" if g in view["winners"] else "Game over"
+                winner = tr.sym("\u2605") + " " + tr.gettext("Winner!")
+                panel.status = winner if g in view["winners"] else tr.gettext("Game over")
             elif self.counting_down:
-                panel.status = "Get ready..."
+                panel.status = tr.gettext("Get ready...")
             elif reason:
-                panel.status = "Out of this order"
+                panel.status = tr.gettext("Out of this order")
             else:
-                panel.status = "Cook the order!" if not panel.is_bot else "Cooking..."
+                panel.status = tr.gettext("Cook the order!") if not panel.is_bot else tr.gettext("Cooking...")
+        self.centre_text = self._centre_text(view)
+
+    def _centre_text(self, view: dict[str, Any]) -> str:
+        """The centre's scoreboard in the table's language: the order and the cards left, each seat's orders won,
+        the winners at the end."""
+        from kiosk.ui.words import join_names
+
+        session, tr = self.session, self.tr
+        order = view["order"]
         lines = []
         if order is not None:
-            lines.append(f"Order {order['number']}  ({order['band']})   {view['deck_left']} cards left")
-        scores = "   ".join(f"{session.seats[g].label} {len(view['won'][g])}" for g in range(session.players))
-        lines.append(scores)
+            head = tr.gettext("Order {number} ({band})").format(
+                number=tr.number(order["number"]), band=band_text(order["band"], tr)
+            )
+            left = view["deck_left"]
+            lines.append(head + "   " + tr.ngettext("{n} card left", "{n} cards left", left).format(n=tr.number(left)))
+
+        def name(g: int) -> str:
+            seat = session.seats[g]
+            return f"{seat.symbol} {tr.seat_name(seat.name)}"
+
+        lines.append("   ".join(f"{name(g)} {tr.number(len(view['won'][g]))}" for g in range(session.players)))
         if view["over"]:
-            names = ", ".join(session.seats[g].label for g in view["winners"])
-            lines.insert(0, f"Game over \u2014 {names} win{'s' if len(view['winners']) == 1 else ''}")
-        self.centre_text = "\n".join(lines)
-
-
-def takoyaki_event_text(ev: Any, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
-    """One Takoyaki event in words (the how-to's demo)."""
-    from kiosk.ui.words import fallback_event_text
-
-    d = dict(ev.data)
-    p = who(ev.seat)
-    k = ev.kind
-    if k == "pushed":
-        return f"{p} pushed a ball one space"
-    if k == "turned":
-        return f"{p} turned a ball over"
-    if k == "order_won":
-        return f"{p}: TAKOYAKI! Order done ({d['orders']} of 5)"
-    if k == "order_revealed":
-        return f"Order {d['number']} revealed: everyone races"
-    return fallback_event_text(ev, who)
-
-
-def _fmt_time(seconds: float) -> str:
-    m, s = divmod(max(0.0, seconds), 60)
-    return f"{int(m)}:{s:04.1f}"
+            winners = view["winners"]
+            names = join_names([name(g) for g in winners], tr)
+            over = (
+                tr.ngettext("Game over \u2014 {names} wins", "Game over \u2014 {names} win", len(winners))
+                if winners
+                else tr.gettext("Game over")
+            )
+            lines.insert(0, over.format(names=names))
+        return "\n".join(lines)
 
 
 #: The plug-in name the shell looks for (kiosk.ui.game.screen_class_for).

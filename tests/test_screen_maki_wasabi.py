@@ -47,6 +47,8 @@ SCENARIOS = [
     "wasabi_attract",
     "wasabi_human_and_bot",
     "wasabi_tap_board",
+    "maki_seat_language",
+    "wasabi_seat_language",
     "trays_fit",
 ]
 
@@ -518,6 +520,58 @@ def child_main(tmp: Path, out: Path) -> None:
         app.launcher.end()
         frames(1)
 
+    def seat_language(key: str) -> None:
+        """A seat reading German sees its tray in German, in the game's words (its prompt, buttons, recipes and the
+        tray's own words), while the centre (whose turn, the last moves) reads the table's language, English."""
+        import importlib
+
+        from kiosk.i18n import translator
+        from kiosk.ui.twostep import Then
+
+        screen, sw, _ne, session, g = start_human_against_bot(key)
+        de, en = translator("de", key), translator("en", key)
+        session.languages = {sw: "de"}
+        panel = screen.panels[sw]
+        panel.take_seat(session, g)
+        screen._draw()
+        run_until(lambda: session.state.to_move() == [g] and screen.acting == g, 60, "the human's turn")
+        panel.ids.tray.open()
+        tick(3)
+        frames(2)
+        assert panel.tr is de and screen.tr is en
+        kinds = {type(a).__name__ for a in session.state.legal_actions(g)}
+        german = screen.prompt_text(screen._public, kinds, bool(screen.eligible), de)
+        assert panel.prompt == german != screen.prompt_text(screen._public, kinds, bool(screen.eligible), en)
+        assert german in texts(panel) and "(hier tippen zum Schließen)" in texts(panel), texts(panel)
+        cols, n = int(screen.board_cols), len(screen.tiles)
+        mine = session.state.view(g)
+        for a in panel.actions:
+            if not isinstance(a, Then):
+                assert panel.describe(a) == screen.describe_action(a, cols, n, screen.recipe_names(mine, g), de)
+        names = [w for w, _i, done, _r in panel.ids.shelf.shown_recipes() if not done]
+        recipes = mine["hands"][g] if key == "maki" else mine["seats"][g].get("recipes", [])
+        assert names == [de.gettext(r["name"]) for r in recipes if "name" in r], names
+        for w in panel.ids.hand.children:  # the tray's tiles are named in German, the Pantry's in English
+            assert w.label.startswith(de.gettext(w.kind)[:7]), (w.label, w.kind)
+        for w in screen.ids.pantry.children:
+            assert w.label.startswith(w.kind[:7]), (w.label, w.kind)
+        # the centre: the table's words
+        assert screen.turn_line.startswith("Turn: "), screen.turn_line
+        bot = app.games[key].bots[next(iter(app.games[key].bots))](g, 3)
+        session.apply(g, bot.choose(session.state))
+        tick(3)
+        fmt = getattr(importlib.import_module(f"kiosk.games.{key}.screen"), f"{key}_event_text")
+        for ev in session.last_events:
+            line_en = fmt(ev, screen.seat_name, screen.square_name)
+            line_de = fmt(ev, screen.seat_name, screen.square_name, tr=de)
+            assert line_en in screen.last_text and (line_de == line_en or line_de not in screen.last_text)
+        assert any(
+            fmt(ev, screen.seat_name, screen.square_name, tr=de) != fmt(ev, screen.seat_name, screen.square_name)
+            for ev in session.last_events
+        ), "the log has a line German words differently"
+        screenshot(f"{key}_seat_de")
+        app.launcher.end()
+
     def trays_fit() -> None:
         """The human's zone with its tray open passes the fit checker (nothing cut, every text readable, every
         button a touch target) at both sizes, from a long and a short edge, at each kind of step of a 3-player
@@ -574,6 +628,8 @@ def child_main(tmp: Path, out: Path) -> None:
             "wasabi_attract": lambda: attract("wasabi"),
             "wasabi_human_and_bot": lambda: human_and_bot("wasabi"),
             "wasabi_tap_board": lambda: tap_board("wasabi"),
+            "maki_seat_language": lambda: seat_language("maki"),
+            "wasabi_seat_language": lambda: seat_language("wasabi"),
             "trays_fit": trays_fit,
         },
         out,

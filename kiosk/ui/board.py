@@ -20,14 +20,15 @@ from typing import Any
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from kiosk.engine import Action, Event
-from kiosk.ui.boardpieces import BoardTile, SeatLine, TileChoice
-from kiosk.ui.boardplay import BoardPlay
+from kiosk.i18n import Translator
+from kiosk.ui.boardpieces import BoardTile, SeatLine, TileChoice, set_face
+from kiosk.ui.boardplay import BoardPlay, SeatPanel
 from kiosk.ui.boardtouch import board_plan
 from kiosk.ui.focus import reading_order
 from kiosk.ui.pieces import Tile, category_of
 from kiosk.ui.touchplan import NextIntent, Step
 from kiosk.ui.twostep import BoardPanel, Then
-from kiosk.ui.words import action_label, action_squares, cell_name, fallback_event_text, short_name
+from kiosk.ui.words import action_label, action_squares, cell_name, fallback_event_text, points, short_name
 
 __all__ = ["BoardScreen"]
 
@@ -100,7 +101,7 @@ class BoardScreen(BoardPlay):
         if self.panels or self.table is None:
             return
         for seat in self.table.seats:
-            panel = BoardPanel(table=self.table, seat=seat)
+            panel = SeatPanel(table=self.table, seat=seat)
             panel.screen = self
             self.panels[seat.index] = panel
             self.ids.seat_layer.add_widget(panel)
@@ -157,40 +158,58 @@ class BoardScreen(BoardPlay):
         the public view (Maki: the taken tile is public), never from rules."""
         return None
 
-    def describe_action(self, action: Action, cols: int, cells: int, recipes: dict[int, str]) -> str:
-        """A button's label for ``action`` (subclasses word their own actions; default :func:`action_label`); a
-        :class:`Then` as both its halves: "Serve Maguro N., then Draw 3"."""
+    def describe_action(
+        self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator | None = None
+    ) -> str:
+        """A button's label for ``action`` in the seat's language ``tr`` (subclasses word their own actions; default
+        :func:`action_label`); a :class:`Then` as both its halves: "Serve Maguro N., then Draw 3"."""
+        tr = tr or self.tr
         if isinstance(action, Then):
-            first = self.describe_action(action.first, cols, cells, recipes)
-            return f"{first}, then {self.describe_action(action.then, cols, cells, recipes)}"
+            first = self.describe_action(action.first, cols, cells, recipes, tr)
+            then = self.describe_action(action.then, cols, cells, recipes, tr)
+            return tr.gettext("{first}, then {then}").format(first=first, then=then)
         return action_label(action, cols, cells, recipes)
 
-    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool) -> str:
-        """What the acting seat should do now, in words, from the kinds (class names) of its legal actions and
-        the public view; ``board_moves``: some legal action names a square. Never names anything private."""
+    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:
+        """What the acting seat should do now, in its language ``tr``, from the kinds (class names) of its legal
+        actions and the public view; ``board_moves``: some legal action names a square. Never names anything
+        private."""
         if board_moves:
-            return "Tap a marked square, or choose below"
-        return "Choose below"
+            return tr.gettext("Tap a marked square, or choose below")
+        return tr.gettext("Choose below")
+
+    def legend_text(self, tr: Translator) -> str:
+        """The centre's key to the tiles' category letters, in the table's language (subclasses: the game's)."""
+        return ""
 
     def event_text(self, ev: Event) -> str:
-        """One event as a line of the last-moves box (subclasses: the game's own formatter)."""
-        return fallback_event_text(ev, self.seat_name)
+        """One event as a line of the last-moves box, in the table's language (subclasses: the game's formatter)."""
+        return fallback_event_text(ev, self.seat_name, self.tr)
 
     # ------------------------------------------------------------------------------------------- helpers
-    def seat_name(self, g: int | None) -> str:
-        """A game seat as the table names it (its shape name); None (the game itself) as "The game"."""
+    def seat_name(self, g: int | None, tr: Translator | None = None) -> str:
+        """A game seat as the table (or ``tr``'s reader) names it: its symbol and shape name; None (the game
+        itself) as "The game"."""
         s = self.session
+        tr = tr or self.tr
         if g is None:
-            return "The game"
+            return tr.gettext("The game")
         if s is not None and 0 <= g < len(s.seats):
-            return str(s.seats[g].label)
-        return f"Seat {g + 1}"
+            seat = s.seats[g]
+            return f"{seat.symbol} {tr.seat_name(seat.name)}"
+        return tr.gettext("Seat {n}").format(n=tr.number(g + 1))
 
-    def square_name(self, cell: int) -> str:
+    def seat_tr(self, g: int) -> Translator:
+        """Game seat ``g``'s translator: its zone's (the seat's language, the game's words), else the table's."""
+        s = self.session
+        panel = self.panels.get(s.seats[g].index) if s is not None and 0 <= g < len(s.seats) else None
+        return panel.tr if panel is not None else self.tr
+
+    def square_name(self, cell: int, tr: Translator | None = None) -> str:
         cols = max(1, int(self.board_cols))
         if isinstance(cell, int) and 0 <= cell < cols * int(self.board_rows):
             return cell_name(cols, cell)
-        return "off the board"
+        return (tr or self.tr).gettext("off the board")
 
     @classmethod
     def order_actions(cls, actions: list[Action]) -> list[Action]:
@@ -290,6 +309,7 @@ class BoardScreen(BoardPlay):
         self._follow_cache = ((), {})
         self._history.clear()
         super().begin(session)
+        self.legend = self.legend_text(self.tr)
         for ev in session.last_events:  # a resumed game: its last move, in words
             self._history.append(self._event_line(ev))
         self.last_text = "\n".join(self._history)
@@ -405,16 +425,17 @@ class BoardScreen(BoardPlay):
                 for cell in dict.fromkeys(touched):
                     if (t := tile_at(cell)) is not None:
                         motion.glow(t, zone.seat_colour, 0.4, pulses=3)
-                name = str(d.get(fields[0], "")) if fields else ""
+                name = zone.tr.gettext(str(d.get(fields[0], ""))) if fields else ""
                 seat = session.seats[g] if g is not None else None
-                motion.banner(zone, f"{name}!", "party", seat.rotation if seat is not None else 0)
+                text = zone.tr.gettext("{recipe}!").format(recipe=name)
+                set_face(motion.banner(zone, text, "party", seat.rotation if seat is not None else 0), zone.face)
         self._touched, self._touched_by = touched, mover
 
     def _event_line(self, ev: Event) -> str:
         try:
             return self.event_text(ev)
         except Exception:  # a formatter bug must not stop the game: say it plainly
-            return fallback_event_text(ev, self.seat_name)
+            return fallback_event_text(ev, self.seat_name, self.tr)
 
     # ------------------------------------------------------------------------------------------- drawing
     def tile_text(self, kind: str, stack: int, covered: bool) -> str:
@@ -455,10 +476,11 @@ class BoardScreen(BoardPlay):
             panel = self.panels[seat.index]
             mine = state.view(g)
             names = self.recipe_names(mine, g)
-            panel.describe = partial(self.describe_action, cols=cols, cells=n, recipes=names)
+            panel.describe = partial(self.describe_action, cols=cols, cells=n, recipes=names, tr=panel.tr)
             panel._fill()
             lines = self.private_lines(mine, g)
-            panel.private_text = "\n".join(lines) if lines else "Nothing in your hand yet"
+            panel.private_text = "\n".join(lines) if lines else panel.tr.gettext("Nothing in your hand yet")
+            self._seat_words(panel, g)
             panel.ids.tray.always_open = False
             views[g] = mine
         # the acting seat: one human in to_move (the generic draw already gave it its legal actions)
@@ -484,6 +506,21 @@ class BoardScreen(BoardPlay):
         self._fill_shelves(views)
         self._fill_public(public)
         self._apply_selection()
+
+    def _seat_words(self, panel: Any, g: int) -> None:
+        """The seat's column in its own language: whose turn, its points."""
+        state = self.session.state if self.session is not None else None
+        if state is None:
+            return
+        tr = panel.tr
+        movers = [] if state.is_over() else state.to_move()
+        if g in movers:
+            panel.status = tr.gettext("Thinking...") if panel.is_bot else tr.gettext("Your turn")
+        try:
+            scores = state.scores()
+        except Exception:
+            scores = []
+        panel.score = points(int(scores[g]), tr) if g < len(scores) else ""
 
     def _fill_shelves(self, views: dict[int, dict[str, Any]]) -> None:
         """Each human seat's tray draws its recipes, cards and tiles (:meth:`shelf_items`); a bot's stays empty (its
@@ -544,6 +581,7 @@ class BoardScreen(BoardPlay):
         a, b = self.shared_rows(public)
         self.ids.shared_a.fill(a)
         self.ids.shared_b.fill(b)
+        set_face(self.ids.shared_b, self.face)  # the named cards, in the table's words
 
     def _size_seat_rows(self, *_a: Any) -> None:
         """Seat rows share the room left in the column, up to a comfortable height each."""
@@ -608,27 +646,27 @@ class BoardScreen(BoardPlay):
         if key == self._tile_key:
             return
         self._tile_key = key
-        self._fill_row(self.ids.pantry, public)
+        self._fill_row(self.ids.pantry, public, self.tr)
         self.has_pantry = bool(public)
         for panel in self.panels.values():
             if isinstance(panel, BoardPanel):
                 mine = private if panel is self.acting_panel() else []
-                self._fill_row(panel.ids.hand, mine)
+                self._fill_row(panel.ids.hand, mine, panel.tr)
                 panel.has_tiles = bool(mine)
 
-    def _fill_row(self, row: Any, items: list[tuple[str, Action | None, str]]) -> None:
+    def _fill_row(self, row: Any, items: list[tuple[str, Action | None, str]], tr: Translator) -> None:
+        """A row of tiles to choose, their names in ``tr``'s language (the centre's Pantry: the table's)."""
         row.clear_widgets()
         for kind, action, mode in items:
-            row.add_widget(
-                TileChoice(
-                    screen=self,
-                    action=action,
-                    mode=mode,
-                    kind=kind,
-                    category=self.categories.get(kind, ""),
-                    label=short_name(kind),
-                )
+            tile = TileChoice(
+                screen=self,
+                action=action,
+                mode=mode,
+                kind=kind,
+                category=self.categories.get(kind, ""),
+                label=short_name(tr.gettext(kind)),
             )
+            row.add_widget(set_face(tile, tr.face))
 
     def _ensure_tiles(self, rows: int, cols: int) -> None:
         grid = self.ids.board

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
@@ -42,6 +42,39 @@ def served_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
 def backs_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
     """A :class:`SeatLine` counter: recipes held, face down (a recipe card's back)."""
     return ("", "card", RECIPE_BACK, count, "?")
+
+
+def wide(ch: str) -> bool:
+    """A character of CJK text (kana, kanji, full-width forms): set in the CJK face, about twice as wide."""
+    return "\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\uffef"
+
+
+def set_face(root: Any, face: str) -> Any:
+    """Set the Japanese words of every label under ``root`` (itself too) in ``face``, the reader's face (the CJK
+    face; ``""``, or a label without CJK text: its own face again). For labels built elsewhere (buttons, cards, a
+    banner) whose rule picks a Latin face: call it after their text is set. Returns ``root``."""
+    from kivy.uix.label import Label
+
+    if root is None:
+        return root
+    for w in root.walk(restrict=True):
+        if not isinstance(w, Label):
+            continue
+        if face and any(wide(ch) for ch in w.text):
+            if w.font_name != face:
+                w.latin_face = w.font_name
+                w.font_name = face
+        elif getattr(w, "latin_face", ""):
+            w.font_name, w.latin_face = w.latin_face, ""
+    return root
+
+
+def named_card(english: str, shown: str) -> dict[str, Any]:
+    """An :class:`~kiosk.ui.pieces.ActionCard`'s props for a :class:`PieceRow`: its picture from the engine's
+    (English) name, ``shown`` the name in the reader's language."""
+    from kiosk.ui import pictures
+
+    return {"name": shown, "source": pictures.picture(pictures.picture_name(english)) if english else ""}
 
 
 def load_categories(path: Path, section: str) -> dict[str, str]:
@@ -108,6 +141,11 @@ class TileChoice(ButtonBehavior, Widget):
         cat = category_of(self.category)
         self.source = pictures.picture(self.kind) if self.kind else ""
         self.symbol, self.rgba = cat.symbol, list(cat.rgba)
+
+    @staticmethod
+    def units(text: str) -> int:
+        """How many Latin letters ``text`` is about as wide as (a CJK character counts two): its name's size."""
+        return sum(2 if wide(ch) else 1 for ch in text)
 
     def choose(self) -> None:
         """What a tap on the tile does: a pick applies its action, a hand tile is selected (or unselected)."""
@@ -299,13 +337,34 @@ class PieceRow(Widget):
         gap = max(4.0, self.height * 0.1)
         h = min(self.height, (self.width - gap * (len(self.pieces) - 1)) / max(0.1, sum(self.aspects)))
         font = max(min_text_px(Window.size), h * 0.36)
+        # a named card is widened to its name's longest word while the row has room (a word is never broken);
+        # where the row has none, the cards whose word does not fit show their picture only (the tray names them)
+        widths = [h * aspect for aspect in self.aspects]
+        words = [self._word(w) for w in self.pieces]
+        wanted = [max(width, word + 8) for width, word in zip(widths, words)]
+        if sum(wanted) + gap * (len(wanted) - 1) <= self.width:
+            widths = wanted
         x = self.x
-        for w, aspect in zip(self.pieces, self.aspects):
-            w.size = (h * aspect, h)
+        for w, width, word in zip(self.pieces, widths, words):
+            w.size = (width, h)
             w.pos = (x, self.y + (self.height - h) / 2)
             if hasattr(w, "font"):
                 w.font = font
+            if word:
+                w.named = word + 6 <= width
             x += w.width + gap
+
+    @staticmethod
+    def _word(w: Any) -> float:
+        """The width of a named card's longest word at the reading size (0: not a named card)."""
+        from kivy.core.window import Window
+
+        from kiosk.ui.typescale import min_text_px
+
+        label = w.ids.get("label") if hasattr(w, "named") else None
+        if label is None or not w.name:
+            return 0.0
+        return RecipeShelf.widest_word(w.name, min_text_px(Window.size), label.font_name)
 
 
 class RecipeShelf(Widget):
@@ -325,6 +384,9 @@ class RecipeShelf(Widget):
     recipes = ListProperty([])
     cards = ListProperty([])
     tiles = ListProperty([])
+    #: the seat's translator and face (its kv rule passes the seat's): the held cards' names are read in it
+    tr = ObjectProperty(None, allownone=True)
+    face = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -333,6 +395,7 @@ class RecipeShelf(Widget):
         self.tile_widgets: list[Any] = []
         self._later = Clock.create_trigger(self.relayout, -1)
         self.bind(pos=self._later, size=self._later, recipes=self._later, cards=self._later, tiles=self._later)
+        self.bind(tr=self._later, face=self._later)
 
     @staticmethod
     def grid(n: int, width: float, height: float, gap: float, aspect: float = 1.8) -> tuple[int, float, float]:
@@ -356,6 +419,7 @@ class RecipeShelf(Widget):
     def relayout(self, *_a: Any) -> None:
         from kivy.core.window import Window
 
+        from kiosk.ui import pictures
         from kiosk.ui.pieces import ActionCard, Ingredient, RecipeCard
         from kiosk.ui.typescale import min_target_px, min_text_px
 
@@ -382,9 +446,12 @@ class RecipeShelf(Widget):
         ):
             # named when its widest word fits at the reading minimum (widened for it while the row has room;
             # a word is never broken across lines), else a picture only (the tray's buttons name it)
-            width = max(strip * 1.5, self.widest_word(str(name), min_text_px(Window.size)) + 12)
+            shown = self.tr.gettext(str(name)) if self.tr is not None else str(name)
+            width = max(strip * 1.5, self.widest_word(shown, min_text_px(Window.size), self.face) + 12)
             named = x + width <= self.right
-            w.name, w.named = str(name), named
+            w.name, w.named = shown, named
+            w.source = pictures.picture(pictures.picture_name(str(name))) if name else ""
+            set_face(w, self.face)
             w.size = (width if named else strip * 1.5, strip)
             w.pos = (x, self.y)
             x += w.width + gap
@@ -419,6 +486,7 @@ class RecipeShelf(Widget):
             w.title_px = title
             w.size = (cw, ch)
             w.pos = (self.x + col * (cw + gap), self.top - (row + 1) * ch - row * gap)
+            set_face(w, self.face)
             if w.parent is None:
                 self.add_widget(w)
 
@@ -440,7 +508,7 @@ class RecipeShelf(Widget):
             ch = min((height - gap * (rows - 1)) / rows, cw / 1.2)
             for title in dict.fromkeys((max(font, min(ch * 0.17, font * 1.3)), font)):
                 fits = ch >= title * 3.6 and all(
-                    self.widest_word(str(r.get("name", "")), title) <= cw - self.badge_width(r, title) - 20
+                    self.widest_word(str(r.get("name", "")), title, self.face) <= cw - self.badge_width(r, title) - 20
                     for r in self.recipes
                 )
                 if fits:
@@ -453,20 +521,21 @@ class RecipeShelf(Widget):
         cols, cw, ch = self.grid(n, width, height, gap, aspect=4.0)
         return cols, cw, ch, font, True
 
-    _word_px: dict[tuple[str, float], float] = {}
+    _word_px: dict[tuple[str, float, str], float] = {}
 
     @classmethod
-    def widest_word(cls, name: str, px: float) -> float:
-        """The width of the widest word of ``name`` set bold at ``px`` (a card's name wraps at words)."""
+    def widest_word(cls, name: str, px: float, font: str = "") -> float:
+        """The width of the widest word of ``name`` set bold at ``px`` in ``font`` (``""``: the face its characters
+        need; a card's name wraps at words)."""
         from kivy.core.text import Label as CoreLabel
 
         from kiosk.ui.typescale import face
 
         widest = 0.0
         for word in name.split():
-            key = (word, round(px, 1))
+            key = (word, round(px, 1), font)
             if key not in cls._word_px:
-                label = CoreLabel(text=word, font_size=px, bold=True, font_name=face(word))
+                label = CoreLabel(text=word, font_size=px, bold=True, font_name=font or face(word))
                 label.refresh()
                 cls._word_px[key] = float(label.texture.size[0]) if label.texture else len(word) * px * 0.7
             widest = max(widest, cls._word_px[key])

@@ -1,6 +1,7 @@
 """The board screen's selection and gestures: taps on squares and tiles, drags onto squares, the selected
 square, the chosen tile and the two-step buttons' follow-ups. A mixin of :class:`kiosk.ui.board.BoardScreen`
-(its methods take the screen as ``self``); the rules stay in the engine: every choice is a legal action."""
+(its methods take the screen as ``self``); the rules stay in the engine: every choice is a legal action.
+:class:`SeatPanel` is the board screen's seat: its buttons and prompts in the seat's language (``tr``)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,33 @@ from kiosk.engine import Action, RuleError
 from kiosk.ui.boardpieces import TileChoice
 from kiosk.ui.game import GenericGameScreen
 from kiosk.ui.pieces import Tile
-from kiosk.ui.twostep import BoardPanel, Then
+from kiosk.ui.twostep import BoardPanel, Then, shared_words
 
-__all__ = ["BoardPlay"]
+__all__ = ["BoardPlay", "SeatPanel"]
+
+
+class SeatPanel(BoardPanel):
+    """A board screen's seat (:class:`~kiosk.ui.twostep.BoardPanel`, its look ``<BoardPanel>``) whose words are
+    the seat's: a two-choice group's line ("Serve Maguro N., then Draw:") in its language, and its buttons set in
+    its face (Japanese in the CJK face)."""
+
+    def _label(self, entry: list[Action]) -> str:
+        first = entry[0]
+        if not isinstance(first, Then):
+            return self.describe(first)
+        shared, _rest = shared_words([self.describe(t.then) for t in entry if isinstance(t, Then)])
+        what = self.describe(first.first)
+        if shared:
+            return self.tr.gettext("{first}, then {what}:").format(first=what, what=shared)
+        return self.tr.gettext("{first}, then:").format(first=what)
+
+    def on_labels(self, *_a: Any) -> None:
+        super().on_labels()
+        from kiosk.ui.boardpieces import set_face
+
+        grid = self.ids.get("buttons")
+        if grid is not None:
+            set_face(grid, self.face)
 
 
 class BoardPlay(GenericGameScreen):
@@ -139,6 +164,7 @@ class BoardPlay(GenericGameScreen):
         if panel is None or self.attract:
             return False  # a bot's turn, attract mode, game over: the board ignores taps
         panel.ids.tray.poke()
+        tr = panel.tr
         tile = self.chosen
         placements = [a for t, sq, a in self._placements if sq == cell and (not tile or t == tile)]
         if tile and len(placements) == 1:
@@ -151,11 +177,11 @@ class BoardPlay(GenericGameScreen):
             self._apply_selection()
         else:
             self.clear_selection()
-            what = f"the {tile}" if tile else "anything"
+            square = self.square_name(cell, tr)
             panel.show_error(
-                f"Nothing to play on {self.square_name(cell)} now"
+                tr.gettext("Nothing to play on {square} now").format(square=square)
                 if not tile
-                else f"You cannot put {what} on {self.square_name(cell)}",
+                else tr.gettext("You cannot put the {tile} on {square}").format(tile=tr.gettext(tile), square=square),
                 3.0,
             )
         return True
@@ -272,21 +298,28 @@ class BoardPlay(GenericGameScreen):
                     w.selected = w.mode == "hand" and w.kind == chosen and len(tiles) > 1
         if panel is None:
             return
+        tr = panel.tr
         if sel >= 0:
             shown = [a for a, sq in zip(self._legal, self._squares) if sel in sq]
-            name = self.square_name(sel)
-            panel.prompt = f"{name} selected: choose below (tap {name} again to clear)"
+            name = self.square_name(sel, tr)
+            panel.prompt = tr.gettext("{square} selected: choose below (tap {square} again to clear)").format(
+                square=name
+            )
         else:
             shown = self.with_follow_ups(self._button_actions())
             if not panel.hints:
                 panel.prompt = ""
             elif chosen and len(tiles) > 1:
-                panel.prompt = f"Tap a marked square for the {chosen} (or drag it there)"
+                panel.prompt = tr.gettext("Tap a marked square for the {tile} (or drag it there)").format(
+                    tile=tr.gettext(chosen)
+                )
             else:
                 panel.prompt = self.prompt_text(
-                    self._public, {type(a).__name__ for a in self._legal}, bool(self.eligible)
+                    self._public, {type(a).__name__ for a in self._legal}, bool(self.eligible), tr
                 )
         if self._then is not None and self._then[0] == self.acting:  # what the seat's last button still does
-            then = panel.describe(self._then[1])
-            panel.prompt = f"{panel.prompt} ({then} follows by itself)" if panel.prompt else f"{then} follows by itself"
+            then = tr.gettext("{then} follows by itself").format(then=panel.describe(self._then[1]))
+            panel.prompt = (
+                tr.gettext("{prompt} ({then})").format(prompt=panel.prompt, then=then) if panel.prompt else then
+            )
         panel.set_actions(shown)

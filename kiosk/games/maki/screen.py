@@ -11,22 +11,30 @@ from typing import Any
 
 from kiosk.engine import Action, Event
 from kiosk.games.maki import look
+from kiosk.games.maki.names import name, short
+from kiosk.i18n import Translator, translator
 from kiosk.ui.board import BoardScreen
 from kiosk.ui.boardpieces import (
     ACTION_BACK,
     WASABI_DISC,
     backs_counter,
     load_categories,
+    named_card,
     served_counter,
     wasabi_counter,
 )
-from kiosk.ui.words import fallback_event_text, game_over_text, join_names, plural
+from kiosk.ui.words import cell_name, fallback_event_text, game_over_text, join_names, plural
 
-__all__ = ["GameScreen", "MakiScreen", "maki_event_text"]
+__all__ = ["GameScreen", "MakiScreen", "maki_action_label", "maki_event_text"]
+
+EN = translator("en", "maki")
 
 
-def maki_event_text(ev: Event, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
-    """One Maki event (``kiosk/games/maki/rules.py``) as a line of the last-moves box.
+def maki_event_text(
+    ev: Event, who: Callable[[int | None], str], square: Callable[[int], str], *, tr: Translator = EN
+) -> str:
+    """One Maki event (``kiosk/games/maki/rules.py``) as a line of the last-moves box, in ``tr``'s language (the
+    table's for the log, the seat's for its how-to demo).
 
     ``who(seat)`` names a seat (its shape name), ``square(cell)`` a square (``B3``). Recipe points come from
     the card data (``RECIPES``), which is public once a recipe is served."""
@@ -35,46 +43,122 @@ def maki_event_text(ev: Event, who: Callable[[int | None], str], square: Callabl
     d = dict(ev.data)
     p = who(ev.seat)
     k = ev.kind
+    _ = tr.gettext
     if k == "took":
-        return f"{p} took a {d['kind']} tile from the Pantry"
+        return _("{player} took a {tile} tile from the Pantry").format(player=p, tile=name(tr, d["kind"]))
     if k == "placed":
-        return f"{p} placed {d['kind']} on {square(d['cell'])}" + (" (lifting its teacup)" if d.get("teacup") else "")
+        if d.get("teacup"):
+            return _("{player} placed {tile} on {square} (lifting its teacup)").format(
+                player=p, tile=name(tr, d["kind"]), square=square(d["cell"])
+            )
+        return _("{player} placed {tile} on {square}").format(
+            player=p, tile=name(tr, d["kind"]), square=square(d["cell"])
+        )
     if k == "teacup":
-        return f"{p} moved the teacup to {square(d['cell'])}"
+        return _("{player} moved the teacup to {square}").format(player=p, square=square(d["cell"]))
     if k == "switch":
-        return f"{p} played Switch: {square(d['a'])} and {square(d['b'])} swapped"
+        return _("{player} played Switch: {a} and {b} swapped").format(player=p, a=square(d["a"]), b=square(d["b"]))
     if k == "chop":
-        return f"{p} played Chop: {d['kind']} on {square(d['cell'])} back to the Pantry"
+        return _("{player} played Chop: {tile} on {square} back to the Pantry").format(
+            player=p, tile=name(tr, d["kind"]), square=square(d["cell"])
+        )
     if k == "second_helping":
-        return f"{p} played Second Helping: one more tile this turn"
+        return _("{player} played Second Helping: one more tile this turn").format(player=p)
     if k == "substitute":
-        return f"{p} played Substitute on {square(d['cell'])}"
+        return _("{player} played Substitute on {square}").format(player=p, square=square(d["cell"]))
     if k == "substituted":
-        return f"{p} swapped the {d['old']} on {square(d['cell'])} for {d['new']}"
+        return _("{player} swapped the {old} on {square} for {new}").format(
+            player=p, old=name(tr, d["old"]), square=square(d["cell"]), new=name(tr, d["new"])
+        )
     if k == "served":
         rid = d.get("recipe")
-        pts = f" (+{RECIPES[rid].score})" if isinstance(rid, int) and 0 <= rid < len(RECIPES) else ""
-        return f"{p} served {d['name']}{pts}" + (" with style" if d.get("style") else "")
+        recipe = name(tr, d["name"])
+        if isinstance(rid, int) and 0 <= rid < len(RECIPES):
+            pts = tr.number(RECIPES[rid].score)
+            if d.get("style"):
+                return _("{player} served {recipe} (+{n}) with style").format(player=p, recipe=recipe, n=pts)
+            return _("{player} served {recipe} (+{n})").format(player=p, recipe=recipe, n=pts)
+        if d.get("style"):
+            return _("{player} served {recipe} with style").format(player=p, recipe=recipe)
+        return _("{player} served {recipe}").format(player=p, recipe=recipe)
     if k == "wasabi":
-        return f"{p} gained {d['gain']} Wasabi for style"
+        n = int(d["gain"])
+        return tr.ngettext("{player} gained {n} Wasabi for style", "{player} gained {n} Wasabi for style", n).format(
+            player=p, n=tr.number(n)
+        )
     if k == "drew":
-        return f"{p} drew a {d['length']}-ingredient recipe"
+        return _("{player} drew a {n}-ingredient recipe").format(player=p, n=tr.number(int(d["length"])))
     if k == "gained":
-        return f"{p} took the {d['card']} card"
+        return _("{player} took the {card} card").format(player=p, card=name(tr, d["card"]))
     if k == "discarded":
-        return f"{p} discarded a {d['card']} card"
+        return _("{player} discarded a {card} card").format(player=p, card=name(tr, d["card"]))
     if k == "pool":
-        return f"{p} took the Wasabi pool (+{d['took']} Wasabi)"
+        return _("{player} took the Wasabi pool (+{n} Wasabi)").format(player=p, n=tr.number(int(d["took"])))
     if k == "returned":
-        lengths = [str(x) for x in d.get("lengths", [])]
-        return f"{p} returned {plural(len(lengths), 'recipe')} ({join_names(lengths)} ingredients) to the decks"
+        lengths = [tr.number(int(x)) for x in d.get("lengths", [])]
+        return tr.ngettext(
+            "{player} returned {n} recipe ({lengths} ingredients) to the decks",
+            "{player} returned {n} recipes ({lengths} ingredients) to the decks",
+            len(lengths),
+        ).format(player=p, n=tr.number(len(lengths)), lengths=join_names(lengths, tr))
     if k == "turn_over":
-        return f"{p}'s turn is over"
+        return _("{player}'s turn is over").format(player=p)
     if k == "endgame":
-        return f"{p} filled the board: {plural(int(d['final_turns']), 'final turn')} left, one each"
+        n = int(d["final_turns"])
+        return tr.ngettext(
+            "{player} filled the board: {n} final turn left, one each",
+            "{player} filled the board: {n} final turns left, one each",
+            n,
+        ).format(player=p, n=tr.number(n))
     if k == "game_over":
-        return game_over_text(d, who)
-    return fallback_event_text(ev, who)
+        return game_over_text(d, who, tr)
+    return fallback_event_text(ev, who, tr)
+
+
+def maki_action_label(action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator = EN) -> str:
+    """A Maki button's label in the seat's language ``tr``: squares by name (``Place B3``), recipes by their
+    (short) names from the seat's own view (``recipes``, in its language already)."""
+    _ = tr.gettext
+    kind = type(action).__name__
+    data = action.to_json()
+
+    def sq(field: str) -> str:
+        v = data.get(field)
+        return cell_name(cols, v) if isinstance(v, int) and 0 <= v < cells else "?"
+
+    def recipe(rid: object) -> str:
+        return short(tr, recipes[rid]) if isinstance(rid, int) and rid in recipes else "?"
+
+    if kind == "Take":
+        return _("Take {tile}").format(tile=name(tr, data["kind"]))
+    if kind == "Place":
+        return _("Place {square}").format(square=sq("cell"))
+    if kind == "MoveCup":
+        return _("Move Cup {square}").format(square=sq("cell"))
+    if kind == "Switch":
+        return _("Switch {a} {b}").format(a=sq("a"), b=sq("b"))
+    if kind == "Chop":
+        return _("Chop {square}").format(square=sq("cell"))
+    if kind == "SecondHelping":
+        return _("Second Helping")
+    if kind == "Substitute":
+        return _("Substitute {square}").format(square=sq("cell"))
+    if kind == "Serve":
+        return _("Serve {recipe}").format(recipe=recipe(data["recipe"]))
+    if kind == "Draw":
+        return _("Draw {n}").format(n=tr.number(int(data["length"])))
+    if kind == "EndTurn":
+        return _("End Turn")
+    if kind == "Gain":
+        return _("Gain {card}").format(card=name(tr, data["card"]))
+    if kind == "Discard":
+        return _("Discard {card}").format(card=name(tr, data["card"]))
+    if kind == "TakePool":
+        return _("Take Pool")
+    if kind == "Return":
+        names = [recipe(r) for r in data.get("recipes", [])]
+        return _("Return {recipes}").format(recipes=", ".join(names) or "?")
+    return kind
 
 
 class MakiScreen(BoardScreen):
@@ -121,39 +205,60 @@ class MakiScreen(BoardScreen):
             return "teacup"
         return None
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.legend = "R rice  M misc  F fish  V veg  S seafood  \u2605 special  \u2615 CUP teacup"
+    def legend_text(self, tr: Translator) -> str:
+        return tr.gettext("R rice  M misc  F fish  V veg  S seafood  {star} special  {cup} CUP teacup").format(
+            star=tr.sym("\u2605"), cup=tr.sym("\u2615")
+        )
+
+    def describe_action(
+        self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator | None = None
+    ) -> str:
+        """Maki's buttons in the seat's words (:func:`maki_action_label`); two choices on one button as both."""
+        tr = tr or self.tr
+        if type(action).__name__ == "Then":
+            return super().describe_action(action, cols, cells, recipes, tr)
+        return maki_action_label(action, cols, cells, recipes, tr)
 
     def event_text(self, ev: Event) -> str:
-        return maki_event_text(ev, self.seat_name, self.square_name)
+        return maki_event_text(ev, self.seat_name, self.square_name, tr=self.tr)
 
-    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool) -> str:
-        """Maki's steps in words (``phase`` and ``pending`` are public; so are held action cards)."""
-        cards = ", or tap a square for an action card" if board_moves else ""
+    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:
+        """Maki's steps in the seat's words (``phase`` and ``pending`` are public; so are held action cards)."""
+        _ = tr.gettext
         if "Place" in kinds:
             tile = public.get("pending")
-            return f"Tap a marked square (empty, or a teacup) to place the {tile if isinstance(tile, str) else 'tile'}"
+            if isinstance(tile, str):
+                return _("Tap a marked square (empty, or a teacup) to place the {tile}").format(tile=name(tr, tile))
+            return _("Tap a marked square (empty, or a teacup) to place the tile")
         if "MoveCup" in kinds:
-            return "Tap a marked empty square to move the lifted teacup there"
+            return _("Tap a marked empty square to move the lifted teacup there")
         if "Take" in kinds and public.get("phase") == "substitute":
-            return "Substitute: tap the new tile in the Pantry (in the middle of the table)"
+            return _("Substitute: tap the new tile in the Pantry (in the middle of the table)")
         if "Take" in kinds:
-            return (
-                "Drag a tile from the Pantry (middle of the table) onto a marked square, or tap tile then square"
-                + cards
-            )
+            if board_moves:
+                return _(
+                    "Drag a tile from the Pantry (middle of the table) onto a marked square, or tap tile then "
+                    "square, or tap a square for an action card"
+                )
+            return _("Drag a tile from the Pantry (middle of the table) onto a marked square, or tap tile then square")
         if "Discard" in kinds:
-            return "You hold too many action cards: discard one below"
+            return _("You hold too many action cards: discard one below")
         if "Gain" in kinds and "TakePool" not in kinds:
-            return "Take an action card from the display below"
+            return _("Take an action card from the display below")
         if "Draw" in kinds:
-            return "Draw recipes below until you hold three: choose each one's length (longer ones score more)"
+            return _("Draw recipes below until you hold three: choose each one's length (longer ones score more)")
         if "Serve" in kinds:
-            return "Serve a recipe below, or Prep" + cards
+            if board_moves:
+                return _("Serve a recipe below, or Prep, or tap a square for an action card")
+            return _("Serve a recipe below, or Prep")
         if "TakePool" in kinds or "Return" in kinds:
-            return "Prep below: take an action card, the Wasabi pool, or return recipes" + cards
-        return super().prompt_text(public, kinds, board_moves)
+            if board_moves:
+                return _(
+                    "Prep below: take an action card, the Wasabi pool, or return recipes, or tap a square for an "
+                    "action card"
+                )
+            return _("Prep below: take an action card, the Wasabi pool, or return recipes")
+        return super().prompt_text(public, kinds, board_moves, tr)
 
     def board_size(self, public: dict[str, Any]) -> tuple[int, int]:
         return int(public["rows"]), int(public["cols"])
@@ -162,17 +267,18 @@ class MakiScreen(BoardScreen):
         return [{"kind": v or "", "stack": 1 if v and v != "teacup" else 0, "covered": False} for v in public["board"]]
 
     def public_lines(self, public: dict[str, Any]) -> list[str]:
+        """The public information in words: the first line (whose turn, the step) is the centre's, in the
+        table's language; the rest is a text description for tests."""
         s = self.session
         labels = [seat.label for seat in s.seats] if s else []
         lines = []
+        tr = self.tr
         if public["phase"] == "over":
-            lines.append("Game over")
+            lines.append(tr.gettext("Game over"))
         else:
-            who = labels[public["turn"]] if public["turn"] < len(labels) else "?"
-            step = public["phase"]
-            if step == "place" and isinstance(public.get("pending"), str):
-                step = f"place the {public['pending']}"
-            lines.append(f"Turn: {who} ({step})")
+            who = self.seat_name(public["turn"]) if public["turn"] < len(labels) else "?"
+            step = self.step_name(public)
+            lines.append(tr.gettext("Turn: {player} ({step})").format(player=who, step=step))
         lines.append(
             "Scores: "
             + "   ".join(
@@ -203,8 +309,26 @@ class MakiScreen(BoardScreen):
             lines.append(f"Board full: {public['final_turns_left']} final turns left")
         return lines
 
+    def step_name(self, public: dict[str, Any]) -> str:
+        """The step of the turn (the public ``phase``) in the table's words."""
+        tr = self.tr
+        phase = public.get("phase")
+        if phase == "place" and isinstance(public.get("pending"), str):
+            return tr.gettext("place the {tile}").format(tile=name(tr, public["pending"]))
+        steps = {
+            "main": tr.pgettext("maki step", "play"),
+            "place": tr.pgettext("maki step", "place"),
+            "cup": tr.pgettext("maki step", "move the teacup"),
+            "substitute": tr.pgettext("maki step", "substitute"),
+            "gain": tr.pgettext("maki step", "take an action card"),
+            "discard": tr.pgettext("maki step", "discard"),
+            "refill": tr.pgettext("maki step", "draw recipes"),
+        }
+        return steps.get(str(phase), str(phase))
+
     def recipe_names(self, mine: dict[str, Any], g: int) -> dict[int, str]:
-        return {r["id"]: r["name"] for r in mine["hands"][g] if "id" in r}
+        tr = self.seat_tr(g)
+        return {r["id"]: name(tr, r["name"]) for r in mine["hands"][g] if "id" in r}
 
     def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
         lines = ["Your recipes:"]
@@ -226,15 +350,23 @@ class MakiScreen(BoardScreen):
         pile (the last one on top, with the count; recipe cards are public once served) and its action cards."""
         from kiosk.games.maki.rules import RECIPES
 
+        tr = self.seat_tr(g)
         cards = [
-            self.recipe_card(r, points=int(r.get("score", 0)), style=int(r.get("style", 0)), ready=r["id"] in ready)
+            self.recipe_card(
+                r,
+                points=int(r.get("score", 0)),
+                style=int(r.get("style", 0)),
+                ready=r["id"] in ready,
+                name=name(tr, r["name"]),
+            )
             for r in mine["hands"][g]
             if "name" in r
         ]
         served = mine["served"][g]
         rid = served[-1]["recipe"] if served else None
         if isinstance(rid, int) and 0 <= rid < len(RECIPES):
-            cards.append(self.recipe_card(RECIPES[rid].to_json(), done=True, count=len(served)))
+            last = RECIPES[rid].to_json()
+            cards.append(self.recipe_card(last, done=True, count=len(served), name=name(tr, last["name"])))
         return cards, [str(h["card"]) for h in mine["held"][g]], []
 
     def seat_rows(self, public: dict[str, Any]) -> list[dict[str, Any]]:
@@ -277,7 +409,10 @@ class MakiScreen(BoardScreen):
         counts += [
             ("deck", 0.95, {"length": int(k), "count": int(d["count"])}) for k, d in sorted(public["decks"].items())
         ]
-        display = [("card", 1.45, {"name": str(c), "named": True, "count": 1}) for c in public["display"]]
+        display = [
+            ("card", 1.45, {**named_card(str(c), name(self.tr, c)), "named": True, "count": 1})
+            for c in public["display"]
+        ]
         return counts, display
 
 

@@ -25,18 +25,34 @@ from typing import Any
 
 from kiosk.engine import Action, Event
 from kiosk.games.wasabi import look
+from kiosk.games.wasabi.names import name, short
+from kiosk.i18n import N_, Translator, translator
 from kiosk.ui.board import BoardScreen
-from kiosk.ui.boardpieces import TILE_BACK, backs_counter, load_categories, served_counter, wasabi_counter
-from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural, short_recipe
+from kiosk.ui.boardpieces import (
+    TILE_BACK,
+    backs_counter,
+    load_categories,
+    named_card,
+    served_counter,
+    wasabi_counter,
+)
+from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural
 
 __all__ = ["GameScreen", "WasabiScreen", "wasabi_action_label", "wasabi_event_text"]
 
+EN = translator("en", "wasabi")
 #: What each action card does, as the last-moves line says it (the rulebook's card texts, shortened).
-CARD_DEEDS = {"PlayStack": "this turn's tile may go on top of another", "PlaySpicy": "two tiles this turn"}
+CARD_DEEDS = {
+    "PlayStack": N_("this turn's tile may go on top of another"),
+    "PlaySpicy": N_("two tiles this turn"),
+}
 
 
-def wasabi_event_text(ev: Event, who: Callable[[int | None], str], square: Callable[[int], str]) -> str:
-    """One Wasabi! event (``kiosk/games/wasabi/rules.py``) as a line of the last-moves box.
+def wasabi_event_text(
+    ev: Event, who: Callable[[int | None], str], square: Callable[[int], str], *, tr: Translator = EN
+) -> str:
+    """One Wasabi! event (``kiosk/games/wasabi/rules.py``) as a line of the last-moves box, in ``tr``'s language
+    (the table's for the log, the seat's for its how-to demo).
 
     ``who(seat)`` names a seat, ``square(sq)`` a square (``B3``). Points of a completed recipe come from the
     token data (``POINTS``, public). Nothing private: ``drew_tile`` says only that a tile was drawn."""
@@ -45,87 +61,136 @@ def wasabi_event_text(ev: Event, who: Callable[[int | None], str], square: Calla
     d = dict(ev.data)
     p = who(ev.seat)
     k = ev.kind
+    _ = tr.gettext
     if k == "gave_tile":
-        return f"{p} chose a starting tile for {who(d['to'])}"
+        return _("{player} chose a starting tile for {other}").format(player=p, other=who(d["to"]))
     if k == "drew_recipe":
-        return f"{p} drew a {d['length']}-ingredient recipe"
+        return _("{player} drew a {n}-ingredient recipe").format(player=p, n=tr.number(int(d["length"])))
     if k == "drew_tile":
-        return f"{p} drew a tile"
+        return _("{player} drew a tile").format(player=p)
     if k == "passed":
         n = int(d.get("discarded", 0))
-        return f"{p} passed" + (f", returning {n} recipe{'s' if n != 1 else ''}" if n else "")
+        if not n:
+            return _("{player} passed").format(player=p)
+        return tr.ngettext("{player} passed, returning {n} recipe", "{player} passed, returning {n} recipes", n).format(
+            player=p, n=tr.number(n)
+        )
     if k == "placed":
-        return f"{p} placed {d['tile']} on {square(d['square'])}"
+        return _("{player} placed {tile} on {square}").format(
+            player=p, tile=name(tr, d["tile"]), square=square(d["square"])
+        )
     if k == "card_played":
         action = dict(d.get("action") or {})
         kind = action.get("type", "")
-        text = f"{p} played {d['card']}!"
+        card = name(tr, d["card"])
         if kind == "PlaySwitch":
-            return f"{text}: {square(action['a'])} and {square(action['b'])} swapped"
+            return _("{player} played {card}!: {a} and {b} swapped").format(
+                player=p, card=card, a=square(action["a"]), b=square(action["b"])
+            )
         if kind == "PlayWasabi":
-            return f"{text}: the 2\u00d72 block from {square(action['square'])} is covered"
+            return _("{player} played {card}!: the 2\u00d72 block from {square} is covered").format(
+                player=p, card=card, square=square(action["square"])
+            )
         if kind in CARD_DEEDS:
-            return f"{text}: {CARD_DEEDS[kind]}"
-        return text
+            return _("{player} played {card}!: {deed}").format(player=p, card=card, deed=_(CARD_DEEDS[kind]))
+        return _("{player} played {card}!").format(player=p, card=card)
     if k == "chopped":
-        where = "to play it this turn" if d.get("keep") else "back to the Pantry"
-        return f"{p} chopped the {d['tile']} off {square(d['square'])}, {where}"
+        tile, where = name(tr, d["tile"]), square(d["square"])
+        if d.get("keep"):
+            return _("{player} chopped the {tile} off {square}, to play it this turn").format(
+                player=p, tile=tile, square=where
+            )
+        return _("{player} chopped the {tile} off {square}, back to the Pantry").format(
+            player=p, tile=tile, square=where
+        )
     if k == "cannot_complete":
-        return f"{p} cannot complete a {d['length']}-ingredient recipe: no free {d['length']}-ingredient token"
+        return _("{player} cannot complete a {n}-ingredient recipe: no free {n}-ingredient token").format(
+            player=p, n=tr.number(int(d["length"]))
+        )
     if k == "completed":
         length = d.get("length")
-        pts = f" (+{POINTS[length]})" if isinstance(length, int) and length in POINTS else ""
+        recipe = name(tr, d["recipe"])
+        pts = tr.number(POINTS[length]) if isinstance(length, int) and length in POINTS else ""
         cubes = int(d.get("cubes", 0) or 0)
-        style = f" with style, +{cubes} Wasabi" if cubes else (" with style" if d.get("style") else "")
-        return f"{p} completed {d['recipe']}{pts}{style}"
+        if cubes:
+            text = tr.ngettext(
+                "{player} completed {recipe} (+{n}) with style, +{cubes} Wasabi",
+                "{player} completed {recipe} (+{n}) with style, +{cubes} Wasabi",
+                cubes,
+            )
+            return text.format(player=p, recipe=recipe, n=pts, cubes=tr.number(cubes))
+        if d.get("style"):
+            return _("{player} completed {recipe} (+{n}) with style").format(player=p, recipe=recipe, n=pts)
+        return _("{player} completed {recipe} (+{n})").format(player=p, recipe=recipe, n=pts)
     if k == "took_card":
         sq = d.get("square", -1)
-        source = "the Kitchen" if not isinstance(sq, int) or sq < 0 else f"the board at {square(sq)}"
-        return f"{p} took the {d['card']}! card from {source}"
+        card = name(tr, d["card"])
+        if not isinstance(sq, int) or sq < 0:
+            return _("{player} took the {card}! card from the Kitchen").format(player=p, card=card)
+        return _("{player} took the {card}! card from the board at {square}").format(
+            player=p, card=card, square=square(sq)
+        )
     if k == "reward_skipped":
-        return f"{p} declined the reward card"
+        return _("{player} declined the reward card").format(player=p)
     if k == "game_over":
-        return game_over_text(d, who)
-    return fallback_event_text(ev, who)
+        reason = d.get("reason")
+        return game_over_text({**d, "reason": name(tr, reason)} if reason else d, who, tr)
+    return fallback_event_text(ev, who, tr)
 
 
-def wasabi_action_label(action: Action, cols: int, cells: int, recipes: dict[int, str]) -> str:
-    """A Wasabi! button's label: the reward (``TakeCard``) in words ("Give back your Wasabi! card, take the one on
-    B3"), the step's choices plainly ("End step", "Play Stack!"); others as :func:`~kiosk.ui.board.action_label`."""
-    name = type(action).__name__
+def wasabi_action_label(action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator = EN) -> str:
+    """A Wasabi! button's label in the seat's language ``tr``: the reward (``TakeCard``) in words ("Give back your
+    Wasabi! card, take the one on B3"), the step's choices plainly ("End step", "Play Stack!")."""
+    kind = type(action).__name__
     data = action.to_json()
-    if name == "TakeCard":
+    _ = tr.gettext
+    if kind == "TakeCard":
         card, sq, back = str(data["card"]), data["square"], str(data.get("discard") or "")
+        shown, gone = name(tr, card), name(tr, back)
         if isinstance(sq, int) and 0 <= sq < cells:
+            where = cell_name(cols, sq)
             if back == card:
-                return f"Give back your {card}! card, take the one on {cell_name(cols, sq)}"
-            text = f"Take the {card}! card on {cell_name(cols, sq)}"
-        else:
-            text = f"Take {card}! from the Kitchen"
-        return text + (f", give back your {back}!" if back else "")
-    if name == "SkipReward":
-        return "No reward card"
-    if name == "EndStep":
-        return "End step (no action card)"
-    if name in ("PlayStack", "PlaySpicy"):
-        return f"Play {name[4:]}!"
-    if name == "PlaySwitch":
-        return f"Switch! {cell_name(cols, data['a'])} and {cell_name(cols, data['b'])}"
-    if name == "PlayChop":
+                return _("Give back your {card}! card, take the one on {square}").format(card=shown, square=where)
+            if back:
+                return _("Take the {card}! card on {square}, give back your {back}!").format(
+                    card=shown, square=where, back=gone
+                )
+            return _("Take the {card}! card on {square}").format(card=shown, square=where)
+        if back:
+            return _("Take {card}! from the Kitchen, give back your {back}!").format(card=shown, back=gone)
+        return _("Take {card}! from the Kitchen").format(card=shown)
+    if kind == "SkipReward":
+        return _("No reward card")
+    if kind == "EndStep":
+        return _("End step (no action card)")
+    if kind in ("PlayStack", "PlaySpicy"):
+        return _("Play {card}!").format(card=name(tr, kind[4:]))
+    if kind == "PlaySwitch":
+        return _("{card}! {a} and {b}").format(
+            card=name(tr, "Switch"), a=cell_name(cols, data["a"]), b=cell_name(cols, data["b"])
+        )
+    if kind == "PlayChop":
         where = cell_name(cols, data["square"])
-        return f"Chop! {where}, place it now" if data.get("keep") else f"Chop! {where} to the Pantry"
-    if name == "PlayWasabi":
-        return f"Wasabi! on {cell_name(cols, data['square'])}"
-    if name == "Place":
-        return f"Place {data['tile']} on {cell_name(cols, data['square'])}"
-    if name == "Pass":
+        if data.get("keep"):
+            return _("{card}! {square}, place it now").format(card=name(tr, "Chop"), square=where)
+        return _("{card}! {square} to the Pantry").format(card=name(tr, "Chop"), square=where)
+    if kind == "PlayWasabi":
+        return _("{card}! on {square}").format(card=name(tr, "Wasabi"), square=cell_name(cols, data["square"]))
+    if kind == "Place":
+        return _("Place {tile} on {square}").format(tile=name(tr, data["tile"]), square=cell_name(cols, data["square"]))
+    if kind == "Pass":
         ids = data.get("discard") or []
-        names = ", ".join(short_recipe(recipes.get(i, "?")) for i in ids) if ids else ""
-        return f"Pass, give back {names}" if names else "Pass"
-    if name == "DrawRecipe":
-        return f"Draw a {data['length']}-long recipe"
-    if name == "ChooseRecipe":
-        return f"Complete {recipes.get(data['recipe'], 'this recipe')}"
+        names = ", ".join(short(tr, recipes.get(i, "?")) for i in ids) if ids else ""
+        return _("Pass, give back {recipes}").format(recipes=names) if names else _("Pass")
+    if kind == "DrawRecipe":
+        return _("Draw a {n}-long recipe").format(n=tr.number(int(data["length"])))
+    if kind == "ChooseRecipe":
+        rid = data["recipe"]
+        return _("Complete {recipe}").format(recipe=recipes[rid]) if rid in recipes else _("Complete this recipe")
+    if kind == "GiveTile":
+        return _("Give {tile}").format(tile=name(tr, data["tile"]))
+    if kind == "DrawTile":
+        return _("Take {tile}").format(tile=name(tr, data["tile"]))
     return action_label(action, cols, cells, recipes)
 
 
@@ -162,50 +227,61 @@ class WasabiScreen(BoardScreen):
     def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
         return str(getattr(action, "tile", "")) if type(action).__name__ == "Place" else None
 
-    def describe_action(self, action: Action, cols: int, cells: int, recipes: dict[int, str]) -> str:
-        """Wasabi!'s buttons in words: a reward card says where it comes from and what goes back."""
-        return wasabi_action_label(action, cols, cells, recipes)
+    def describe_action(
+        self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator | None = None
+    ) -> str:
+        """Wasabi!'s buttons in the seat's words: a reward card says where it comes from and what goes back."""
+        tr = tr or self.tr
+        if type(action).__name__ == "Then":
+            return super().describe_action(action, cols, cells, recipes, tr)
+        return wasabi_action_label(action, cols, cells, recipes, tr)
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.legend = (
-            "R rice  M maki  F fish  S seafood  V vegetables  \u2605 special   \u00d7N stacked   W! Wasabi card"
-        )
+    def legend_text(self, tr: Translator) -> str:
+        return tr.gettext(
+            "R rice  M maki  F fish  S seafood  V vegetables  {star} special   {times}N stacked   W! Wasabi card"
+        ).format(star=tr.sym("\u2605"), times="\u00d7")
 
     def event_text(self, ev: Event) -> str:
-        return wasabi_event_text(ev, self.seat_name, self.square_name)
+        return wasabi_event_text(ev, self.seat_name, self.square_name, tr=self.tr)
 
-    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool) -> str:
-        """Wasabi!'s steps in words (from the public view and the kinds of the legal actions only)."""
-        cards = ", or tap a square for an action card" if board_moves else ""
+    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:
+        """Wasabi!'s steps in the seat's words (from the public view and the kinds of the legal actions only)."""
+        _ = tr.gettext
         t = public.get("turn", {})
         if "ChooseRecipe" in kinds:
-            return "Two recipes of the same length are done but one token is free: choose which one to complete below"
+            return _(
+                "Two recipes of the same length are done but one token is free: choose which one to complete below"
+            )
         if "GiveTile" in kinds:
             nxt = public.get("current")
-            name = self.seat_name((nxt + 1) % int(public.get("players", 2))) if isinstance(nxt, int) else "them"
-            return f"Set-up: give {name} a starting tile below (3 tiles of 3 different kinds; no rice, maki or special)"
+            if isinstance(nxt, int):
+                other = self.seat_name((nxt + 1) % int(public.get("players", 2)), tr)
+                return _(
+                    "Set-up: give {player} a starting tile below (3 tiles of 3 different kinds; no rice, maki or "
+                    "special)"
+                ).format(player=other)
+            return _("Set-up: give the next player a starting tile below (3 tiles of 3 different kinds)")
         if "DrawRecipe" in kinds:
-            return "Draw a recipe below: choose its length (longer ones score more but are harder to make)"
+            return _("Draw a recipe below: choose its length (longer ones score more but are harder to make)")
         if "DrawTile" in kinds:
-            return "Refill your hand: tap a tile in the Pantry (in the middle of the table)"
+            return _("Refill your hand: tap a tile in the Pantry (in the middle of the table)")
         if "TakeCard" in kinds or "SkipReward" in kinds:
-            return "Recipe completed! Take a reward card below" + (
-                ", or tap a Wasabi! card on the board" if board_moves else ""
-            )
+            if board_moves:
+                return _("Recipe completed! Take a reward card below, or tap a Wasabi! card on the board")
+            return _("Recipe completed! Take a reward card below")
         if "Place" in kinds:
             if t.get("chopped"):
-                return f"Tap a marked square to place the chopped {t['chopped']}"
+                return _("Tap a marked square to place the chopped {tile}").format(tile=name(tr, t["chopped"]))
             if t.get("stack"):
-                return "Drag a tile from your hand onto a marked square (Stack!: on top of a tile too)"
-            return "Open your hand, then drag a tile onto a marked square (or tap tile, then square)"
+                return _("Drag a tile from your hand onto a marked square (Stack!: on top of a tile too)")
+            return _("Open your hand, then drag a tile onto a marked square (or tap tile, then square)")
         if "EndStep" in kinds:
-            return "Play an action card, or End Step below" + (
-                " (tap a square for Switch!, Chop! or Wasabi!)" if board_moves else ""
-            )
+            if board_moves:
+                return _("Play an action card, or End Step below (tap a square for Switch!, Chop! or Wasabi!)")
+            return _("Play an action card, or End Step below")
         if "Pass" in kinds:
-            return "Pass below" + cards
-        return super().prompt_text(public, kinds, board_moves)
+            return _("Pass below, or tap a square for an action card") if board_moves else _("Pass below")
+        return super().prompt_text(public, kinds, board_moves, tr)
 
     def board_size(self, public: dict[str, Any]) -> tuple[int, int]:
         return int(public["rows"]), int(public["columns"])
@@ -218,18 +294,30 @@ class WasabiScreen(BoardScreen):
         ]
 
     def public_lines(self, public: dict[str, Any]) -> list[str]:
+        """The public information in words: the first line (whose turn, the step) is the centre's, in the
+        table's language; the rest is a text description for tests."""
         s = self.session
         labels = [seat.label for seat in s.seats] if s else []
         lines = []
         cur = public["current"]
         t = public["turn"]
+        tr = self.tr
         if public["over"]:
-            lines.append(f"Game over ({public['end_reason'] or 'finished'})")
+            reason = name(tr, public["end_reason"] or "finished")
+            lines.append(tr.gettext("Game over ({reason})").format(reason=reason))
         elif cur is not None and cur < len(labels):
-            step = {"give": "choosing starting tiles for the next seat", "draw": "drawing recipes"}.get(
-                public["phase"], str(public["phase"]).replace("_", " ")
-            )
-            lines.append(f"Turn: {labels[cur]} ({step})")
+            steps = {
+                "give": tr.pgettext("wasabi step", "choosing starting tiles for the next seat"),
+                "setup_recipes": tr.pgettext("wasabi step", "drawing recipes"),
+                "draw_recipes": tr.pgettext("wasabi step", "drawing recipes"),
+                "draw": tr.pgettext("wasabi step", "drawing recipes"),
+                "play": tr.pgettext("wasabi step", "play"),
+                "choose": tr.pgettext("wasabi step", "choose a recipe"),
+                "reward": tr.pgettext("wasabi step", "reward"),
+                "draw_tiles": tr.pgettext("wasabi step", "draw tiles"),
+            }
+            step = steps.get(str(public["phase"]), str(public["phase"]).replace("_", " "))
+            lines.append(tr.gettext("Turn: {player} ({step})").format(player=self.seat_name(cur), step=step))
             extra = []
             if t["tiles_left"]:
                 extra.append(f"{t['tiles_left']} tile{'s' if t['tiles_left'] != 1 else ''} to place")
@@ -256,7 +344,8 @@ class WasabiScreen(BoardScreen):
         return lines
 
     def recipe_names(self, mine: dict[str, Any], g: int) -> dict[int, str]:
-        return {r["id"]: r["name"] for r in mine["seats"][g].get("recipes", [])}
+        tr = self.seat_tr(g)
+        return {r["id"]: name(tr, r["name"]) for r in mine["seats"][g].get("recipes", [])}
 
     def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
         me = mine["seats"][g]
@@ -278,8 +367,14 @@ class WasabiScreen(BoardScreen):
         from kiosk.games.wasabi.cards import POINTS
 
         me = mine["seats"][g]
+        tr = self.seat_tr(g)
         cards = [
-            self.recipe_card(r, points=POINTS.get(len(r.get("ingredients", [])), 0), ready=r.get("id") in ready)
+            self.recipe_card(
+                r,
+                points=POINTS.get(len(r.get("ingredients", [])), 0),
+                ready=r.get("id") in ready,
+                name=name(tr, r.get("name", "")),
+            )
             for r in me.get("recipes", [])
         ]
         done = me.get("completed", [])
@@ -287,7 +382,7 @@ class WasabiScreen(BoardScreen):
             last = done[-1]
             cards.append(
                 self.recipe_card(
-                    {"name": last["recipe"], "ingredients": last["ingredients"]},
+                    {"name": name(tr, last["recipe"]), "ingredients": last["ingredients"]},
                     points=POINTS.get(int(last.get("length", 0)), 0),
                     done=True,
                     count=len(done),
@@ -335,7 +430,8 @@ class WasabiScreen(BoardScreen):
             ("deck", 0.95, {"length": int(k), "count": int(n)}) for k, n in sorted(public["recipe_stacks"].items())
         ]
         kitchen = [
-            ("card", 1.0, {"name": str(c), "named": True, "count": int(n)}) for c, n in public["kitchen"].items()
+            ("card", 1.0, {**named_card(str(c), name(self.tr, c)), "named": True, "count": int(n)})
+            for c, n in public["kitchen"].items()
         ]
         return counts, kitchen
 

@@ -262,6 +262,7 @@ def unmarked_words(text: str, allowed: Collection[str] = ()) -> list[str]:
         if inner == text:
             break
         text = inner
+    text = text.split("\u27e6", 1)[0]  # a message shortened to fit (a seat badge's): marked up to where it was cut
     return [w for w in _WORD.findall(text) if w not in allowed]
 
 

@@ -65,8 +65,10 @@ BOT_ITERATIONS = 40
 #: Words on screen that are not messages (the pseudo-translation's check, ``--pseudo``): the players' initials the
 #: tour saves, the languages' own names, the operator's event settings the tour types, the call TAKOYAKI!
 ALLOWED = frozenset(
-    ["AKI", "BEN", "CHO", "DAN", "EVE", "TAKOYAKI", "English", "Deutsch", "Fran\u00e7ais", "Espa\u00f1ol"]
-    + ["leaderboard", "cafe", "sakura", "local", "winter", "tournament", "table", "window", "s3cret"]
+    ["AKI", "BEN", "CHO", "DAN", "EVE", "KEN", "MIA", "JO", "ANA", "TAKOYAKI"]
+    + ["English", "\u65e5\u672c\u8a9e", "Deutsch", "Fran\u00e7ais", "Espa\u00f1ol"]
+    + ["leaderboard", "cafe", "sakura", "local", "winter", "tournament", "Winter", "Tournament", "table", "window"]
+    + ["s3cret"]
 )
 
 

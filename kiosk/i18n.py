@@ -189,7 +189,7 @@ class Translator:
     def ordinal(self, n: int) -> str:
         """A place: ``1st``, ``1位``, ``1.``, ``1er``/``2e``, ``1.º`` (the catalog's plural forms carry French's
         ``er``/``e``; a place is never 0)."""
-        if self.language == SOURCE:
+        if self.language == SOURCE and not isinstance(self._catalog, _Pseudo):
             return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
         return self.npgettext("place", "{n}st", "{n}th", n).format(n=n)
 

@@ -28,6 +28,7 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 
 from kiosk import clock
+from kiosk.i18n import N_, Translator, translator
 from kiosk.seats import SeatMap
 
 log = logging.getLogger("kiosk.inputs")
@@ -194,12 +195,12 @@ class HardwareInputs:
         self.buttons: Any = None
         self.taps: Any = None
         self.status: Any = None
-        self.notes: list[str] = []
+        self._notes: list[tuple[str, dict[str, str]]] = []
 
     # ------------------------------------------------------------------------------------------- start/stop
     def start(self) -> None:
         if self.mode == "none":
-            self._note("hardware disabled (--hardware none): keyboard fallback only")
+            self._note(N_("hardware disabled (--hardware none): keyboard fallback only"))
             return
         try:
             from hardware.status import HardwareStatus
@@ -213,12 +214,12 @@ class HardwareInputs:
     def _start_buttons(self) -> None:
         pins = self.seats.button_pins()
         if not pins:
-            self._note("no seat button pins configured: keyboard fallback for seat buttons")
+            self._note(N_("no seat button pins configured: keyboard fallback for seat buttons"))
             return
         try:
             from hardware.buttons import SeatButtons
         except ImportError:
-            self._note("hardware.buttons is not installed: keyboard fallback for seat buttons")
+            self._note(N_("hardware.buttons is not installed: keyboard fallback for seat buttons"))
             return
         try:
             extra: dict[str, Any] = {}
@@ -229,26 +230,35 @@ class HardwareInputs:
             buttons = self._construct(SeatButtons, pins, self._on_button, **extra)
             self.buttons = buttons
             if not buttons.available:
-                self._note(f"no GPIO seat buttons ({buttons.unavailable_reason}): keyboard fallback for seat buttons")
+                self._note(
+                    N_("no GPIO seat buttons ({reason}): keyboard fallback for seat buttons"),
+                    reason=buttons.unavailable_reason,
+                )
         except Exception as exc:  # a busy pin, a bad pin map, ...
             self.buttons = None
-            self._note(f"no GPIO seat buttons ({type(exc).__name__}: {exc}): keyboard fallback for seat buttons")
+            self._note(
+                N_("no GPIO seat buttons ({reason}): keyboard fallback for seat buttons"),
+                reason=f"{type(exc).__name__}: {exc}",
+            )
 
     def _start_taps(self) -> None:
         if self.mode == "mock" and not self.serial_port:
-            self._note("mock hardware: no tap-stick board; keyboard fallback for tap sticks")
+            self._note(N_("mock hardware: no tap-stick board; keyboard fallback for tap sticks"))
             return
         try:
             from hardware.taps import TapReader
         except ImportError:
-            self._note("hardware.taps is not installed: keyboard fallback for tap sticks")
+            self._note(N_("hardware.taps is not installed: keyboard fallback for tap sticks"))
             return
         try:
             self.taps = self._construct(TapReader, self.serial_port, self._on_tap)
             self.taps.start()
         except Exception as exc:
             self.taps = None
-            self._note(f"no tap-stick reader ({type(exc).__name__}: {exc}): keyboard fallback for tap sticks")
+            self._note(
+                N_("no tap-stick reader ({reason}): keyboard fallback for tap sticks"),
+                reason=f"{type(exc).__name__}: {exc}",
+            )
 
     def _construct(self, cls: Any, first: Any, on_event: Callable[[Any], None], **extra: Any) -> Any:
         """Build a hardware object, passing the optional keyword arguments it declares (status, sticks, ...)."""
@@ -286,9 +296,21 @@ class HardwareInputs:
                     break
         self.taps = self.buttons = None
 
-    def _note(self, msg: str) -> None:
-        self.notes.append(msg)
-        log.info("inputs: %s", msg)
+    def _note(self, msg: str, **values: str) -> None:
+        """A note for the operator (a message marked with ``N_``, its values: a reason from the hardware layer, as
+        it writes it); :meth:`note_lines` gives them in a reader's language, the log in English."""
+        self._notes.append((msg, {k: str(v) for k, v in values.items()}))
+        log.info("inputs: %s", msg.format(**values))
+
+    @property
+    def notes(self) -> list[str]:
+        """The notes in English (what the log says)."""
+        return self.note_lines()
+
+    def note_lines(self, tr: Translator | None = None) -> list[str]:
+        """The notes in ``tr``'s language (English by default)."""
+        tr = tr or translator("en")
+        return [tr.gettext(msg).format(**values) for msg, values in self._notes]
 
     # ------------------------------------------------------------------------------------------- callbacks
     # These run in gpiozero's / pyserial's threads: build the event here (timestamp included), deliver on the UI.

@@ -19,6 +19,7 @@ def test_words_outside_the_marks_are_unmarked() -> None:
     assert unmarked_words("Play \u25b6", {"Play"}) == [] and unmarked_words("Play \u25b6") == ["Play"]
     assert unmarked_words(f"{L}Game over{R} Maki", {"Maki"}) == []
     assert unmarked_words("日本語 ok") == ["日本語", "ok"]
+    assert unmarked_words(f"Circle {L}Bot (ra") == ["Circle"]  # shortened to fit its badge: marked up to the cut
 
 
 def test_pseudo_translation_marks_only_extracted_messages() -> None:

@@ -106,9 +106,10 @@ class OperatorRoom:
         return translator(self.app.cfg.language.default)
 
     def hardware_summary(self) -> str:
-        """The hardware's part of the menu's health panel (the hardware layer's own notes as it writes them)."""
+        """The hardware's part of the menu's health panel (the inputs' notes in the operator's language; a reason
+        from the hardware layer as it writes it)."""
         hw, tr = self.app.hardware, self.tr
-        lines = [tr._("Hardware:")] + [f"  {n}" for n in hw.notes[-4:]]
+        lines = [tr._("Hardware:")] + [f"  {n}" for n in hw.note_lines(tr)[-4:]]
         status = hw.status
         if status is not None:  # None without the hardware package
             try:

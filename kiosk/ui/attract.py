@@ -50,6 +50,7 @@ __all__ = [
     "EdgeCalls",
     "OfferBox",
     "CallLanguages",
+    "CALLS",
     "board_rows",
     "offer_question",
 ]
@@ -57,6 +58,14 @@ __all__ = [
 #: The call as the kiosk ships it (``attract.text``'s default): said in every enabled language. An operator's own
 #: text is shown as written.
 CALL = N_("Touch to play!")
+#: The calls the operator menu offers (its "Next preset"; the first is the default): each said in every enabled
+#: language, as :data:`CALL` is.
+CALLS = (
+    CALL,
+    N_("Free games - touch to play!"),
+    N_("Sushi games for everyone - touch!"),
+    N_("Happy hour: play a game!"),
+)
 #: Seconds each seat's call stays in one language before the next.
 CALL_LANGUAGE_S = 3.0
 
@@ -98,7 +107,7 @@ class CallLanguages:
     def call(self, i: int) -> tuple[str, str]:
         """Place ``i``'s call and its language (an operator's own text: as written, in the table's face)."""
         language = self.language(i)
-        return (translator(language).gettext(CALL) if self.text == CALL else self.text), language
+        return (translator(language).gettext(self.text) if self.text in CALLS else self.text), language
 
 
 class BoardView(Speaks, BoxLayout):

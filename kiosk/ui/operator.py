@@ -43,6 +43,7 @@ from kiosk.engine import GameSpec
 from kiosk.health import Health
 from kiosk.i18n import N_
 from kiosk.pin import PinGuard
+from kiosk.ui.attract import CALLS
 from kiosk.ui.operatorlang import LanguageSettings
 from kiosk.ui.pinpad import PinPad  # noqa: F401  (registers the class for layouts/operator.kv)
 from kiosk.ui.speaks import Speaks
@@ -125,12 +126,7 @@ class OperatorDesk(Protocol):
         ...
 
 
-ATTRACT_PRESETS = (
-    "Touch to play!",
-    "Free games - touch to play!",
-    "Sushi games for everyone - touch!",
-    "Happy hour: play a game!",
-)
+ATTRACT_PRESETS = CALLS  # the presets the attract call says in every enabled language
 MAX_ATTRACT_TEXT = 60
 #: The event settings typed on the keyboard: their page title (translated where shown) and longest text.
 EVENT_FIELDS: dict[str, tuple[str, int]] = {
@@ -557,6 +553,10 @@ class OperatorScreen(Speaks, LanguageSettings, Screen):
     def toggle_mute(self) -> None:
         self.muted = not self.muted
         self.desk.update_config(sound={"muted": self.muted})
+
+    def shown_call(self, text: str, tr: Any) -> str:
+        """The attract text as the menu shows it: a preset in the menu's language, the operator's own as written."""
+        return str(tr.gettext(text)) if text in ATTRACT_PRESETS else text
 
     def next_attract_text(self) -> None:
         presets = list(ATTRACT_PRESETS)

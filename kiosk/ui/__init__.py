@@ -60,4 +60,6 @@ def load_layouts(names: tuple[str, ...] = ORDER) -> list[str]:
     """Load the shell's kv files ``names`` (default: all) not loaded yet, in :data:`ORDER`; returns the names
     loaded now."""
     folder = layouts_dir()
+    from kiosk.ui import fitting  # noqa: F401  (FitLabel, FitButton, ShrinkToFit: the shared rules use them)
+
     return [name for name in ORDER if name in names and load_kv(folder / name)]

@@ -129,7 +129,7 @@ def panel_layout(width: float, height: float, u: float, text_px: float) -> Panel
     grill_w = max(0.0, min(top_h * 4 / 3, w - card_w - gap_top * 2))
     cell_rows = min(grill_w / COLS, top_h / ROWS)
     # wide: the grill takes the whole depth at the right; the words beside the card, badge and pad under them
-    badge_min, pad_min = u * 132, u * 128
+    badge_min, pad_min = u * 146, u * 128  # the badge: a Japanese "プレイヤー" whole at 1280x800
     left_w = max(card_w + gap_top + u * WIDE_WORDS_U, badge_min + pad_min + gap_near)
     cell_wide = max(0.0, min((w - left_w - gap_top) / COLS, h / ROWS))
     if cell_wide < cell_rows * WIDE_GAIN:

@@ -47,6 +47,12 @@ class ShrinkToFit:
     follows it down, a pixel at a time, to the smallest a player reads, while the text does not fit."""
 
     base_size = NumericProperty(0)
+    # the Label's (Kivy is untyped)
+    width: float
+    height: float
+    text: str
+    font_size: float
+    fbind: Any
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

@@ -26,6 +26,7 @@ SCENARIOS = [
     "seat_menu_on_buttons",
     "takoyaki_hold_a_opens_the_menu_not_a_claim",
     "keyboard_hold_a_opens_the_menu",
+    "language_on_a_seats_buttons",
 ]
 
 
@@ -266,6 +267,32 @@ def child_main(tmp: Path, out: Path) -> None:
         assert not menus.is_open(seat) and session is app.session
         app.launcher.end()
         frames(1)
+
+    def language_on_a_seats_buttons() -> None:
+        """With more than one language enabled, a seat's buttons reach its pad's language button: "a" on it takes
+        the next language, and the pad speaks it."""
+        if app.session is not None:
+            app.launcher.end()
+        cfg = app.cfg
+        app.use_config(cfg.replace(language={"default": "en", "enabled": ["en", "de", "ja"]}))
+        try:
+            app.go_attract()
+            frames(2)
+            app.open_join("makoto", None)
+            frames(2)
+            btn = SeatButtons(app, "north-east")
+            pad = app.join_screen.pads[btn.seat]
+            btn.press("a")
+            assert pad.mode == "human" and pad.language == "en"
+            btn.choose(lambda w: w == pad.ids.language)  # (ids are weak proxies)
+            assert pad.language == "de" and pad.ids.language.text.startswith("Deutsch"), pad.ids.language.text
+            assert pad.ids.leave.text.endswith("Verlassen"), pad.ids.leave.text
+            btn.press("a")  # the highlight stays on the button: again, the next one
+            assert pad.language == "ja", pad.language
+        finally:
+            app.use_config(cfg)
+            app.go_attract()
+            frames(2)
 
     scenarios = locals()
     run_scenarios({name: scenarios[name] for name in SCENARIOS}, out)

@@ -342,7 +342,8 @@ class SeatMenus(FloatLayout):
 
     def focus_next(self, seat: int, gone: Any, targets: list[Any]) -> Any:
         """A new page: the highlight goes to its big button ("? How to play", "Next", "No, stay")."""
-        return next((w for w in targets if type(w).__name__ == "BigButton"), targets[0])
+        big = ("BigButton", "FitBigButton")  # (kv's dynamic classes: by name)
+        return next((w for w in targets if type(w).__name__ in big), targets[0])
 
     def focus_layer(self) -> Any:
         self._focus_layer = top_layer(self, self._focus_layer)

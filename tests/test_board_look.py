@@ -29,7 +29,9 @@ CHILD_S = 600
 
 HERE = Path(__file__).resolve()
 SIZES = ((1920, 1080), (1280, 800))
-SCENARIOS = [f"{key}_{w}x{h}" for key in ("maki", "wasabi") for w, h in SIZES]
+SCENARIOS = [f"{kind}{key}_{w}x{h}" for kind in ("", "crowded_") for key in ("maki", "wasabi") for w, h in SIZES]
+#: Four humans with both short edges taken: the narrowest centre column, four seat rows in it.
+CROWDED = ("south-west", "north-east", "west", "east")
 
 
 @pytest.fixture(scope="module")
@@ -196,11 +198,47 @@ def child_main(tmp: Path, out: Path) -> None:
         app.launcher.end()
         frames(2)
 
+    def crowded(key: str, size: tuple[int, int]) -> None:
+        """Four humans at :data:`CROWDED` (each move chosen by a bot): the centre column is narrow, yet every
+        seat row keeps the height its texts need (the last moves give way) and nothing in the centre is cut."""
+        from kivy.core.window import Window
+
+        from devtools.fit import check_tree
+        from devtools.touchplay import start
+        from kiosk.ui.boardpieces import SeatLine
+
+        Window.size = size
+        frames(4)
+        session = start(app, key, [(app.table.by_position(p).index, None) for p in CROWDED], seed=7)
+        screen = app.sm.current_screen
+        bots = {g: app.games[key].bots["easy"](g, 7) for g in range(len(session.seats))}
+        found: list[str] = []
+        for step in range(8):
+            st = session.state
+            if st.is_over():
+                break
+            tick(3)
+            frames(2)
+            rows = [w for w in screen.ids.seat_rows.children if isinstance(w, SeatLine)]
+            assert len(rows) == 4 and screen._seat_floor > 0
+            assert all(w.height >= screen._seat_floor - 0.01 for w in rows), ([w.height for w in rows], step)
+            where = f"{size[0]}x{size[1]} step {step}"
+            found += [f"{where}: {p}" for p in check_tree(screen.ids.centre, size)]
+            g = st.to_move()[0]
+            session.apply(g, bots[g].choose(st))
+            tick(2)
+        assert screen.last_text, "no move was played"
+        assert not found, "\n".join(found[:20])
+        app.launcher.end()
+        frames(2)
+
     try:
-        run_scenarios(
-            {f"{key}_{w}x{h}": (lambda k=key, s=(w, h): play(k, s)) for key in ("maki", "wasabi") for w, h in SIZES},
-            out,
-        )
+        scenarios = {}
+        for key in ("maki", "wasabi"):
+            for w, h in SIZES:
+                scenarios[f"{key}_{w}x{h}"] = lambda k=key, s=(w, h): play(k, s)
+                scenarios[f"crowded_{key}_{w}x{h}"] = lambda k=key, s=(w, h): crowded(k, s)
+        run_scenarios(scenarios, out)
     finally:
         from kivy.core.window import Window
 

@@ -49,6 +49,23 @@ def wide(ch: str) -> bool:
     return "\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\uffef"
 
 
+def _text_height(text: str, font: float, bold: bool = False, face_name: str = "") -> float:
+    """The height (px) a one-line Label of ``text`` at ``font`` px needs (its texture's height)."""
+    from kivy.core.text import Label as CoreLabel
+
+    from kiosk.ui.typescale import face
+
+    key = (text, round(font, 2), bold, face_name or face(text))
+    if key not in _HEIGHTS:
+        lab = CoreLabel(text=text, font_size=font, bold=bold, font_name=key[3])
+        lab.refresh()
+        _HEIGHTS[key] = float(lab.texture.size[1]) if lab.texture is not None else font * 1.25
+    return _HEIGHTS[key]
+
+
+_HEIGHTS: dict[tuple[str, float, bool, str], float] = {}
+
+
 def set_face(root: Any, face: str) -> Any:
     """Set the Japanese words of every label under ``root`` (itself too) in ``face``, the reader's face (the CJK
     face; ``""``, or a label without CJK text: its own face again). For labels built elsewhere (buttons, cards, a
@@ -249,6 +266,23 @@ class SeatLine(Widget):
         self.card_widgets: list[Any] = []
         self._later = Clock.create_trigger(self.relayout, -1)
         self.bind(pos=self._later, size=self._later, counters=self._later, cards=self._later, font=self._later)
+
+    @staticmethod
+    def floor_height(font: float, symbols: str = "") -> float:
+        """The least height a row may get so that its texts at ``font`` px fit: the points (bold digits) in the
+        disc's inner height (the row's height less its padding, :meth:`relayout`) and each seat symbol in the
+        row's height (the symbol grows with the row: ``max(font, inner * 0.8)``, the kv rule)."""
+        from kiosk.ui.typescale import face
+
+        need = max(_text_height("0", font, bold=True), _text_height("8", font, bold=True))
+        h = float(math.ceil(max(need + 4.0, need / 0.84)))  # inner = h - 2 * max(2, 0.08 h) >= need
+        for ch in symbols or "●":
+            while h < 400:
+                inner = h - 2 * max(2.0, h * 0.08)
+                if inner >= need and _text_height(ch, max(font, inner * 0.8), face_name=face(ch)) <= h:
+                    break
+                h += 1.0
+        return h
 
     def relayout(self, *_a: Any) -> None:
         from kiosk.ui.pieces import ActionCard

@@ -22,7 +22,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from kiosk.engine import Action, Event
 from kiosk.i18n import Translator
-from kiosk.ui.boardpieces import BoardTile, SeatLine, TileChoice, set_face
+from kiosk.ui.boardpieces import BoardTile, SeatLine, TileChoice, fit_public_column, set_face, size_seat_rows
 from kiosk.ui.boardplay import BoardPlay, SeatPanel
 from kiosk.ui.boardtouch import board_plan
 from kiosk.ui.focus import reading_order
@@ -97,16 +97,13 @@ class BoardScreen(BoardPlay):
         #: (game seat, action): the second half of a :class:`Then` button, waiting until the engine offers it
         self._then: tuple[int, Action] | None = None
         self._follow_cache: tuple[tuple[Any, ...], dict[Action, list[Action]]] = ((), {})
-        #: the least height of one seat row (px; :meth:`SeatLine.floor_height` at the rows' font)
-        self._seat_floor = 0.0
-        self._fit_later = Clock.create_trigger(self._fit_column, -1)
-        col = self.ids.public_col
-        col.bind(height=self._fit_later)
-        for w in col.children:
-            if w is not self.ids.seat_rows.__self__:
-                w.bind(height=self._fit_later)  # (the last moves' own height is set by _fit_column)
-        self.ids.last_move.bind(width=self._fit_later, font_size=self._fit_later)
-        self.bind(last_text=self._fit_later)
+        self._seat_floor = 0.0  # a seat row's least height (px): SeatLine.floor_height at the rows' font
+        self._fit_later = fit = Clock.create_trigger(self._fit_column, -1)
+        col, rows = self.ids.public_col, self.ids.seat_rows.__self__
+        for w in [col, *(w for w in col.children if w is not rows)]:  # (the last moves' height: _fit_column's)
+            w.bind(height=fit)
+        self.ids.last_move.bind(width=fit, font_size=fit)
+        self.bind(last_text=fit)
 
     def _build_panels(self, *_a: Any) -> None:
         if self.panels or self.table is None:
@@ -579,7 +576,7 @@ class BoardScreen(BoardPlay):
             lines_now = [SeatLine(size_hint_y=None) for _ in rows]
             for w in lines_now:
                 box.add_widget(w)
-            box.bind(height=self._size_seat_rows)
+            box.bind(height=self._fit_later)
         movers = set() if session.state.is_over() else set(session.state.to_move())
         font = min_text_px(Window.size) * 1.1
         self._seat_floor = SeatLine.floor_height(font, "".join(s.symbol for s in session.seats))
@@ -596,50 +593,15 @@ class BoardScreen(BoardPlay):
         set_face(self.ids.shared_b, self.face)  # the named cards, in the table's words
 
     def _fit_column(self, *_a: Any) -> None:
-        """The public column's room: the seat rows come first (each at least :attr:`_seat_floor`, what its texts
-        need at the reading size), then the last moves (``app.u * 60`` kept for them while there is room; when
-        there is less, only the newest of their lines that fit, down to none), the rest is the seat rows' again
-        (up to their comfortable height, :meth:`_size_seat_rows`)."""
+        """The public column's room: the seat rows first, then the last moves (:func:`fit_public_column`; the ids
+        are proxies: the widgets themselves are compared with the column's children)."""
         from kivy.app import App
 
-        if "public_col" not in self.ids:
-            return
-        # (the ids are proxies: the widgets themselves to compare with the column's children)
-        col, box, last = self.ids.public_col.__self__, self.ids.seat_rows.__self__, self.ids.last_move.__self__
-        n = sum(1 for w in box.children if isinstance(w, SeatLine))
-        u = float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
-        others = [w for w in col.children if w is not box and w is not last]
-        taken = sum(w.height for w in others) + col.spacing * (len(col.children) - 1) + col.padding[1] + col.padding[3]
-        rows_need = n * self._seat_floor + box.spacing * max(0, n - 1)
-        room = max(0.0, col.height - taken - rows_need)
-        lines = self.last_text.split("\n") if self.last_text else []
-        text, need = "", 0.0
-        for k in range(len(lines), 0, -1):  # the newest lines that fit (a long move wraps)
-            last.text = "\n".join(lines[-k:])
-            last.texture_update()
-            if last.texture_size[1] <= room:
-                text, need = last.text, float(last.texture_size[1])
-                break
-        last.text = text
-        last.height = max(u * 60, need) if room >= u * 60 else need  # short of room: the rest is the rows'
-        self._size_seat_rows()
-
-    def _size_seat_rows(self, *_a: Any) -> None:
-        """Seat rows share the room left in the column, up to a comfortable height each, never under what their
-        texts need (:attr:`_seat_floor`)."""
-        from kivy.app import App
-
-        box = self.ids.seat_rows
-        rows = [w for w in box.children if isinstance(w, SeatLine)]
-        if not rows:
-            return
-        u = float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
-        gaps = box.spacing * (len(rows) - 1)
-        h = max(1.0, self._seat_floor, min(64 * u, (box.height - gaps) / len(rows)))
-        for w in rows:
-            w.height = h
-        spare = max(0.0, box.height - gaps - h * len(rows))
-        box.padding = [0, 0, 0, spare]  # the rows sit under the turn line, the spare room below them
+        ids, u = self.ids, float(getattr(App.get_running_app(), "u", 1.0) or 1.0)
+        if "public_col" in ids:
+            fit_public_column(ids.public_col.__self__, ids.seat_rows.__self__, ids.last_move.__self__,
+                              self._seat_floor, self.last_text, u)  # fmt: skip
+            size_seat_rows(ids.seat_rows, self._seat_floor, u)
 
     def public_summary(self) -> dict[str, Any]:
         """What the public column shows (tests compare it with the view): per seat row its ``points``, counters

@@ -588,3 +588,39 @@ class RecipeShelf(Widget):
         return [
             (w.name, list(w.ingredients), bool(w.done), bool(w.ready)) for w in self.card_widgets if w.parent is self
         ]
+
+
+def fit_public_column(col: Any, box: Any, last: Any, floor: float, last_text: str, u: float) -> None:
+    """A board screen's public column (``col``): its seat rows (``box``) come first, each at least ``floor`` (what
+    its texts need at the reading size: :meth:`SeatLine.floor_height`), then the last moves (``last``: ``u * 60``
+    kept for them while there is room; when there is less, only the newest of ``last_text``'s lines that fit, down
+    to none); the rest is the seat rows' again."""
+    n = sum(1 for w in box.children if isinstance(w, SeatLine))
+    others = [w for w in col.children if w is not box and w is not last]
+    taken = sum(w.height for w in others) + col.spacing * (len(col.children) - 1) + col.padding[1] + col.padding[3]
+    rows_need = n * floor + box.spacing * max(0, n - 1)
+    room = max(0.0, col.height - taken - rows_need)
+    lines = last_text.split("\n") if last_text else []
+    text, need = "", 0.0
+    for k in range(len(lines), 0, -1):  # the newest lines that fit (a long move wraps)
+        last.text = "\n".join(lines[-k:])
+        last.texture_update()
+        if last.texture_size[1] <= room:
+            text, need = last.text, float(last.texture_size[1])
+            break
+    last.text = text
+    last.height = max(u * 60, need) if room >= u * 60 else need  # short of room: the rest is the rows'
+
+
+def size_seat_rows(box: Any, floor: float, u: float) -> None:
+    """The seat rows (``box``'s :class:`SeatLine` children) share its room, up to a comfortable height each, never
+    under what their texts need (``floor``); the spare room goes under them."""
+    rows = [w for w in box.children if isinstance(w, SeatLine)]
+    if not rows:
+        return
+    gaps = box.spacing * (len(rows) - 1)
+    h = max(1.0, floor, min(64 * u, (box.height - gaps) / len(rows)))
+    for w in rows:
+        w.height = h
+    spare = max(0.0, box.height - gaps - h * len(rows))
+    box.padding = [0, 0, 0, spare]  # the rows sit under the turn line, the spare room below them

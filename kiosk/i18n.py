@@ -55,7 +55,6 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 #: The registered name of the Japanese face (Debian ``fonts-noto-cjk``; Kivy has no per-glyph fallback).
 CJK = "KioskCJK"
 CJK_PATH = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
-CJK_BOLD_PATH = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
 #: Symbols the CJK face lacks, and the stand-in a text set in it shows (``Translator.sym``).
 _CJK_SYMBOLS: dict[str, str] = {
     "\u2714": "\u2713",  # heavy check mark -> check mark
@@ -194,7 +193,11 @@ class Translator:
         return self.npgettext("place", "{n}st", "{n}th", n).format(n=n)
 
     def number(self, value: float, format: str | None = None) -> str:
-        """``value`` written the language's way (``1,234.5``, ``1.234,5``, ``1 234,5``)."""
+        """``value`` written the language's way (``1,234.5``, ``1.234,5``, ``1 234,5``). A whole number under 1000
+        is its digits in every one of :data:`LANGUAGES` (Babel writes it so; tests/test_i18n.py checks), so scores
+        and counts are written without loading Babel's locale data (9 MB resident, in attract mode's budget)."""
+        if format is None and type(value) is int and -1000 < value < 1000:
+            return str(value)
         from babel.numbers import format_decimal
 
         return str(format_decimal(value, format=format, locale=self.language))
@@ -231,17 +234,31 @@ def font_for(language: str) -> str:
 
 
 def register_cjk() -> bool:
-    """Register the CJK face with Kivy (only the file names: the 19 MB face is opened when text first uses it).
-    False when ``fonts-noto-cjk`` is missing (Japanese text then falls back to the default face)."""
+    """Register the CJK face with Kivy (only the file name: the 19 MB face is opened when text first uses it).
+    False when ``fonts-noto-cjk`` is missing (Japanese text then falls back to the default face).
+
+    Japanese is set in one weight, the regular (bold asked for is drawn regular: :func:`cjk_font_id`): each size
+    of each weight of the face Kivy opens costs about 2.5 MB resident (FreeType's tables of a 65,000-glyph CFF
+    font), and attract mode in Japanese opened 19 of them, 47 MB, which its memory budget has no room for."""
     global _cjk_registered
     path = Path(os.environ.get("KIOSK_CJK_FONT", CJK_PATH))
     if not _cjk_registered and path.is_file():
         from kivy.core.text import LabelBase
 
-        bold = str(CJK_BOLD_PATH) if CJK_BOLD_PATH.is_file() and "KIOSK_CJK_FONT" not in os.environ else None
-        LabelBase.register(CJK, str(path), fn_bold=bold)
+        LabelBase.register(CJK, str(path))
+        _CJK_FILES.add(str(path))
         _cjk_registered = True
     return _cjk_registered
+
+
+_CJK_FILES: set[str] = set()
+
+
+def cjk_font_id(options: dict[str, Any]) -> None:
+    """Called as Kivy keys a text's font (``kiosk.ui.typescale.share_fonts_by_pixel_size``): text in the CJK face
+    is set regular (see :func:`register_cjk`), so that bold and regular text of one size share one open face."""
+    if options.get("bold") and options.get("font_name_r") in _CJK_FILES:
+        options["bold"] = False
 
 
 def extract_kv(

@@ -247,3 +247,15 @@ def test_the_operators_health_lines_speak_the_tables_language() -> None:
     assert "2 beschädigte Dateien beiseitegelegt." in h.problems(translator("de"))
     assert "1\u00a0PIN erroné depuis la dernière ouverture du menu." in h.problems(translator("fr"))
     assert "1 wrong PIN since the menu was last opened." in h.problems()
+
+
+def test_whole_numbers_under_a_thousand_are_written_as_babel_writes_them() -> None:
+    """Translator.number skips Babel for them (its locale data is 9 MB resident): the same text in every language."""
+    from babel.numbers import format_decimal
+
+    for lang in LANGUAGES:
+        tr = translator(lang)
+        assert all(tr.number(n) == format_decimal(n, locale=lang) for n in range(-999, 1000)), lang
+        assert tr.number(1000) == format_decimal(1000, locale=lang) and tr.number(2.5) == format_decimal(
+            2.5, locale=lang
+        )

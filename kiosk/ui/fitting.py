@@ -27,8 +27,7 @@ def fits(label: Any, font_size: float) -> bool:
     opts.update(text_size=(width, None), shorten=False, max_lines=0, font_size=font_size)
     opts.pop("text", None)
     c = type(core)(text=label.text, **opts)
-    c.refresh()
-    w, h = c.content_size
+    w, h = c.render()  # the layout alone (its lines and size): no texture is drawn
     box_h = min(label.height, label.text_size[1] + 2 * pad_y) if label.text_size[1] else label.height
     if w > label.width + 1.5 or h > box_h + 1.5:
         return False

@@ -136,8 +136,11 @@ def share_fonts_by_pixel_size() -> bool:
         log.info("text provider %s: fonts are cached as Kivy does", CoreLabel.__name__)
         return False
 
+    from kiosk.i18n import cjk_font_id
+
     def _get_font_id(self: Any) -> str:
         options = self.options
+        cjk_font_id(options)  # Japanese in one weight: one open face per size (kiosk.i18n.register_cjk)
         return "|".join([str(int(options["font_size"]))] + [str(options[x]) for x in _FONT_ID_OPTIONS])
 
     CoreLabel._get_font_id = _get_font_id

@@ -22,6 +22,19 @@ def short_name(name: str) -> str:
     return name if len(name) <= 8 else name[:7] + "."
 
 
+def game_word(tr: Translator, english: object) -> str:
+    """A game word (an ingredient, a recipe, an action card, as the engine names it, marked with ``N_`` in the
+    game's folder) in ``tr``'s language."""
+    return tr.gettext(str(english)) if english else ""
+
+
+def recipe_label(tr: Translator, shown: str) -> str:
+    """A recipe's name (in ``tr``'s language already) short enough for a button: English shortens it
+    (:func:`short_recipe`, ``Maguro N.``); other languages keep it whole (their word order differs: ``Nigiri de
+    salmón``), and a button wraps it onto a second line."""
+    return short_recipe(shown) if tr.language == "en" else shown
+
+
 def short_recipe(name: str) -> str:
     """A recipe name short enough for a button: first word plus initials (``Maguro Nigiri`` -> ``Maguro N.``)."""
     words = name.split()

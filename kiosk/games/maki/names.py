@@ -1,12 +1,12 @@
 """Maki's game words a player reads, marked for its catalog (:func:`kiosk.i18n.N_`) and translated where they
-are shown (``tr.gettext(name)``, :func:`name`): the Pantry's ingredients, the recipes' names (``cards.json``)
+are shown (:func:`kiosk.ui.words.game_word`): the Pantry's ingredients, the recipes' names (``cards.json``)
 and the action cards. The engine and ``cards.json`` keep the English names (pictures and rules read them)."""
 
 from __future__ import annotations
 
-from kiosk.i18n import N_, Translator
+from kiosk.i18n import N_
 
-__all__ = ["INGREDIENTS", "RECIPES", "ACTION_CARDS", "name", "short"]
+__all__ = ["INGREDIENTS", "RECIPES", "ACTION_CARDS"]
 
 INGREDIENTS = (
     N_("Rice"), N_("Nori"), N_("Egg"), N_("Tempura"), N_("Cream Cheese"), N_("Sesame"), N_("Salmon"), N_("Tuna"),
@@ -29,17 +29,3 @@ RECIPES = (
     N_("Forest Roll"), N_("Hand Roll Feast"), N_("Rice Tower"),
 )  # fmt: skip
 ACTION_CARDS = (N_("Switch"), N_("Chop"), N_("Second Helping"), N_("Substitute"))
-
-
-def name(tr: Translator, english: object) -> str:
-    """A game word (an ingredient, a recipe, an action card, as the engine names it) in ``tr``'s language."""
-    return tr.gettext(str(english)) if english else ""
-
-
-def short(tr: Translator, shown: str) -> str:
-    """A recipe's name (in ``tr``'s language already) short enough for a button: English shortens it
-    (:func:`kiosk.ui.words.short_recipe`, ``Maguro N.``); other languages keep it whole (their word order
-    differs: ``Nigiri de salmón``), and a button wraps it onto a second line."""
-    from kiosk.ui.words import short_recipe
-
-    return short_recipe(shown) if tr.language == "en" else shown

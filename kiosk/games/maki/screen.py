@@ -11,7 +11,6 @@ from typing import Any
 
 from kiosk.engine import Action, Event
 from kiosk.games.maki import look
-from kiosk.games.maki.names import name, short
 from kiosk.i18n import Translator, translator
 from kiosk.ui.board import BoardScreen
 from kiosk.ui.boardpieces import (
@@ -24,6 +23,8 @@ from kiosk.ui.boardpieces import (
     wasabi_counter,
 )
 from kiosk.ui.words import cell_name, fallback_event_text, game_over_text, join_names, plural
+from kiosk.ui.words import game_word as name
+from kiosk.ui.words import recipe_label as short
 
 __all__ = ["GameScreen", "MakiScreen", "maki_action_label", "maki_event_text"]
 

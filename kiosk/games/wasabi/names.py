@@ -1,12 +1,12 @@
 """Wasabi!'s game words a player reads, marked for its catalog (:func:`kiosk.i18n.N_`) and translated where they
-are shown (``tr.gettext(name)``, :func:`name`): the Pantry's ingredients, the recipes' names (``cards.json``),
+are shown (:func:`kiosk.ui.words.game_word`): the Pantry's ingredients, the recipes' names (``cards.json``),
 the action cards and why a game ended. The engine and ``cards.json`` keep the English names."""
 
 from __future__ import annotations
 
-from kiosk.i18n import N_, Translator
+from kiosk.i18n import N_
 
-__all__ = ["INGREDIENTS", "RECIPES", "ACTION_CARDS", "END_REASONS", "name", "short"]
+__all__ = ["INGREDIENTS", "RECIPES", "ACTION_CARDS", "END_REASONS"]
 
 INGREDIENTS = (
     N_("Rice"), N_("Maki"), N_("Tuna"), N_("Salmon"), N_("Yellowtail"), N_("Eel"), N_("Shrimp"), N_("Crab"),
@@ -28,17 +28,3 @@ RECIPES = (
 ACTION_CARDS = (N_("Chop"), N_("Spicy"), N_("Stack"), N_("Switch"), N_("Wasabi"))
 #: Why a game ended (the engine's ``end_reason``), as the game-over line says it.
 END_REASONS = (N_("instant win"), N_("board full"), N_("everyone passed"), N_("finished"))
-
-
-def name(tr: Translator, english: object) -> str:
-    """A game word (an ingredient, a recipe, an action card, as the engine names it) in ``tr``'s language."""
-    return tr.gettext(str(english)) if english else ""
-
-
-def short(tr: Translator, shown: str) -> str:
-    """A recipe's name (in ``tr``'s language already) short enough for a button: English shortens it
-    (:func:`kiosk.ui.words.short_recipe`, ``Maguro N.``); other languages keep it whole (their word order
-    differs: ``Nigiri de salmón``), and a button wraps it onto a second line."""
-    from kiosk.ui.words import short_recipe
-
-    return short_recipe(shown) if tr.language == "en" else shown

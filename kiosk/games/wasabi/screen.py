@@ -25,7 +25,6 @@ from typing import Any
 
 from kiosk.engine import Action, Event
 from kiosk.games.wasabi import look
-from kiosk.games.wasabi.names import name, short
 from kiosk.i18n import N_, Translator, translator
 from kiosk.ui.board import BoardScreen
 from kiosk.ui.boardpieces import (
@@ -37,6 +36,8 @@ from kiosk.ui.boardpieces import (
     wasabi_counter,
 )
 from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural
+from kiosk.ui.words import game_word as name
+from kiosk.ui.words import recipe_label as short
 
 __all__ = ["GameScreen", "WasabiScreen", "wasabi_action_label", "wasabi_event_text"]
 

@@ -602,11 +602,12 @@ def fit_public_column(col: Any, box: Any, last: Any, floor: float, last_text: st
     room = max(0.0, col.height - taken - rows_need)
     lines = last_text.split("\n") if last_text else []
     text, need = "", 0.0
-    for k in range(len(lines), 0, -1):  # the newest lines that fit (a long move wraps)
-        last.text = "\n".join(lines[-k:])
-        last.texture_update()
-        if last.texture_size[1] <= room:
-            text, need = last.text, float(last.texture_size[1])
+    from kiosk.ui.fitting import laid_out
+
+    for k in range(len(lines), 0, -1):  # the newest lines that fit (a long move wraps), measured undrawn
+        h = laid_out(last, "\n".join(lines[-k:]))[1]
+        if h <= room:
+            text, need = "\n".join(lines[-k:]), h
             break
     last.text = text
     last.height = max(u * 60, need) if room >= u * 60 else need  # short of room: the rest is the rows'

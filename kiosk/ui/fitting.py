@@ -14,7 +14,16 @@ from kivy.properties import NumericProperty
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
-__all__ = ["ShrinkToFit", "FitLabel", "FitButton", "fits"]
+__all__ = ["ShrinkToFit", "FitLabel", "FitButton", "fits", "laid_out"]
+
+
+def laid_out(label: Any, text: str) -> tuple[float, float]:
+    """The size ``text`` takes in ``label`` (its font, size, wrap width, padding), by Kivy's layout alone: no
+    texture is drawn (a texture per try would cost the renderer's memory)."""
+    opts = dict(label._label.options)
+    opts.pop("text", None)
+    w, h = type(label._label)(text=text, **opts).render()
+    return float(w), float(h)
 
 
 def fits(label: Any, font_size: float) -> bool:

@@ -169,13 +169,17 @@ class BoardScreen(BoardPlay):
     def describe_action(
         self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator | None = None
     ) -> str:
-        """A button's label for ``action`` in the seat's language ``tr`` (subclasses word their own actions; default
-        :func:`action_label`); a :class:`Then` as both its halves: "Serve Maguro N., then Draw 3"."""
+        """A button's label for ``action`` in the seat's language ``tr`` (:meth:`action_words`); a :class:`Then` as
+        both its halves: "Serve Maguro N., then Draw 3"."""
         tr = tr or self.tr
         if isinstance(action, Then):
             first = self.describe_action(action.first, cols, cells, recipes, tr)
             then = self.describe_action(action.then, cols, cells, recipes, tr)
             return tr.gettext("{first}, then {then}").format(first=first, then=then)
+        return self.action_words(action, cols, cells, recipes, tr)
+
+    def action_words(self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator) -> str:
+        """One action's words on a button: subclasses word their own in ``tr`` (default :func:`action_label`)."""
         return action_label(action, cols, cells, recipes)
 
     def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:

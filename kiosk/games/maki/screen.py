@@ -211,13 +211,8 @@ class MakiScreen(BoardScreen):
             star=tr.sym("\u2605"), cup=tr.sym("\u2615")
         )
 
-    def describe_action(
-        self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator | None = None
-    ) -> str:
-        """Maki's buttons in the seat's words (:func:`maki_action_label`); two choices on one button as both."""
-        tr = tr or self.tr
-        if type(action).__name__ == "Then":
-            return super().describe_action(action, cols, cells, recipes, tr)
+    def action_words(self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator) -> str:
+        """Maki's buttons in the seat's words (:func:`maki_action_label`)."""
         return maki_action_label(action, cols, cells, recipes, tr)
 
     def event_text(self, ev: Event) -> str:

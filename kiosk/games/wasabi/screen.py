@@ -228,13 +228,8 @@ class WasabiScreen(BoardScreen):
     def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
         return str(getattr(action, "tile", "")) if type(action).__name__ == "Place" else None
 
-    def describe_action(
-        self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator | None = None
-    ) -> str:
+    def action_words(self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator) -> str:
         """Wasabi!'s buttons in the seat's words: a reward card says where it comes from and what goes back."""
-        tr = tr or self.tr
-        if type(action).__name__ == "Then":
-            return super().describe_action(action, cols, cells, recipes, tr)
         return wasabi_action_label(action, cols, cells, recipes, tr)
 
     def legend_text(self, tr: Translator) -> str:

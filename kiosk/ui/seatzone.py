@@ -35,16 +35,15 @@ from kivy.uix.scatterlayout import ScatterLayout
 from kivy.uix.widget import Widget
 
 from kiosk import clock
-from kiosk.i18n import N_
+from kiosk.i18n import LANGUAGES, N_, translator
 from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
 from kiosk.ui.speaks import Speaks
 
 __all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "TrayHelp", "use_players"]
 
 
-#: A closed private tray's hint, and its translations seen (a tray showing one of them follows its seat's language).
+#: A closed private tray's hint (a tray showing it in any language follows its seat's language).
 TRAY_HINT = N_("Tap here to see your hand")
-_TRAY_HINTS = {TRAY_HINT}
 
 
 class Oriented(ScatterLayout):
@@ -160,9 +159,8 @@ class SeatZone(Speaks, Oriented):
     def say_tray_hint(self, *_a: Any) -> None:
         """The tray's default hint in the seat's language (a hint a screen set of its own stays)."""
         tray = self.ids.get("tray")
-        if tray is not None and tray.hint in _TRAY_HINTS:
+        if tray is not None and tray.hint in {translator(lang).gettext(TRAY_HINT) for lang in LANGUAGES}:
             tray.hint = self.tr.gettext(TRAY_HINT)
-            _TRAY_HINTS.add(tray.hint)
 
     def take_seat(self, session: Any, game_seat: int) -> None:
         """Play game seat ``game_seat`` of ``session`` (a GameSession): who sits here comes from it."""

@@ -233,25 +233,31 @@ def font_for(language: str) -> str:
     return CJK if language in _CJK_LANGUAGES and _cjk_registered else ""
 
 
-def register_cjk() -> bool:
-    """Register the CJK face with Kivy (only the file name: the 19 MB face is opened when text first uses it).
+def register_cjk(bold: bool = False) -> bool:
+    """Register the CJK face with Kivy (only the file names: the 19 MB face is opened when text first uses it).
     False when ``fonts-noto-cjk`` is missing (Japanese text then falls back to the default face).
 
-    Japanese is set in one weight, the regular (bold asked for is drawn regular: :func:`cjk_font_id`): each size
-    of each weight of the face Kivy opens costs about 2.5 MB resident (FreeType's tables of a 65,000-glyph CFF
-    font), and attract mode in Japanese opened 19 of them, 47 MB, which its memory budget has no room for."""
+    ``bold``: Japanese bold text in the face's bold (``NotoSansCJK-Bold.ttc`` beside the regular), asked for where
+    every size of a weight is drawn from one open face (:mod:`kiosk.ui.textfaces`). Elsewhere Japanese is set in
+    one weight, the regular (bold asked for is drawn regular: :func:`cjk_font_id`): a face opened per size costs
+    about 2.5 MB resident for each size of each weight (FreeType's tables of a 65,000-glyph CFF font)."""
     global _cjk_registered
     path = Path(os.environ.get("KIOSK_CJK_FONT", CJK_PATH))
-    if not _cjk_registered and path.is_file():
+    if path.is_file() and (not _cjk_registered or bold and not _CJK_BOLD):
         from kivy.core.text import LabelBase
 
-        LabelBase.register(CJK, str(path))
+        heavy = path.with_name(path.name.replace("-Regular", "-Bold"))
+        with_bold = bold and heavy != path and heavy.is_file()
+        LabelBase.register(CJK, str(path), fn_bold=str(heavy) if with_bold else None)
         _CJK_FILES.add(str(path))
+        if with_bold:
+            _CJK_BOLD.add(str(heavy))
         _cjk_registered = True
     return _cjk_registered
 
 
 _CJK_FILES: set[str] = set()
+_CJK_BOLD: set[str] = set()
 
 
 def cjk_font_id(options: dict[str, Any]) -> None:

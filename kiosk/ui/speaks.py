@@ -9,11 +9,12 @@ from typing import Any
 
 from kivy.properties import ObjectProperty, StringProperty
 
-from kiosk.i18n import DOMAIN, SOURCE, register_cjk, translator
+from kiosk.i18n import DOMAIN, SOURCE, translator
+from kiosk.ui.typescale import register_fonts
 
 __all__ = ["Speaks"]
 
-register_cjk()
+register_fonts()  # the CJK face for Japanese among them
 
 
 class Speaks:

@@ -111,8 +111,14 @@ def register_fonts() -> bool:
         else:
             LabelBase.register(SANS, str(inter[0]), fn_bold=str(inter[1]))
         LabelBase.register(SYMBOLS, DEJAVU, fn_bold=bold)
-        register_cjk()  # Japanese at a seat: kiosk.i18n.font_for (the face is opened only when text uses it)
-        share_fonts_by_pixel_size()
+        from kiosk.ui import textfaces
+
+        one_face = textfaces.install()  # one open face per font file, at every size
+        if not one_face:
+            share_fonts_by_pixel_size()
+        # Japanese at a seat: kiosk.i18n.font_for (the face is opened only when text uses it), bold in its own
+        # weight where that costs one face, not one per size
+        register_cjk(bold=one_face)
         _registered = True
     return inter is not None
 

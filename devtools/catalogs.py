@@ -4,6 +4,7 @@ extract the template, update (or start) each language's ``.po`` from it, compile
 
     python -m devtools.catalogs                  extract, update and compile every domain; then what is untranslated
     python -m devtools.catalogs compile          compile only (after translating)
+    (either also writes kiosk/locale/numbers.json: each language's decimal mark, from Babel)
     python -m devtools.catalogs --domain maki    one domain
 
 Run it with the kiosk importable (``./.venv/bin/python``: the kv and how-to extractors live in kiosk.i18n).
@@ -12,6 +13,7 @@ Run it with the kiosk importable (``./.venv/bin/python``: the kv and how-to extr
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -88,6 +90,16 @@ def compile_(domain: str) -> None:
             pybabel("compile", "-d", str(locale_dir(domain)), "-D", domain, "-l", lang)
 
 
+def write_numbers() -> None:
+    """``kiosk/locale/numbers.json``: each language's decimal mark as Babel (CLDR) has it, so that the kiosk writes
+    plain numbers without loading Babel's locale data (kiosk.i18n.Translator.number)."""
+    from babel.numbers import get_decimal_symbol
+
+    marks = {lang: {"decimal": get_decimal_symbol(lang)} for lang in LANGUAGES}
+    path = ROOT / "kiosk" / "locale" / "numbers.json"
+    path.write_text(json.dumps(marks, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def untranslated(domain: str) -> list[str]:
     lines = []
     for lang in TRANSLATED:
@@ -117,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             update(domain)
         compile_(domain)
         todo += untranslated(domain)
+    write_numbers()
     print("\n".join(todo) or "every message translated in every language")
     return 1 if todo else 0
 

@@ -17,10 +17,13 @@ by :func:`extract_howto`; extract, update and compile: ``python -m devtools.cata
 from __future__ import annotations
 
 import datetime
+import decimal
 import functools
 import gettext as _gettext
 import io
+import json
 import os
+import re
 import tokenize
 from collections.abc import Collection, Iterator
 from pathlib import Path
@@ -194,10 +197,21 @@ class Translator:
 
     def number(self, value: float, format: str | None = None) -> str:
         """``value`` written the language's way (``1,234.5``, ``1.234,5``, ``1 234,5``). A whole number under 1000
-        is its digits in every one of :data:`LANGUAGES` (Babel writes it so; tests/test_i18n.py checks), so scores
-        and counts are written without loading Babel's locale data (9 MB resident, in attract mode's budget)."""
-        if format is None and type(value) is int and -1000 < value < 1000:
-            return str(value)
+        is its digits in every one of :data:`LANGUAGES`, and a number from 0 to 999 in a plain pattern (``0.0``,
+        ``00.0``, ``0.00``: fixed digits, no grouping) is its digits rounded half to even around the language's
+        decimal mark (:func:`decimal_mark`), as Babel writes them (tests/test_i18n.py checks), so scores, counts and
+        race times are written without loading Babel (9 MB resident, in attract mode's budget)."""
+        if format is None:
+            if type(value) is int and -1000 < value < 1000:
+                return str(value)
+        elif (
+            0 <= value < 1000 and (plain := _PLAIN_PATTERN.fullmatch(format)) and (mark := decimal_mark(self.language))
+        ):
+            whole, fraction = len(plain.group(1)), len(plain.group(2) or "")
+            step = decimal.Decimal(1).scaleb(-fraction)
+            rounded = decimal.Decimal(str(value)).quantize(step, decimal.ROUND_HALF_EVEN)
+            text = f"{rounded:0{whole + (fraction + 1 if fraction else 0)}f}"
+            return text.replace(".", mark)
         from babel.numbers import format_decimal
 
         return str(format_decimal(value, format=format, locale=self.language))
@@ -213,6 +227,23 @@ class Translator:
         """The font this language's text is set in: :data:`CJK` for Japanese (once registered), else ``""``
         (the widget's own face)."""
         return font_for(self.language)
+
+
+#: A number pattern of fixed digits and no grouping (``0``, ``00.0``, ``0.00``): :meth:`Translator.number` writes it.
+_PLAIN_PATTERN = re.compile(r"(0+)(?:\.(0+))?")
+#: Each language's decimal mark as Babel (CLDR) has it, written by ``python -m devtools.catalogs``.
+NUMBERS_PATH = Path(__file__).parent / "locale" / "numbers.json"
+
+
+@functools.cache
+def decimal_mark(language: str) -> str | None:
+    """The decimal mark of ``language`` (``.``, ``,``), from :data:`NUMBERS_PATH`; None for a language it lacks."""
+    try:
+        marks = json.loads(NUMBERS_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    mark = marks.get(language, {}).get("decimal")
+    return mark if isinstance(mark, str) and mark else None
 
 
 def N_(message: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import functools
 import io
+import json
 import re
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from hypothesis import given
+from hypothesis import strategies as st
 
 import kiosk
 from devtools.catalogs import domains, po_path, source_root, template
@@ -259,3 +262,41 @@ def test_whole_numbers_under_a_thousand_are_written_as_babel_writes_them() -> No
         assert tr.number(1000) == format_decimal(1000, locale=lang) and tr.number(2.5) == format_decimal(
             2.5, locale=lang
         )
+
+
+PLAIN_PATTERNS = ["0", "00", "0.0", "00.0", "0.00", "000.000"]
+
+
+@given(
+    lang=st.sampled_from(list(LANGUAGES)),
+    pattern=st.sampled_from(PLAIN_PATTERNS),
+    value=st.one_of(
+        st.floats(min_value=0, max_value=999.999, allow_nan=False),
+        st.integers(min_value=0, max_value=999),
+        st.integers(min_value=0, max_value=99_999).map(lambda n: n / 100),  # a value rounded as the callers do
+        st.integers(min_value=0, max_value=9_999).map(lambda n: n / 1000 + 0.0005),  # a tie, or nearly
+    ),
+)
+def test_plain_patterns_are_written_as_babel_writes_them(lang: str, pattern: str, value: float) -> None:
+    """Translator.number writes numbers from 0 to 999 in a plain pattern (race times, seconds) without Babel: the
+    same text as Babel's, rounding included."""
+    from babel.numbers import format_decimal
+
+    assert translator(lang).number(value, pattern) == format_decimal(value, format=pattern, locale=lang)
+
+
+def test_the_decimal_marks_are_babels_and_installed() -> None:
+    """kiosk/locale/numbers.json is what ``python -m devtools.catalogs`` writes from Babel, and is installed; a
+    language it lacks (or a pattern with grouping, a negative number) is written by Babel itself."""
+    from babel.numbers import get_decimal_symbol
+
+    from kiosk.i18n import NUMBERS_PATH, decimal_mark
+
+    committed = LOCALE / "numbers.json"
+    assert json.loads(committed.read_text(encoding="utf-8")) == {
+        lang: {"decimal": get_decimal_symbol(lang)} for lang in LANGUAGES
+    }, "run python -m devtools.catalogs compile"
+    assert NUMBERS_PATH.read_bytes() == committed.read_bytes()
+    assert [decimal_mark(lang) for lang in LANGUAGES] == [get_decimal_symbol(lang) for lang in LANGUAGES]
+    assert decimal_mark("xx") is None
+    assert translator("de").number(-2.5, "0.0") == "-2,5" and translator("de").number(1234.5, "#,##0.0") == "1.234,5"

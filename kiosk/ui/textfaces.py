@@ -60,9 +60,9 @@ def _loaded(prefix: str) -> str | None:
     except OSError:
         return None
     for line in maps.splitlines():
-        path = line.split(maxsplit=5)[-1] if line.count(" ") >= 5 else ""
-        if Path(path).name.startswith(prefix):
-            return path
+        fields = line.split(maxsplit=5)  # address, permissions, offset, device, inode, path (when a file)
+        if len(fields) == 6 and Path(fields[5]).name.startswith(prefix):
+            return fields[5]
     return None
 
 
@@ -135,8 +135,7 @@ class _Faces:
             if not font:
                 raise OSError(f"cannot open the font {path}: {lib.SDL_GetError().decode(errors='replace')}")
             face = self.faces[path] = _Face(font, size)
-        elif face.size != size:
-            lib.TTF_SetFontSize(face.font, size)
+        elif face.size != size and lib.TTF_SetFontSize(face.font, size) == 0:  # a size it refuses: as it was
             face.size = size
         style = (_STYLE_UNDERLINE if options["underline"] else 0) | (
             _STYLE_STRIKETHROUGH if options["strikethrough"] else 0

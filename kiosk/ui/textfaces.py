@@ -53,17 +53,20 @@ class _Surface(ctypes.Structure):  # the leading fields of SDL_Surface (SDL 2.x)
 _SurfaceP = ctypes.POINTER(_Surface)
 
 
-def _loaded(prefix: str) -> str | None:
-    """The path of the loaded shared library whose file name starts with ``prefix`` (Kivy's own copy)."""
+def _loaded(prefix: str, beside: str | None = None) -> str | None:
+    """The path of the loaded shared library whose file name starts with ``prefix`` (Kivy's own copy): the one in
+    the folder of ``beside`` when more than one is loaded (SDL2_ttf's own SDL2)."""
     try:
         maps = Path("/proc/self/maps").read_text()
     except OSError:
         return None
+    found: list[str] = []
     for line in maps.splitlines():
         fields = line.split(maxsplit=5)  # address, permissions, offset, device, inode, path (when a file)
-        if len(fields) == 6 and Path(fields[5]).name.startswith(prefix):
-            return fields[5]
-    return None
+        if len(fields) == 6 and Path(fields[5]).name.startswith(prefix) and fields[5] not in found:
+            found.append(fields[5])
+    near = [p for p in found if beside is not None and Path(p).parent == Path(beside).parent]
+    return next(iter(near + found), None)
 
 
 class _Lib:
@@ -301,7 +304,8 @@ def install() -> bool:
     if CoreLabel.__name__ != "LabelSDL2":
         log.info("text provider %s: its fonts are opened as Kivy does", CoreLabel.__name__)
         return False
-    sdl_path, ttf_path = _loaded("libSDL2-2"), _loaded("libSDL2_ttf")
+    ttf_path = _loaded("libSDL2_ttf")
+    sdl_path = _loaded("libSDL2-2", beside=ttf_path)
     if sdl_path is None or ttf_path is None:
         log.info("SDL2 or SDL2_ttf not found in the process: a font face per size, as Kivy does")
         return False

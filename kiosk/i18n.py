@@ -6,7 +6,8 @@ compiled ``kiosk.mo`` are committed beside them; a game's own words are its own 
 catalog). A :class:`Translator` per language and domain gives ``gettext`` (alias ``_``), ``ngettext`` and
 ``pgettext`` (plural forms by the catalog), numbers and times by Babel, and the face its text is set in (Japanese
 needs the CJK face, :data:`CJK`). kv rules write ``root.tr._('...')`` (:func:`extract_kv`), how-to steps are found
-by :func:`extract_howto`; extract, update and compile: ``python -m devtools.catalogs`` (docs/developer/languages.md).
+by :func:`extract_howto`, a game's words in its data (ingredients, recipes: ``cards.json``) by
+:func:`extract_json_words`; extract, update and compile: ``python -m devtools.catalogs`` (docs/developer/languages.md).
 
 >>> translator("de").ngettext("{n} bot", "{n} bots", 2).format(n=2)
 '2 Bots'
@@ -43,6 +44,7 @@ __all__ = [
     "N_",
     "extract_kv",
     "extract_howto",
+    "extract_json_words",
     "domains",
     "locale_dir",
     "PSEUDO_ENV",
@@ -316,6 +318,42 @@ def extract_kv(
             continue
         for _line, funcname, messages, comments in found:
             yield lineno, funcname, messages, comments
+
+
+def extract_json_words(
+    fileobj: Any, keywords: Any, comment_tags: Collection[str], options: dict[str, Any]
+) -> Iterator[tuple[Any, ...]]:
+    """Babel extraction for the words a player reads in a game's data file (``cards.json``: ingredients, recipes'
+    names, action cards), where the engine keeps them in English; they are translated where shown
+    (:func:`kiosk.ui.words.game_word`). ``babel.cfg`` names them by paths (option ``words``, space-separated):
+    a path's steps are keys, ``*`` every value of a mapping or list, and a last ``@`` the keys of the mapping
+    there (``pantry.*.@ recipes.*.name actions.@``); keys starting with ``_`` are notes, never words."""
+    import json
+
+    data = json.loads(fileobj.read().decode(options.get("encoding", "utf-8")))
+
+    def walk(node: Any, steps: list[str]) -> Iterator[str]:
+        if not steps:
+            if isinstance(node, str) and node:
+                yield node
+            return
+        step, rest = steps[0], steps[1:]
+        if isinstance(node, dict):
+            keys = [k for k in node if k and not k.startswith("_")]
+            if step == "@":
+                yield from keys
+            elif step == "*":
+                for k in keys:
+                    yield from walk(node[k], rest)
+            elif step in node:
+                yield from walk(node[step], rest)
+        elif isinstance(node, list) and step == "*":
+            for value in node:
+                yield from walk(value, rest)
+
+    for path in str(options.get("words", "")).split():
+        for word in walk(data, path.split(".")):
+            yield 1, "gettext", word, []
 
 
 def extract_howto(

@@ -23,7 +23,16 @@ from hypothesis import strategies as st
 import kiosk
 from devtools.catalogs import domains, po_path, source_root, template
 from kiosk.config import ConfigError, LanguageConfig, load_dict
-from kiosk.i18n import DOMAIN, LANGUAGES, SOURCE, Translator, extract_howto, extract_kv, translator
+from kiosk.i18n import (
+    DOMAIN,
+    LANGUAGES,
+    SOURCE,
+    Translator,
+    extract_howto,
+    extract_json_words,
+    extract_kv,
+    translator,
+)
 from kiosk.i18n import domains as installed_domains
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,6 +137,30 @@ def test_howto_extractor_reads_titles_and_texts() -> None:
     howto = b'[{"title": "Goal", "text": "Most points wins.", "pictures": ["x"]}, {"title": "", "text": "Go"}]'
     got = list(extract_howto(io.BytesIO(howto), ["gettext"], [], {}))
     assert [(line, msg) for line, _f, msg, _c in got] == [(1, "Goal"), (1, "Most points wins."), (2, "Go")]
+
+
+def test_json_words_extractor_follows_its_paths() -> None:
+    data = (
+        b'{"_doc": ["not a word"], "pantry": {"base": {"Rice": 7}, "fish": {"Tuna": 3, "_note": 1}},'
+        b' "recipes": [{"name": "Kappa Maki", "score": 2}, {"id": 3}], "actions": {"Chop": 4}, "board": {"rows": 6}}'
+    )
+    got = list(extract_json_words(io.BytesIO(data), ["gettext"], [], {"words": "pantry.*.@ recipes.*.name actions.@"}))
+    assert [msg for _line, _f, msg, _c in got] == ["Rice", "Tuna", "Kappa Maki", "Chop"]
+    assert list(extract_json_words(io.BytesIO(data), ["gettext"], [], {})) == []
+
+
+@pytest.mark.parametrize("game", ["maki", "wasabi"])
+def test_every_card_word_is_in_its_games_catalog(game: str) -> None:
+    """Each ingredient, recipe and action card the engine reads from cards.json is a message of the game's domain."""
+    cards = json.loads((ROOT / "kiosk" / "games" / game / "cards.json").read_text(encoding="utf-8"))
+    pantry, actions = (
+        (cards["pantry"], [cards["actions"]])
+        if game == "maki"
+        else (cards["categories"], [v for k, v in cards["action_cards"].items() if not k.startswith("_")])
+    )
+    words = {r["name"] for r in cards["recipes"]} | {kind for group in pantry.values() for kind in group}
+    words |= {card for counts in actions for card in counts}
+    assert {"Rice", "Chop", "California Roll"} <= words <= {msg for _ctx, msg in marked(game)}
 
 
 def test_the_check_catches_a_missing_message_and_a_broken_placeholder() -> None:

@@ -23,8 +23,8 @@ def short_name(name: str) -> str:
 
 
 def game_word(tr: Translator, english: object) -> str:
-    """A game word (an ingredient, a recipe, an action card, as the engine names it, marked with ``N_`` in the
-    game's folder) in ``tr``'s language."""
+    """A game word (an ingredient, a recipe, an action card, as the engine names it: its game's catalog holds it,
+    extracted from the game's ``cards.json`` by :func:`kiosk.i18n.extract_json_words`) in ``tr``'s language."""
     return tr.gettext(str(english)) if english else ""
 
 

@@ -91,15 +91,33 @@ def offer_question(offer: Any, tr: Translator) -> str:
 
 class CallLanguages:
     """The call's languages in turn: place ``i`` (a seat, a corner) reads ``language(i)``, a different enabled
-    language at each place, every place one on after each :meth:`step`."""
+    language at each place, every place one on every :data:`CALL_LANGUAGE_S` seconds (Kivy's clock) while
+    ``speaking()``; ``say()`` then shows the calls again."""
 
-    def __init__(self, languages: Sequence[str] = (SOURCE,), text: str = CALL) -> None:
+    def __init__(
+        self,
+        say: Callable[[], None],
+        speaking: Callable[[], bool],
+        languages: Sequence[str] = (SOURCE,),
+        text: str = CALL,
+    ) -> None:
+        self.say, self.speaking = say, speaking
         self.languages = list(languages) or [SOURCE]
         self.text = text
         self.turn = 0
+        self._ev = Clock.schedule_interval(self._next, CALL_LANGUAGE_S)
 
-    def step(self) -> None:
-        self.turn += 1
+    def restart(self) -> None:
+        """The calls from their first languages, each for a whole turn."""
+        self._ev.cancel()
+        self.turn = 0
+        self.say()
+        self._ev = Clock.schedule_interval(self._next, CALL_LANGUAGE_S)
+
+    def _next(self, _dt: float) -> None:
+        if self.speaking() and len(self.languages) > 1:
+            self.turn += 1
+            self.say()
 
     def language(self, i: int) -> str:
         return self.languages[(i + self.turn) % len(self.languages)]
@@ -156,24 +174,18 @@ class EdgeCalls(Widget):
     def __init__(self, languages: Sequence[str] = (SOURCE,), **kw: Any) -> None:
         super().__init__(**kw)
         self.calls: list[EdgeCall] = []
-        self.cycle = CallLanguages(languages, self.text)
+        self.cycle = CallLanguages(self._say, lambda: self.parent is not None, languages, self.text)
         for edge in ("bottom", "top", "left", "right"):
             rot = self.table.facing_edge_rotation(edge) if self.table is not None else 0
             call = EdgeCall(edge=edge, rotation=rot)
             self.calls.append(call)
             self.add_widget(call)
         self.bind(size=self._layout, pos=self._layout, text=self._say)
-        self._ev = Clock.schedule_interval(self._next_language, CALL_LANGUAGE_S)
         self._say()
 
     def set_languages(self, languages: Sequence[str]) -> None:
         self.cycle.languages = list(languages) or [SOURCE]
         self._say()
-
-    def _next_language(self, _dt: float) -> None:
-        if self.parent is not None and len(self.cycle.languages) > 1:
-            self.cycle.step()
-            self._say()
 
     def _say(self, *_a: Any) -> None:
         self.cycle.text = self.text
@@ -223,7 +235,7 @@ class AttractScreen(Speaks, Screen):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.zones: list[CallZone] = []
-        self.cycle = CallLanguages()
+        self.cycle = CallLanguages(self._say, lambda: self.parent is not None and self.phase == "call")
         if self.table is not None:
             for seat in self.table.seats:
                 zone = CallZone(table=self.table, seat=seat)
@@ -231,25 +243,12 @@ class AttractScreen(Speaks, Screen):
                 self.ids.seat_layer.add_widget(zone)
         self.bind(text=self._say)
         self._say()
-        self._ev = Clock.schedule_interval(self._next_language, CALL_LANGUAGE_S)
-
-    def _restart(self) -> None:
-        """The calls from their first languages, each for a whole turn."""
-        self._ev.cancel()
-        self.cycle.turn = 0
-        self._say()
-        self._ev = Clock.schedule_interval(self._next_language, CALL_LANGUAGE_S)
 
     def call_languages(self, languages: Sequence[str], table: str) -> None:
         """The languages the calls take in turn (the operator's enabled ones) and the table's (the centre)."""
         self.cycle.languages = list(languages) or [table]
         self.language = table
-        self._restart()
-
-    def _next_language(self, _dt: float) -> None:
-        if self.parent is not None and self.phase == "call" and len(self.cycle.languages) > 1:
-            self.cycle.step()
-            self._say()
+        self.cycle.restart()
 
     def _say(self, *_a: Any) -> None:
         self.cycle.text = self.text
@@ -269,7 +268,7 @@ class AttractScreen(Speaks, Screen):
 
     def show_call(self) -> None:
         self.phase = "call"
-        self._restart()
+        self.cycle.restart()
 
     # --- the resume offer ("Resume the Makoto game from 14:05?"), facing both long sides ------------------
     def show_offer(self, text: str) -> None:

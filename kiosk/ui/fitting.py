@@ -17,26 +17,28 @@ from kivy.uix.label import Label
 __all__ = ["ShrinkToFit", "FitLabel", "FitButton", "fits", "laid_out"]
 
 
-def laid_out(label: Any, text: str) -> tuple[float, float]:
-    """The size ``text`` takes in ``label`` (its font, size, wrap width, padding), by Kivy's layout alone: no
-    texture is drawn (a texture per try would cost the renderer's memory)."""
-    opts = dict(label._label.options)
+def _layout(label: Any, text: str, **changes: Any) -> tuple[Any, float, float]:
+    """``text`` laid out as ``label`` lays its own out (its core label's options, with ``changes``), by Kivy's
+    layout alone: the core label (its lines) and its size. No texture is drawn (a texture per try would cost the
+    renderer's memory)."""
+    opts = dict(label._label.options, **changes)
     opts.pop("text", None)
-    w, h = type(label._label)(text=text, **opts).render()
-    return float(w), float(h)
+    core = type(label._label)(text=text, **opts)
+    w, h = core.render()
+    return core, float(w), float(h)
+
+
+def laid_out(label: Any, text: str) -> tuple[float, float]:
+    """The size ``text`` takes in ``label`` (its font, size, wrap width, padding), by Kivy's layout alone."""
+    return _layout(label, text)[1:]
 
 
 def fits(label: Any, font_size: float) -> bool:
     """``label``'s text at ``font_size`` fits its box: laid out as Kivy does (its font, wrap width from its
     ``text_size`` or its width, padding), no taller or wider than the box and no word split across lines."""
-    core = label._label
-    opts = dict(core.options)
     pad_x, pad_y = (float(label.padding[0]), float(label.padding[1])) if len(label.padding) >= 2 else (0.0, 0.0)
     width = label.text_size[0] if label.text_size[0] else label.width - 2 * pad_x
-    opts.update(text_size=(width, None), shorten=False, max_lines=0, font_size=font_size)
-    opts.pop("text", None)
-    c = type(core)(text=label.text, **opts)
-    w, h = c.render()  # the layout alone (its lines and size): no texture is drawn
+    c, w, h = _layout(label, label.text, text_size=(width, None), shorten=False, max_lines=0, font_size=font_size)
     box_h = min(label.height, label.text_size[1] + 2 * pad_y) if label.text_size[1] else label.height
     if w > label.width + 1.5 or h > box_h + 1.5:
         return False

@@ -142,6 +142,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
         self.hardware = HardwareInputs(self.hub, self.table, mode=self.hardware_mode, serial_port=port, sticks=sticks)
         self.hardware.start()
         self.events.start()
+        self.events.ask_for_network(at_start=True)
         self.idle.start()
         self.go_attract()
 

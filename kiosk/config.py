@@ -661,7 +661,8 @@ def to_dict(cfg: Config) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------------------------ files
 def default_state_dir() -> Path:
-    """``$STATE_DIRECTORY`` (systemd's StateDirectory=) or ``$XDG_STATE_HOME/sushi-kiosk`` (~/.local/state)."""
+    """``$STATE_DIRECTORY`` (the unit's ``Environment=STATE_DIRECTORY=/var/lib/sushi-kiosk``) or
+    ``$XDG_STATE_HOME/sushi-kiosk`` (~/.local/state)."""
     env = os.environ.get("STATE_DIRECTORY")
     if env:
         return Path(env.split(":")[0])
@@ -670,8 +671,9 @@ def default_state_dir() -> Path:
 
 
 def table_state_dir() -> Path:
-    """The installed table's state folder (``StateDirectory=sushi-kiosk`` of the unit): ``/var/lib/sushi-kiosk``,
-    or ``$KIOSK_TABLE_STATE_DIR`` (tests). ``kiosk --set-pin`` run by root writes here, as the folder's owner."""
+    """The installed table's state folder (the unit's ``STATE_DIRECTORY`` and ``ReadWritePaths=``):
+    ``/var/lib/sushi-kiosk``, or ``$KIOSK_TABLE_STATE_DIR`` (tests). ``kiosk --set-pin`` run by root writes here, as
+    the folder's owner."""
     return Path(os.environ.get("KIOSK_TABLE_STATE_DIR") or "/var/lib/sushi-kiosk")
 
 

@@ -20,6 +20,7 @@ Decisions written down:
 
 from __future__ import annotations
 
+import logging
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,11 +28,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from kiosk.appliance import readonly
 from kiosk.i18n import N_, SOURCE, Translator, translator
 
-__all__ = ["Health", "collect", "LOW_SPACE_BYTES"]
+__all__ = ["Health", "collect", "data_stick_missing", "LOW_SPACE_BYTES"]
 
 LOW_SPACE_BYTES = 50 * 10**6
+log = logging.getLogger(__name__)
+_said = {"stick": False}  # the missing data stick is logged once per start
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class Health:
     pin_wait_s: float = 0.0
     pin_problem: str | None = None
     hardware: tuple[str, ...] = ()
+    data_stick_missing: bool = False  #: read-only mode's data stick is not mounted: nothing is kept
 
     @property
     def low_space(self) -> bool:
@@ -68,6 +73,8 @@ class Health:
         """The small marks for a corner of the attract screen (empty when all is well), in ``tr``'s language."""
         tr = tr or translator(SOURCE)
         out = []
+        if self.data_stick_missing:
+            out.append(tr._("No data stick"))
         if not self.pin_set:
             out.append(tr._("No operator PIN"))
         if self.config_problems:
@@ -78,6 +85,8 @@ class Health:
         """One short line per thing that needs the operator (empty when all is well), in ``tr``'s language."""
         tr = tr or translator(SOURCE)
         n, out = tr.number, []
+        if self.data_stick_missing:
+            out.append(tr._(DATA_STICK_MISSING))
         if not self.pin_set:
             out.append(tr._("No operator PIN is set."))
         if self.pin_failures:
@@ -121,6 +130,8 @@ class Health:
         tr = tr or translator(SOURCE)
         n = tr.number
         out: list[str] = []
+        if self.data_stick_missing:
+            out.append(tr._(DATA_STICK_MISSING))
         scores = tr._("ok") if self.storage_ok else tr._("UNAVAILABLE ({reason})").format(reason=self.storage_reason)
         entries = sum(self.boards.values())
         boards = tr.ngettext("{n} board", "{n} boards", len(self.boards)).format(n=n(len(self.boards)))
@@ -183,6 +194,12 @@ class Health:
         return out
 
 
+#: Read-only mode without its data stick (the operator menu's first line, and a problem).
+DATA_STICK_MISSING = N_(
+    "The data stick is missing: nothing is kept (scores, saved games, settings) until it is back and the table "
+    "restarts."
+)
+
 #: Where the settings came from (``LoadedConfig.source``), in the panel's words.
 _SOURCES = {"file": N_("file"), "last good copy": N_("last good copy"), "defaults": N_("defaults")}
 
@@ -206,6 +223,16 @@ def _files_aside(folders: Iterable[Path]) -> tuple[str, ...]:
     return tuple(found)
 
 
+def data_stick_missing(state_dir: Path | None) -> bool:
+    """Read-only mode's data stick is not mounted on the state folder (:func:`kiosk.appliance.readonly.
+    data_stick_missing`); said once per start in the log."""
+    missing = state_dir is not None and readonly.data_stick_missing(Path(state_dir))
+    if missing and not _said["stick"]:
+        _said["stick"] = True
+        log.warning("the data stick is not mounted on %s: nothing the table saves is kept", state_dir)
+    return missing
+
+
 def collect(
     *,
     state_dir: Path | None = None,
@@ -218,6 +245,7 @@ def collect(
     hardware: Sequence[str] = (),
 ) -> Health:
     """Build a :class:`Health` from the kiosk's parts (any may be None: not started, or a try-out)."""
+    stick_missing = data_stick_missing(state_dir)
     storage_ok = bool(getattr(scores, "available", False))
     boards: dict[str, int] = {}
     if storage_ok:
@@ -254,4 +282,5 @@ def collect(
         pin_wait_s=float(pin_guard.wait_s()) if pin_guard is not None else 0.0,
         pin_problem=getattr(pin_guard, "problem", None),
         hardware=tuple(hardware),
+        data_stick_missing=stick_missing,
     )

@@ -24,103 +24,36 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
-import hashlib
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE))  # devtools/ (run as `sudo python3 scripts/check_install.py` from anywhere)
+from devtools.debroot import base_tarball as _base_tarball  # noqa: E402
+from devtools.debroot import cache_lock, in_root, installer, mounted_root, say  # noqa: E402
+
 SKIP = 77
-SUITE = "bookworm"
 INCLUDE = "systemd,systemd-sysv,udev,python3,ca-certificates,util-linux,dbus"
 GROUPS = ("render", "video", "input", "gpio", "dialout", "audio")
 PIN = "1357"
-HOST_CA = "/etc/ssl/certs/ca-certificates.crt"
-CHROOT_CA = "/etc/ssl/certs/host-ca-certificates.crt"
-# how this machine reaches the package index, passed into the root
-PASS_ENV = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
+
+
+def base_tarball(cache: Path) -> Path:
+    return _base_tarball(cache, INCLUDE)
 
 
 class CheckFailed(AssertionError):
     pass
 
 
-def say(msg: str) -> None:
-    print(f"[check] {msg}", flush=True)
-
-
 def check(cond: bool, what: str) -> None:
     if not cond:
         raise CheckFailed(what)
     say(f"ok: {what}")
-
-
-def base_tarball(cache: Path) -> Path:
-    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
-    tar = cache / f"{SUITE}-{arch}-{hashlib.sha256(INCLUDE.encode()).hexdigest()[:8]}.tar"
-    if tar.exists():
-        say(f"Debian root from the cache: {tar}")
-        return tar
-    cache.mkdir(parents=True, exist_ok=True)
-    part = tar.with_name(tar.stem + ".part.tar")  # mmdebstrap picks the format by the extension
-    t0 = time.monotonic()
-    if shutil.which("mmdebstrap"):
-        say(f"building a fresh {SUITE} root with mmdebstrap (once; cached in {cache})")
-        subprocess.run(
-            ["mmdebstrap", "--quiet", "--variant=minbase", f"--include={INCLUDE}", SUITE, str(part)], check=True
-        )
-    else:
-        say(f"building a fresh {SUITE} root with debootstrap (once; cached in {cache})")
-        with tempfile.TemporaryDirectory(dir=cache) as tmp:
-            subprocess.run(["debootstrap", "--variant=minbase", f"--include={INCLUDE}", SUITE, tmp], check=True)
-            subprocess.run(["tar", "-C", tmp, "-cf", str(part), "."], check=True)
-    os.replace(part, tar)
-    say(f"root built in {time.monotonic() - t0:.0f} s")
-    return tar
-
-
-@contextlib.contextmanager
-def mounted_root(tar: Path, cache: Path, keep: bool) -> Iterator[Path]:
-    work = Path(tempfile.mkdtemp(prefix="kiosk-install-check-"))
-    root = work / "root"
-    root.mkdir()
-    mounts: list[Path] = []
-    try:
-        subprocess.run(["tar", "-C", str(root), "-xf", str(tar)], check=True)
-        shutil.copyfile("/etc/resolv.conf", root / "etc" / "resolv.conf", follow_symlinks=True)
-        # this machine's certificate authorities, for pip behind a network that re-signs TLS
-        shutil.copyfile(HOST_CA, root / CHROOT_CA.lstrip("/"))
-        for src, dst, opts in (
-            ("proc", "proc", ["-t", "proc"]),
-            ("sysfs", "sys", ["-t", "sysfs", "-o", "ro"]),
-            ("/dev", "dev", ["--rbind"]),
-            (str(cache / "apt-archives"), "var/cache/apt/archives", ["--bind"]),
-            (str(cache / "pip"), "var/cache/pip", ["--bind"]),
-        ):
-            if src.startswith("/"):
-                Path(src).mkdir(parents=True, exist_ok=True)
-            (root / dst).mkdir(parents=True, exist_ok=True)
-            subprocess.run(["mount", *opts, src, str(root / dst)], check=True)
-            mounts.append(root / dst)
-        ignore = shutil.ignore_patterns(".venv", ".git", "artifacts", "build", "dist", "*.egg-info", "__pycache__")
-        shutil.copytree(HERE, root / "srv" / "sushi-kiosk", ignore=ignore)
-        yield root
-    finally:
-        for m in reversed(mounts):
-            subprocess.run(["umount", "-R", "-l", str(m)], check=False)
-        still = [ln.split()[1] for ln in Path("/proc/mounts").read_text().splitlines() if str(work) in ln]
-        if keep or still:
-            # never delete a tree with /dev still bound inside it
-            say(f"kept: {root}" + (f" (still mounted: {still})" if still else ""))
-        else:
-            shutil.rmtree(work, ignore_errors=True)
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int, float]]:
@@ -137,38 +70,6 @@ def snapshot(root: Path) -> dict[str, tuple[int, int, float]]:
                     st = p.lstat()
                     out[str(p.relative_to(root))] = (st.st_size, st.st_mode, st.st_mtime)
     return out
-
-
-def in_root(root: Path, *cmd: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {
-        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-        "HOME": "/root",
-        "LANG": "C.UTF-8",
-        "PIP_CACHE_DIR": "/var/cache/pip",
-        "PIP_CERT": CHROOT_CA,
-    }
-    env.update({k: v for k, v in os.environ.items() if k in PASS_ENV})
-    return subprocess.run(
-        ["chroot", str(root), *cmd], env=env, capture_output=True, text=True, input=stdin, start_new_session=True
-    )
-
-
-def installer(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    t0 = time.monotonic()
-    r = in_root(root, "/srv/sushi-kiosk/scripts/install.sh", *args)
-    say(f"install.sh {' '.join(args)}: exit {r.returncode} in {time.monotonic() - t0:.0f} s")
-    for line in (r.stdout + r.stderr).splitlines():
-        print(f"    | {line}", flush=True)
-    return r
-
-
-@contextlib.contextmanager
-def cache_lock(cache: Path) -> Iterator[None]:
-    """One check at a time per cache: the roots share its apt and pip caches (apt locks its archive folder)."""
-    cache.mkdir(parents=True, exist_ok=True)
-    with open(cache / "check.lock", "w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        yield
 
 
 def run_check(cache: Path, keep: bool) -> None:

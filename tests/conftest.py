@@ -36,7 +36,7 @@ ARTIFACTS = Path(os.environ.get("KIOSK_ARTIFACTS", Path(__file__).resolve().pare
 
 # =============================================================================================== pytest
 #: The tiers other than ``unit``: a test marked with none of them is a unit test (see pyproject.toml's markers).
-TIERS = ("ui", "slow", "appliance", "events")
+TIERS = ("ui", "slow", "appliance", "events", "system", "arm64")
 
 try:  # the child scripts import this file without pytest's plugins configured; hypothesis is always installed
     from hypothesis import HealthCheck, settings
@@ -59,7 +59,10 @@ def pytest_report_header(config: Any) -> str:
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     """Mark every test outside the other tiers ``unit``; give a UI file's tests its child's bound (``CHILD_S``)
     plus a minute, so pytest-timeout never cuts a child short."""
+    system = Path(__file__).parent / "system"
     for item in items:
+        if system in Path(str(item.fspath)).parents and not item.get_closest_marker("system"):
+            item.add_marker(pytest.mark.system)  # the booted tier is never run by the everyday tiers
         if not any(item.get_closest_marker(t) for t in TIERS):
             item.add_marker(pytest.mark.unit)
         child_s = getattr(item.module, "CHILD_S", None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import tarfile
@@ -88,6 +89,66 @@ def test_newest_bundle_by_version_not_by_name(tmp_path: Path):
 def test_overlay_is_read_from_the_mount_table():
     assert readonly.overlay_active("overlay / overlay rw,lowerdir=/media/root-ro 0 0\n")
     assert not readonly.overlay_active("/dev/mmcblk0p2 / ext4 rw,noatime 0 0\noverlay /x overlay rw 0 0\n")
+
+
+def test_the_data_stick_is_missing_only_when_fstab_gives_the_folder_its_own_entry_and_nothing_is_mounted(
+    tmp_path: Path,
+):
+    state = tmp_path / "state"
+    state.mkdir()
+    fstab = tmp_path / "fstab"
+    assert not readonly.data_stick_missing(state, fstab)  # no fstab at all (a try-out, a container)
+    fstab.write_text("proc /proc proc defaults 0 0\n# the old stick:\n")
+    assert not readonly.data_stick_missing(state, fstab)  # a table without read-only mode
+    fstab.write_text(f"proc /proc proc defaults 0 0\n  # UUID=1234 {state} ext4 {readonly.MOUNT_OPTIONS} 0 2\n")
+    assert not readonly.data_stick_missing(state, fstab)  # only a comment names it
+    fstab.write_text(f"UUID=1234 {state}-old ext4 defaults 0 2\nUUID=1234 {tmp_path} ext4 defaults 0 2\n")
+    assert not readonly.data_stick_missing(state, fstab)  # a neighbour's entry, not the folder's
+    fstab.write_text(f"proc /proc proc defaults 0 0\n\nUUID=1234\t{state}\text4 {readonly.MOUNT_OPTIONS} 0 2\n")
+    assert readonly.data_stick_missing(state, fstab)  # its own entry, and the folder is no mount point
+    fstab.write_text(f"UUID=1234 {tmp_path / 'never-made'} ext4 defaults 0 2\n")
+    assert readonly.data_stick_missing(tmp_path / "never-made", fstab)  # no folder at all: nothing mounted either
+    # a real mount point with its own entry: the stick is there
+    for mounted in (Path("/proc"), Path("/")):
+        fstab.write_text(f"UUID=1234 {mounted} ext4 {readonly.MOUNT_OPTIONS} 0 2\n")
+        assert not readonly.data_stick_missing(mounted, fstab)
+
+
+def test_the_overlayroot_setting_is_the_last_assignment_in_the_file():
+    assert readonly._overlayroot_setting("") == ""
+    assert readonly._overlayroot_setting(readonly.OVERLAYROOT_ON) == "tmpfs:recurse=0"
+    assert readonly._overlayroot_setting(readonly.OVERLAYROOT_OFF) == ""
+    text = '# overlayroot="tmpfs"\noverlayroot_cfgdisk="disabled"\n  overlayroot=\'tmpfs:recurse=0\'  \n'
+    assert readonly._overlayroot_setting(text) == "tmpfs:recurse=0"  # not the comment, not another key
+    assert readonly._overlayroot_setting(text + "overlayroot=disabled\n") == "disabled"
+    assert readonly._overlayroot_setting(text + readonly.OVERLAYROOT_OFF + "\n") == ""
+
+
+@pytest.mark.skipif(shutil.which("raspi-config") is not None, reason="raspi-config is installed here")
+def test_overlayroot_is_switched_in_its_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Debian's overlayroot, the overlay not in effect now: the setting is written to (and read from) its file.
+    ``overlayroot-chroot`` stands in as a script that runs its command (on this machine's root), which is also what
+    it does on a table whose overlay is on (on the real root beneath)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    chroot = bin_dir / "overlayroot-chroot"
+    chroot.write_text('#!/bin/sh\nexec "$@"\n')
+    chroot.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    conf = tmp_path / "etc" / "overlayroot.local.conf"
+    conf.parent.mkdir()
+    monkeypatch.setattr(readonly, "OVERLAYROOT_CONF", conf)
+    assert readonly.backend() == "overlayroot" and readonly.supported()
+    assert readonly.overlay_configured() is False  # no file yet: overlayroot's default is off
+    conf.write_text("overlayroot=disabled\n")
+    assert readonly.overlay_configured() is False
+    readonly.set_overlay(True)
+    assert readonly.OVERLAYROOT_ON in conf.read_text().splitlines()
+    assert readonly.overlay_configured() is True
+    readonly.set_overlay(False)
+    assert readonly.OVERLAYROOT_OFF in conf.read_text().splitlines()
+    assert readonly.overlay_configured() is False
+    assert sorted(p.name for p in conf.parent.iterdir()) == ["overlayroot.local.conf"]  # no temporary file left
 
 
 def test_read_only_plan_needs_a_data_partition(tmp_path: Path):

@@ -79,8 +79,16 @@ def test_kiosk_unit_exposure_is_at_most_5_and_each_exposure_is_explained():
 def test_kiosk_unit_keeps_the_code_read_only_and_the_state_writable():
     text = KIOSK.read_text()
     assert re.search(r"^ProtectSystem=strict$", text, re.M)
-    assert re.search(r"^StateDirectory=sushi-kiosk$", text, re.M)
-    assert not re.search(r"^ReadWritePaths=", text, re.M), "only the state directory may be writable"
+    # the state folder by hand, not StateDirectory= (which would make the unit require the data stick's mount)
+    assert not re.search(r"^StateDirectory=", text, re.M)
+    assert re.findall(r"^ReadWritePaths=.*$", text, re.M) == ["ReadWritePaths=/var/lib/sushi-kiosk"], (
+        "only the state folder may be writable"
+    )
+    assert re.search(r"^Environment=STATE_DIRECTORY=/var/lib/sushi-kiosk$", text, re.M)
+    assert re.search(r"^WorkingDirectory=-/var/lib/sushi-kiosk$", text, re.M)
+    # ordered after the data stick's mount, never requiring it: a table without its stick still starts
+    assert re.search(r"^After=var-lib-sushi\\x2dkiosk\.mount$", text, re.M)
+    assert not re.search(r"^(Requires|BindsTo|RequiresMountsFor)=.*", text, re.M)
     assert re.search(r"^DevicePolicy=closed$", text, re.M)
     assert re.search(r"^ExecStart=/opt/sushi-kiosk/current/bin/kiosk ", text, re.M)
 

@@ -106,8 +106,10 @@ def _fragments(path: Path) -> list[tuple[int, str]]:
     return out
 
 
+# ``sudo -u kiosk ...`` runs the rest as the user kiosk: that word is sudo's option's value, not the program
 _COMMAND = re.compile(
-    r"(?:^|&&|;|\$)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[\w./-]*/)?(kiosk-admin|kiosk-update|kiosk-eventboard|kiosk|install\.sh)(?=\s|$)(.*)"
+    r"(?:^|&&|;|\$)\s*(?:sudo\s+(?:-u\s+\S+\s+|-(?!u\s)\S+\s+)*)?(?:[\w./-]*/)?"
+    r"(kiosk-admin|kiosk-update|kiosk-eventboard|kiosk|install\.sh)(?=\s|$)(.*)"
 )
 
 
@@ -163,6 +165,40 @@ def test_the_command_check_catches_an_unknown_option() -> None:
     parser = _parser("kiosk")
     with contextlib.redirect_stderr(io.StringIO()), pytest.raises(SystemExit):
         parser.parse_args(["--reset-pin"])
+
+
+def test_a_command_run_as_the_kiosk_user_is_found_and_the_user_is_not_taken_for_it() -> None:
+    m = _COMMAND.search("sudo -u kiosk /opt/sushi-kiosk/current/bin/kiosk --check-config --config /x/kiosk.json")
+    assert m is not None and m.group(1) == "kiosk"
+    assert m.group(2).split() == ["--check-config", "--config", "/x/kiosk.json"]
+    assert _COMMAND.search("sudo -u kiosk nano /var/lib/sushi-kiosk/kiosk.json") is None, "nano is not the kiosk"
+    m = _COMMAND.search("sudo -E /opt/sushi-kiosk/current/bin/kiosk-admin read-only off")
+    assert m is not None and m.group(1) == "kiosk-admin"
+
+
+def test_the_owners_guide_checks_the_tables_own_settings_file(monkeypatch) -> None:
+    """Run by sudo, ``kiosk --check-config`` alone checks the settings of whoever runs it: the owner's guide names
+    the table's file (the folder ``kiosk --set-pin`` and the unit use) and calls the installed program."""
+    from kiosk.config import table_state_dir
+
+    monkeypatch.delenv("KIOSK_TABLE_STATE_DIR", raising=False)
+    table_file = str(table_state_dir() / "kiosk.json")
+    unit = (ROOT / "systemd" / "kiosk.service").read_text()
+    exec_start = re.search(r"^ExecStart=(\S+)", unit, re.M)
+    assert exec_start and re.search(r"^Environment=STATE_DIRECTORY=/var/lib/sushi-kiosk$", unit, re.M)
+    assert table_file == "/var/lib/sushi-kiosk/kiosk.json"
+    checks = []
+    for path in sorted((ROOT / "docs" / "owner").glob("*.md")):
+        for n, text in _fragments(path):
+            for m in _COMMAND.finditer(re.split(r"(?:^|\s)#", text, maxsplit=1)[0]):
+                args = shlex.split(re.split(r"&&|;|\||\)|`", m.group(2))[0])
+                if m.group(1) == "kiosk" and "--check-config" in args:
+                    where = f"{path.relative_to(ROOT)}:{n}"
+                    checks.append(where)
+                    program = m.string[: m.end(1)].split()[-1]
+                    assert program == exec_start.group(1), (where, program, "is not the installed kiosk")
+                    assert "--config" in args and args[args.index("--config") + 1] == table_file, where
+    assert checks, "the owner's guide shows how to check kiosk.json"
 
 
 _SECTIONS = (

@@ -181,6 +181,20 @@ def test_framing_and_commands():
         TapBoard(clock, [StickDetector() for _ in range(13)])
 
 
+def test_a_terminals_enter_ends_a_command_too():
+    """A terminal's Enter sends ``\\r`` (mpremote, screen, minicom), some send ``\\r\\n``: typing ``HELLO?`` and
+    Enter is one command, one answer, whichever end comes, also one byte at a time as the Pico reads them."""
+    buf = CommandBuffer(limit=8)
+    assert buf.feed(b"HELLO?\r") == ["HELLO?"]
+    assert buf.feed(b"PING\r\nPING\n\rPING\r\r") == ["PING", "PING", "", "PING", ""]  # \n\r and \r\r: two ends
+    assert buf.feed(b"X" * 50 + b"\rPING\r") == ["PING"]  # an over-long line ends at a \r too, dropped whole
+    clock = type("C", (), {"now": lambda self: 7})()
+    board = TapBoard(clock, [StickDetector() for _ in range(12)])
+    typed = b"HELLO?\r\nPING\rWHAT\r\n\r\nPING\n"
+    replies = [r for byte in typed for r in board.receive(bytes([byte]))]  # the \n of a \r\n in the next read
+    assert replies == [f"HELLO tapstick {tapcore.VERSION} 12\n", "PONG 7\n", "PONG 7\n"]
+
+
 def test_firmware_files_parse_and_use_only_micropython_modules():
     allowed = {"sys", "select", "time", "machine", "board_config", "tapcore", "micropython"}
     for name in ("main.py", "board_config.py", "tapcore.py"):

@@ -275,7 +275,7 @@ def test_language_section_problems_name_the_key() -> None:
 
 
 def test_the_operators_health_lines_speak_the_tables_language() -> None:
-    from kiosk.health import Health
+    from kiosk.health import DATA_STICK_MISSING, Health
 
     assert Health(pin_set=False).marks(translator("de")) == ["Keine Betreiber-PIN"]
     assert Health(pin_set=False).marks() == ["No operator PIN"]
@@ -283,6 +283,14 @@ def test_the_operators_health_lines_speak_the_tables_language() -> None:
     assert "2 beschädigte Dateien beiseitegelegt." in h.problems(translator("de"))
     assert "1\u00a0PIN erroné depuis la dernière ouverture du menu." in h.problems(translator("fr"))
     assert "1 wrong PIN since the menu was last opened." in h.problems()
+    stick = Health(data_stick_missing=True, pin_set=False)
+    assert stick.marks(translator("de")) == ["Kein Daten-Stick", "Keine Betreiber-PIN"]
+    assert stick.marks(translator("ja")) == ["データ用USBメモリなし", "管理者PINなし"]
+    for lang in ("de", "ja"):
+        said = translator(lang)._(DATA_STICK_MISSING)
+        assert said != DATA_STICK_MISSING and stick.problems(translator(lang))[0] == said
+        assert stick.lines(translator(lang))[0] == said
+    assert stick.lines(translator("de"))[0].startswith("Der Daten-Stick fehlt: Nichts bleibt erhalten")
 
 
 def test_whole_numbers_under_a_thousand_are_written_as_babel_writes_them() -> None:

@@ -144,3 +144,14 @@ def test_health_snapshot_shows_what_needs_the_operator(tmp_path: Path) -> None:
         assert needle in text, (needle, text)
     assert any("wrong PIN" in p for p in h.problems())
     assert health.Health().marks() == [] and health.Health().problems() == []
+    assert not h.data_stick_missing  # no fstab entry for this folder: no data stick expected
+    assert health.data_stick_missing(None) is False and health.data_stick_missing(tmp_path) is False
+
+
+def test_a_missing_data_stick_is_marked_first_and_said_first() -> None:
+    h = health.Health(data_stick_missing=True, pin_set=False, config_problems=("x",))
+    assert h.marks() == ["No data stick", "No operator PIN", "Settings problem"]
+    assert h.problems()[0] == health.DATA_STICK_MISSING and "nothing is kept" in h.problems()[0]
+    assert h.lines()[0] == health.DATA_STICK_MISSING and h.lines()[1].startswith("High scores: ")
+    assert health.Health(data_stick_missing=True).marks() == ["No data stick"]
+    assert health.DATA_STICK_MISSING not in health.Health().lines()

@@ -8,6 +8,7 @@ in ``tests/test_ui.py``. Real processes and real files; the ownership tests need
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from other_user import NOBODY, python_as
 
 from kiosk import config as kconfig
 from kiosk.appliance import requests
@@ -32,7 +34,6 @@ from kiosk.appliance.requests import (
     request_pin_reset,
 )
 
-NOBODY = 65534
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (files written as another user)")
 
 
@@ -56,15 +57,22 @@ def table(tmp_path: Path) -> Iterator[Path]:
 def _set_pin(
     env_extra: dict[str, str], pin_lines: str = "1357\n1357\n", args: tuple[str, ...] = (), user: int | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """``kiosk --set-pin`` as a real process with no terminal (getpass reads the answers from stdin)."""
+    """``kiosk --set-pin`` as a real process with no terminal (getpass reads the answers from stdin); as ``user``,
+    from a copy of the kiosk that user can read (the checkout may be in a folder only root may enter)."""
     env = {k: v for k, v in os.environ.items() if k not in ("STATE_DIRECTORY", "KIOSK_CONFIG", "XDG_STATE_HOME")}
     env.update(env_extra)
-    cmd = [sys.executable, "-P", "-m", "kiosk", "--set-pin", *args]
-    if user is not None:
-        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
-    return subprocess.run(
-        cmd, input=pin_lines, capture_output=True, text=True, env=env, start_new_session=True, timeout=120, cwd="/"
-    )
+    with contextlib.ExitStack() as stack:
+        python = [sys.executable] if user is None else stack.enter_context(python_as(user, "kiosk"))
+        return subprocess.run(
+            [*python, "-P", "-m", "kiosk", "--set-pin", *args],
+            input=pin_lines,
+            capture_output=True,
+            text=True,
+            env=env,
+            start_new_session=True,
+            timeout=120,
+            cwd="/",
+        )
 
 
 # ------------------------------------------------------------------------------------------------ kiosk --set-pin

@@ -7,6 +7,7 @@ threads, and the TinyDB storage itself against TinyDB's MemoryStorage.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from other_user import NOBODY, python_as
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
@@ -397,16 +399,19 @@ sys.exit(0 if HighScores.open_or_unavailable(Path(sys.argv[1]) / "s.json").avail
 
 def test_read_only_folder_is_unavailable():
     """A scores file in a folder the kiosk cannot write is unavailable, not a crash. Root writes into read-only
-    folders (and CI runs as root), so as root the check runs in a child that drops to ``nobody`` first."""
-    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
-    with tempfile.TemporaryDirectory(prefix="ro-check-") as base:  # pytest's own folders are root's alone
+    folders (and CI runs as root), so as root the check runs in a child that drops to ``nobody`` first, from a
+    readable copy of the kiosk (the checkout may be in a folder nobody cannot enter: tests/other_user.py)."""
+    with contextlib.ExitStack() as stack:
+        as_root = os.geteuid() == 0
+        python = stack.enter_context(python_as(NOBODY, "kiosk", "tinydb")) if as_root else [sys.executable]
+        base = stack.enter_context(tempfile.TemporaryDirectory(prefix="ro-check-"))  # pytest's are root's alone
         os.chmod(base, 0o711)  # nobody may pass through, not list or write
         folder = Path(base) / "ro"
         folder.mkdir()
         folder.chmod(0o555)
         try:
             proc = subprocess.run(
-                [*drop, sys.executable, "-P", "-c", READ_ONLY_CHECK, str(folder)],
+                [*python, "-P", "-c", READ_ONLY_CHECK, str(folder)],
                 capture_output=True,
                 text=True,
                 timeout=60,

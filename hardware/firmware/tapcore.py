@@ -4,7 +4,7 @@ This module runs unchanged on the Pico under MicroPython (copy it next to main.p
 the kiosk's tests cover it and the tests' simulated board speaks through it. So it uses only what both have:
 no typing, no dataclasses, no f-string format specs, no bytes/str mixing beyond ``encode``.
 
-Protocol (hardware/PROTOCOL.md): ASCII lines ending in ``\n``.
+Protocol (hardware/PROTOCOL.md): ASCII lines ending in ``\n`` (the board also takes ``\r`` and ``\r\n``).
 
 * board to kiosk: ``HELLO tapstick <version> <stick count>``, ``TAP <stick> <t_us> <seq>``, ``PONG <t_us>``
 * kiosk to board: ``PING``, ``HELLO?``
@@ -104,18 +104,28 @@ def encode_pong(t_us):
 
 
 class CommandBuffer:
-    """Splits the kiosk's bytes into commands; lines longer than ``MAX_COMMAND`` are dropped whole."""
+    """Splits the kiosk's bytes into commands; lines longer than ``MAX_COMMAND`` are dropped whole.
+
+    A line ends at ``\n``, ``\r`` or ``\r\n`` (one end, not two): the kiosk sends ``\n``, a terminal's Enter
+    (``mpremote``, ``screen``, ``minicom``) sends ``\r``. The ``\n`` of a ``\r\n`` may come in the next ``feed``
+    (the Pico reads one byte at a time).
+    """
 
     def __init__(self, limit=MAX_COMMAND):
         self.limit = limit
         self.buf = bytearray()
         self.skipping = False
+        self.after_cr = False
 
     def feed(self, data):
         """Add bytes; return the complete commands (str, stripped) they finish, in order."""
         out = []
         for b in data:
-            if b == 10:  # \n
+            after_cr = self.after_cr
+            self.after_cr = b == 13
+            if b == 10 and after_cr:  # the \n of a \r\n: its line has ended already
+                continue
+            if b == 10 or b == 13:  # \n or \r
                 if not self.skipping:
                     out.append(_ascii(self.buf).strip())
                 self.buf = bytearray()

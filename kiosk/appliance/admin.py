@@ -1,12 +1,12 @@
 """The root helper that carries out the operator menu's requests: ``kiosk-admin serve`` (started by
 ``kiosk-admin.path`` when a request file appears, see :mod:`kiosk.appliance.requests`).
 
-* **read-only on/off**: the Pi OS overlay is switched for the next boot and the table reboots.
+* **read-only on/off**: the root overlay (raspi-config or overlayroot) is switched for the next boot; reboot.
 * **pin-reset**: the PIN reset file (``kiosk-pin-reset.txt``) in the top folder of a USB stick (mounted read-only,
   unmounted again) lets the table's screen set a new operator PIN for ten minutes (a grant in the requests
   folder, see :mod:`kiosk.appliance.requests`); the stick is the owner's proof of physical access.
-* **backup**: the table's scores, statistics and settings (the PIN hash only when asked) as one file onto the
-  first USB stick, mounted read-write for it, read back and checked (:mod:`kiosk.appliance.backup`);
+* **backup**: the table's scores, statistics, settings and saved games (the PIN hash only when asked) as one
+  file onto the owner's USB stick (never a partition the system mounts, like read-only mode's data stick), mounted read-write for it, read back and checked (:mod:`kiosk.appliance.backup`);
 * **restore**: the newest backup file on a USB stick, checked in full before anything changes; the kiosk is
   stopped while its files are replaced and started again on them;
 * **update**: the bundle (the newest ``*.kiosk-update`` in the top folder of a USB stick, mounted read-only
@@ -15,7 +15,7 @@
   overlay off, reboots, installs at the next boot (the request is still there, on the state partition), turns the
   overlay back on and reboots again. The install itself is :meth:`kiosk.appliance.update.Updater.install`:
   beside the running version, switched, rolled back if the kiosk does not reach READY.
-
+* **event-network**: the kiosk's network while paired with an event (:mod:`kiosk.appliance.eventnet`).
 Every outcome is written to ``<state>/requests/status.json`` for the menu, and to the journal.
 """
 
@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from kiosk.appliance import backup, readonly
+from kiosk.appliance import backup, eventnet, readonly
 from kiosk.appliance.requests import PIN_RESET_FILE, grant_pin_reset, requests_dir, write_status
 from kiosk.appliance.update import BUNDLE_SUFFIX, DEFAULT_ROOT, SystemdReady, UpdateError, Updater, read_manifest
 
@@ -89,23 +89,47 @@ def find_usb_files(match: Callable[[Path], bool], mount_root: Path = USB_MOUNTS)
     return found, mounted
 
 
-def mount_usb(options: str, mount_root: Path = USB_MOUNTS) -> tuple[list[Path], list[Path]]:
+def _system_partitions(fstab: Path = Path("/etc/fstab")) -> set[str]:
+    """What ``/etc/fstab`` mounts (``UUID=``, ``LABEL=``, device paths): the system's own partitions, the data stick
+    of read-only mode among them, which are never an owner's stick even while they are not mounted."""
+    try:
+        text = fstab.read_text()
+    except OSError:
+        return set()
+    return {ln.split()[0] for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")}
+
+
+def mount_usb(
+    options: str, mount_root: Path = USB_MOUNTS, fstab: Path = Path("/etc/fstab")
+) -> tuple[list[Path], list[Path]]:
     """Mount every removable partition not mounted yet under ``mount_root`` with ``options``; the top folders of
-    every USB partition (mounted here or already), and the mounts made (unmount them when done)."""
+    the owner's USB partitions (mounted here now, or by an earlier request under ``mount_root``), and the mounts made
+    (unmount them when done).
+
+    A partition the system mounted elsewhere, or one ``/etc/fstab`` names, is never an owner's stick: in read-only
+    mode the data stick is a USB stick mounted on the state folder, and a backup written there would die with it."""
     out = subprocess.run(
-        ["lsblk", "--json", "--paths", "--output", "NAME,RM,TRAN,FSTYPE,MOUNTPOINT,TYPE"],
+        ["lsblk", "--json", "--paths", "--output", "NAME,RM,TRAN,FSTYPE,MOUNTPOINT,TYPE,UUID,LABEL"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
+    system = _system_partitions(fstab)
     folders: list[Path] = []
     mounted: list[Path] = []
+
+    def ours(where: str) -> bool:
+        return Path(where) == mount_root or mount_root in Path(where).parents
 
     def walk(devs: list[dict[str, Any]], usb: bool) -> None:
         for d in devs:
             is_usb = usb or d.get("tran") == "usb" or d.get("rm") in (True, "1")
-            if is_usb and d.get("type") == "part" or (is_usb and d.get("fstype") and not d.get("children")):
-                where = d.get("mountpoint")
+            names = {d.get("name"), f"UUID={d.get('uuid')}", f"LABEL={d.get('label')}"}
+            where = d.get("mountpoint")
+            owners = not (names & system) and (not where or ours(where))
+            if owners and (
+                is_usb and d.get("type") == "part" or (is_usb and d.get("fstype") and not d.get("children"))
+            ):
                 if not where and d.get("fstype"):
                     target = mount_root / Path(d["name"]).name
                     target.mkdir(parents=True, exist_ok=True)
@@ -137,6 +161,9 @@ class Admin:
         unmount: Callable[[Path], None] | None = None,
         usb_folders: Callable[[str], tuple[list[Path], list[Path]]] | None = None,
         service: Callable[[str], None] | None = None,
+        etc: Path = Path("/etc"),
+        lookup: Callable[[str], list[str]] | None = None,
+        reload: Callable[[], None] | None = None,
     ) -> None:
         self.state_dir = state_dir
         self.dir = requests_dir(state_dir)
@@ -146,6 +173,10 @@ class Admin:
         self.unmount = unmount or _umount
         self.usb_folders = usb_folders or mount_usb
         self.service = service or (lambda verb: subprocess.run(["systemctl", verb, "kiosk.service"], check=False))
+        #: the system's configuration folder: the kiosk's event drop-in and resolv.conf (a temporary one in tests)
+        self.etc = etc
+        self.lookup = lookup or eventnet.lookup
+        self.reload = reload or (lambda: subprocess.run(["systemctl", "daemon-reload"], check=False))
 
     def status(self, kind: str, ok: bool, message: str) -> None:
         print(f"kiosk-admin: {kind}: {message}", flush=True)
@@ -180,6 +211,9 @@ class Admin:
             code |= self.backup(bool(req.get("with_pin")))
         if self._take("restore") is not None:
             code |= self.restore()
+        net = self._take(eventnet.KIND)
+        if net is not None:
+            code |= self.event_network(at_start=net.get("at_start") is True)
         ro = self._take("read-only")
         if ro is not None:
             code |= self.read_only(bool(ro.get("on")))
@@ -268,17 +302,61 @@ class Admin:
         self.status("pin-reset", True, "PIN reset stick found: set a new operator PIN on the screen now")
         return 0
 
+    def event_network(self, at_start: bool = False) -> int:
+        """Open the kiosk's network to the event's broker as the saved settings say, or close it again (unpaired):
+        the drop-in written or removed, then ``systemctl daemon-reload`` and a restart of the kiosk, both only when
+        the drop-in changed (:mod:`kiosk.appliance.eventnet`). The request is answered (removed, the outcome
+        written) before the restart: the kiosk that starts finds the answer and may ask again."""
+        kind, dropin = eventnet.KIND, eventnet.dropin_path(self.etc)
+        failure = ""
+        try:
+            broker = eventnet.configured_broker(self.state_dir / "kiosk.json")
+            text: str | None = None
+            if broker is not None:
+                wait = eventnet.START_LOOKUP_WAIT_S if at_start else 0.0
+                try:
+                    text = eventnet.broker_dropin(broker, self.etc / "resolv.conf", self.lookup, wait)
+                except eventnet.LookupFailed as exc:
+                    failure = f"could not look up the event broker {broker} ({exc})"
+                    if eventnet.installed_broker(dropin) == broker:
+                        self._done(kind)
+                        print(f"kiosk-admin: {kind}: {failure}: the addresses found before are kept", flush=True)
+                        return 0
+            changed = eventnet.write_dropin(dropin, text)
+        except OSError as exc:
+            self._done(kind)
+            self.status(kind, False, f"could not change {dropin}: {exc}; the kiosk's network is unchanged")
+            return 1
+        self._done(kind)
+        restart = ": the kiosk restarts" if changed else ""
+        if failure:
+            self.status(kind, False, f"{failure}: the kiosk's network stays closed{restart}")
+        elif not changed:
+            print(f"kiosk-admin: {kind}: {dropin} is already what the settings say: nothing changed", flush=True)
+        elif text is None:
+            self.status(kind, True, f"the table is not paired: the kiosk's network is closed again{restart}")
+        else:
+            self.status(kind, True, f"the kiosk may reach the event broker {broker} now{restart}")
+        if changed:
+            self.reload()
+            self.service("try-restart")
+        return 1 if failure else 0
+
     def read_only(self, on: bool) -> int:
         self._done("read-only")
         if not readonly.supported():
-            self.status("read-only", False, "read-only mode needs Raspberry Pi OS (raspi-config): nothing changed")
+            self.status(
+                "read-only",
+                False,
+                "read-only mode needs raspi-config (Raspberry Pi OS) or overlayroot (Debian): nothing changed",
+            )
             return 1
         if readonly.overlay_configured() == on:
             self.status("read-only", True, f"read-only mode is already {'on' if on else 'off'}")
             return 0
         try:
             readonly.set_overlay(on)
-        except subprocess.CalledProcessError as exc:
+        except (subprocess.CalledProcessError, OSError) as exc:
             self.status("read-only", False, f"could not switch read-only mode: {exc}")
             return 1
         self.status("read-only", True, f"read-only mode {'on' if on else 'off'}: the table restarts now")
@@ -320,7 +398,7 @@ class Admin:
             (self.dir / "update.request").write_text(json.dumps(req))
             try:
                 readonly.set_overlay(False)
-            except subprocess.CalledProcessError as exc:
+            except (subprocess.CalledProcessError, OSError) as exc:
                 self._done("update")
                 pending.unlink(missing_ok=True)
                 self.status("update", False, f"could not leave read-only mode for the update: {exc}")
@@ -339,7 +417,7 @@ class Admin:
         if req.get("restore_read_only"):
             try:
                 readonly.set_overlay(True)
-            except subprocess.CalledProcessError as exc:
+            except (subprocess.CalledProcessError, OSError) as exc:
                 self.status("update", ok, f"{message}; read-only mode could not be turned back on: {exc}")
                 return 1
             self.reboot()
@@ -355,14 +433,22 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("serve", help="carry out the waiting requests (started by kiosk-admin.path)")
     ro = sub.add_parser("read-only", help="turn read-only mode on or off (reboots)")
     ro.add_argument("state", choices=("on", "off", "status"))
+    p.add_argument("--etc", type=Path, default=Path("/etc"), help="the system's configuration folder (tests)")
+    sub.add_parser(
+        "event-network",
+        help="open the kiosk's network to the event broker of its saved settings, or close it (unpaired): "
+        "the drop-in kiosk.service.d/event-link.conf; restarts the kiosk when it changed",
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    admin = Admin(args.state_dir, args.root)
+    admin = Admin(args.state_dir, args.root, etc=args.etc)
     if args.cmd == "serve":
         return admin.serve()
+    if args.cmd == "event-network":
+        return admin.event_network()
     if args.state == "status":
         conf = readonly.overlay_configured()
         now = readonly.overlay_active()

@@ -1,4 +1,8 @@
-"""Back up and restore the table's scores, statistics and settings: one verified file on a USB stick.
+"""Back up and restore the table's scores, statistics, settings and saved games: one verified file on a USB stick.
+
+The saved games are the journals of the games in progress (``games/active/*.jsonl``, offered to resume at the next
+start); each goes into the backup as ``game.<file name>`` (a backup holds no folders) and comes back into
+``games/active/``. Format 1 (no saved games) is still read.
 
 Rationale and decisions: docs/developer/design.md, section ``kiosk/appliance/backup.py``.
 """
@@ -10,6 +14,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import tarfile
 import time
 from pathlib import Path
@@ -21,10 +26,14 @@ from kiosk.files import atomic_write_bytes
 __all__ = ["FILES", "KIND", "SUFFIX", "BackupError", "make_backup", "read_backup", "restore_backup", "write_backup"]
 
 KIND = "sushi-kiosk-backup"
-FORMAT = 1
+FORMAT = 2
+READS = (1, 2)
 SUFFIX = ".kiosk-backup"
-#: What a backup holds, in the state folder.
+#: What a backup holds, in the state folder (and the saved games: ``game.<name>.jsonl``).
 FILES = ("scores.json", "kiosk.json")
+#: Where the saved games are, in the state folder; their names in a backup.
+SAVED_GAMES = Path("games") / "active"
+GAME_MEMBER = re.compile(r"game\.([A-Za-z0-9][A-Za-z0-9_.-]{0,120}\.jsonl)")
 #: The largest backup read (a full scores file is about 10 MB).
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -57,6 +66,11 @@ def _contents(state_dir: Path, with_pin: bool) -> dict[str, bytes]:
     if not with_pin:
         cfg = cfg.replace(operator={"pin_hash": None})
     out["kiosk.json"] = (json.dumps(kconfig.to_dict(cfg), indent=2) + "\n").encode()
+    with contextlib.suppress(OSError):
+        for journal in sorted((state_dir / SAVED_GAMES).iterdir()):
+            member = f"game.{journal.name}"
+            if GAME_MEMBER.fullmatch(member) and journal.is_file():
+                out[member] = journal.read_bytes()
     return out
 
 
@@ -136,10 +150,14 @@ def read_backup(source: Path | io.BytesIO) -> tuple[dict[str, Any], dict[str, by
         raise BackupError(f"{name} is not a backup of this table (no readable manifest)") from None
     if not isinstance(manifest, dict) or manifest.get("kind") != KIND:
         raise BackupError(f"{name} is not a backup of this table (it is {str(manifest.get('kind'))[:40]!r})")
-    if manifest.get("format") != FORMAT:
+    if manifest.get("format") not in READS:
         raise BackupError(f"{name} was made by another version of the kiosk (format {manifest.get('format')!r})")
     listed = manifest.get("files")
-    if not isinstance(listed, dict) or not set(listed) <= set(FILES) or "kiosk.json" not in listed:
+    if (
+        not isinstance(listed, dict)
+        or not all(f in FILES or GAME_MEMBER.fullmatch(f) for f in listed)
+        or "kiosk.json" not in listed
+    ):
         raise BackupError(f"{name} does not list the files a backup holds ({', '.join(FILES)})")
     for fname, meta in listed.items():
         data = members.get(fname)
@@ -159,6 +177,13 @@ def read_backup(source: Path | io.BytesIO) -> tuple[dict[str, Any], dict[str, by
             json.loads(members["scores.json"])
         except ValueError as exc:
             raise BackupError(f"{name}: its scores cannot be read ({exc})") from None
+    for fname in listed:
+        if GAME_MEMBER.fullmatch(fname):
+            try:
+                for line in members[fname].decode().splitlines()[:-1]:  # the last line may be cut short, as on a card
+                    json.loads(line)
+            except (UnicodeDecodeError, ValueError) as exc:
+                raise BackupError(f"{name}: its saved game {fname} cannot be read ({exc})") from None
     return manifest, {k: members[k] for k in listed}
 
 
@@ -175,7 +200,14 @@ def restore_backup(source: Path, state_dir: Path) -> str:
         kept_pin = " (the table's PIN kept: the backup has none)"
     if "scores.json" in files:
         atomic_write_bytes(state_dir / "scores.json", files["scores.json"])
+    games = {m.group(1): data for name, data in files.items() if (m := GAME_MEMBER.fullmatch(name))}
+    if games:
+        (state_dir / SAVED_GAMES).mkdir(parents=True, exist_ok=True)
+        for fname, data in games.items():
+            atomic_write_bytes(state_dir / SAVED_GAMES / fname, data)
     kconfig.save(cfg, config_path)
     made = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(manifest.get("created", 0))))
     what = "scores and settings" if "scores.json" in files else "settings"
+    if games:
+        what += f" and {len(games)} saved game{'s' if len(games) > 1 else ''}"
     return f"restored the {what} from {source.name} (made {made}){kept_pin}"

@@ -52,6 +52,9 @@ PACKAGES = (
     "fonts-noto-cjk",
 )
 PI_PACKAGES = ("python3-lgpio",)
+# read-only mode where raspi-config is missing (plain Debian): Debian's own root overlay (kiosk/appliance/readonly.py);
+# its initramfs script needs busybox's tools (grep), which overlayroot does not depend on
+OVERLAY_PACKAGES = ("overlayroot", "busybox")
 UNITS = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path")
 ENABLE = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.path")
 MASK = ("getty@.service", "autovt@.service", "ctrl-alt-del.target")
@@ -148,7 +151,8 @@ class Installer:
         step = "packages"
         lists = any(Path("/var/lib/apt/lists").glob("*_Packages"))
         pi = [p for p in PI_PACKAGES if self._apt_has(p)] if lists else []
-        missing = [p for p in (*PACKAGES, *pi) if not self._dpkg_has(p)]
+        wanted = (*PACKAGES, *self._overlay_packages())
+        missing = [p for p in (*wanted, *pi) if not self._dpkg_has(p)]
         if lists and not missing:
             for p in PI_PACKAGES:
                 if p not in pi:
@@ -159,7 +163,7 @@ class Installer:
 
         def install() -> None:
             self.run("apt-get", "update", "-qq")
-            todo = [p for p in PACKAGES if not self._dpkg_has(p)]
+            todo = [p for p in wanted if not self._dpkg_has(p)]
             for p in PI_PACKAGES:
                 if self._apt_has(p):
                     todo += [] if self._dpkg_has(p) else [p]
@@ -172,6 +176,10 @@ class Installer:
         if not lists and missing:
             what += f" (and {', '.join(PI_PACKAGES)} where the archive has it)"
         self.change(step, what, install)
+
+    def _overlay_packages(self) -> tuple[str, ...]:
+        """overlayroot for read-only mode where raspi-config (Raspberry Pi OS) is not there to switch the overlay."""
+        return OVERLAY_PACKAGES if self.read_only and readonly.backend() != "raspi-config" else ()
 
     @staticmethod
     def _dpkg_has(pkg: str) -> bool:
@@ -335,6 +343,7 @@ class Installer:
                 self.out(f"[FAIL]  {step}: the PINs differ")
                 self.failed.append(step)
                 return
+            self.pin = pin  # asked once: the same PIN for the data stick
         if pin is not None:
             try:
                 kconfig.hash_pin(pin)
@@ -421,8 +430,11 @@ class Installer:
             self.step_units,
             self.step_consoles,
             self.step_firmware,
-            self.step_read_only,  # before the PIN: a data stick mounted now is where the PIN goes (and may hold one)
+            # the PIN before read-only mode too: the folder beneath the data stick keeps it, so a table started
+            # without its stick still has an operator PIN (and a fresh stick gets it with the rest of the folder)
             self.step_pin,
+            self.step_read_only,
+            self.step_pin,  # and on the data stick mounted now (which may hold another table's PIN: one PIN)
         ):
             step()
         if self.failed:

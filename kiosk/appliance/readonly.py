@@ -1,20 +1,26 @@
 """Read-only mode: the system survives a power cut during a write because, while the table runs, nothing writes to
 the system's file system at all.
 
-* **The root** is Raspberry Pi OS's overlay file system (``raspi-config nonint enable_overlayfs``, in effect
-  from the next boot): the SD card's root partition is mounted read-only and every write lands in RAM and is gone
-  at the next boot. Turning it off for maintenance (``disable_overlayfs``) also takes a reboot.
+* **The root** is an overlay file system in effect from the next boot: the SD card's root partition is mounted
+  read-only and every write lands in RAM and is gone at the next boot. On Raspberry Pi OS it is raspi-config's
+  (``raspi-config nonint enable_overlayfs``); on plain Debian, which has no raspi-config, it is Debian's own
+  counterpart ``overlayroot`` (an initramfs hook; ``overlayroot="tmpfs:recurse=0"`` in
+  ``/etc/overlayroot.local.conf``: ``recurse=0`` leaves the state folder's own partition writable). Turning it
+  off for maintenance also takes a reboot; while it is on, overlayroot's setting is changed on the real root
+  through ``overlayroot-chroot``.
 * **The state folder** (``/var/lib/sushi-kiosk``: scores, saved games, the config file, Kivy's home) is its own
   ext4 partition, mounted by ``/etc/fstab`` with ``data=journal`` (data and metadata through the journal: a write
   cut short is replayed or dropped as a whole at the next mount) and ``nofail`` (a missing stick still lets the
   table play, with its data in RAM until the next boot). The storage layer writes files atomically on top of that
   (see docs/storage.md).
 
-Where raspi-config is missing (not Raspberry Pi OS) the overlay step is skipped with a message, not failed.
+Where neither raspi-config nor overlayroot is installed the overlay step is skipped with a message, not failed
+(the installer installs overlayroot for ``--read-only`` where the archive has it and raspi-config is missing).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -22,10 +28,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["PlanLine", "overlay_active", "overlay_configured", "plan", "set_overlay", "supported"]
+__all__ = [
+    "PlanLine",
+    "backend",
+    "data_stick_missing",
+    "overlay_active",
+    "overlay_configured",
+    "plan",
+    "set_overlay",
+    "supported",
+]
 
 FSTAB = Path("/etc/fstab")
-MOUNT_OPTIONS = "defaults,noatime,data=journal,commit=5,nofail,x-systemd.device-timeout=10s"
+OVERLAYROOT_CONF = Path("/etc/overlayroot.local.conf")
+OVERLAYROOT_ON = 'overlayroot="tmpfs:recurse=0"'
+OVERLAYROOT_OFF = 'overlayroot=""'
+# nofail: a missing stick does not stop the boot; the device timeout is how long the kiosk waits for a stick that
+# is slow to show up (a USB stick enumerates in a few seconds; an emulated one in the booted tests takes longer)
+MOUNT_OPTIONS = "defaults,noatime,data=journal,commit=5,nofail,x-systemd.device-timeout=30s"
 
 
 @dataclass
@@ -37,16 +57,50 @@ class PlanLine:
     error: bool = False
 
 
+def backend() -> str | None:
+    """What switches the root overlay here: ``"raspi-config"`` (Raspberry Pi OS), ``"overlayroot"`` (Debian's
+    package), or None (neither is installed)."""
+    if shutil.which("raspi-config"):
+        return "raspi-config"
+    if shutil.which("overlayroot-chroot"):
+        return "overlayroot"
+    return None
+
+
 def supported() -> bool:
-    """True where the Pi OS overlay file system can be switched (raspi-config is installed)."""
-    return shutil.which("raspi-config") is not None
+    """True where the root overlay can be switched (raspi-config or overlayroot is installed)."""
+    return backend() is not None
+
+
+def _overlayroot_setting(text: str) -> str:
+    value = ""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("overlayroot="):
+            value = line.split("=", 1)[1].strip().strip("\"'")
+    return value
 
 
 def overlay_configured() -> bool | None:
     """Whether the overlay is set for the next boot (None: not supported here)."""
-    if not supported():
-        return None
-    return subprocess.run(["raspi-config", "nonint", "get_overlay_conf"], capture_output=True).returncode == 0
+    kind = backend()
+    if kind == "raspi-config":
+        return subprocess.run(["raspi-config", "nonint", "get_overlay_conf"], capture_output=True).returncode == 0
+    if kind == "overlayroot":
+        if overlay_active():
+            # the file seen through the overlay may have been changed in RAM: read the real root's
+            r = subprocess.run(
+                ["overlayroot-chroot", "cat", str(OVERLAYROOT_CONF)], capture_output=True, text=True, check=False
+            )
+            text = r.stdout
+        else:
+            try:
+                text = OVERLAYROOT_CONF.read_text()
+            except OSError:
+                text = ""
+        value = _overlayroot_setting(text)
+        return bool(value) and value != "disabled"
+    return None
 
 
 def overlay_active(mounts: str | None = None) -> bool:
@@ -60,8 +114,32 @@ def overlay_active(mounts: str | None = None) -> bool:
 
 
 def set_overlay(on: bool) -> None:
-    """Turn the overlay on or off from the next boot (raspi-config; raises CalledProcessError when it fails)."""
-    subprocess.run(["raspi-config", "nonint", "enable_overlayfs" if on else "disable_overlayfs"], check=True)
+    """Turn the overlay on or off from the next boot (raises CalledProcessError or OSError when it fails)."""
+    if backend() == "raspi-config":
+        subprocess.run(["raspi-config", "nonint", "enable_overlayfs" if on else "disable_overlayfs"], check=True)
+        return
+    text = f"# sushi table kiosk: read-only mode {'on' if on else 'off'}\n{OVERLAYROOT_ON if on else OVERLAYROOT_OFF}\n"
+    if overlay_active():
+        # written on the real root (overlayroot-chroot mounts it writable for the command), not into RAM
+        subprocess.run(
+            ["overlayroot-chroot", "sh", "-c", f"cat > {OVERLAYROOT_CONF}"], input=text, text=True, check=True
+        )
+    else:
+        tmp = OVERLAYROOT_CONF.with_name(f".{OVERLAYROOT_CONF.name}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, OVERLAYROOT_CONF)
+
+
+def data_stick_missing(state_dir: Path, fstab: Path = FSTAB) -> bool:
+    """True when ``fstab`` gives the state folder its own partition (read-only mode's data stick) and nothing is
+    mounted there now: the table runs on the folder beneath (in RAM while the root overlay is on), so nothing it
+    saves is kept past the next start."""
+    try:
+        text = fstab.read_text()
+    except OSError:
+        return False
+    entries = [ln.split() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    return any(f[1:2] == [str(state_dir)] for f in entries) and not os.path.ismount(state_dir)
 
 
 def _blkid(device: str) -> dict[str, str]:
@@ -131,9 +209,9 @@ def plan(device: str | None, state_dir: Path, fstab: Path = FSTAB) -> list[PlanL
         lines.append(PlanLine(f"mount {device} on {state_dir} (the saved state copied onto it the first time)", mount))
     conf = overlay_configured()
     if conf is None:
-        lines.append(PlanLine("no raspi-config (not Raspberry Pi OS): the root overlay is left alone", skip=True))
+        lines.append(PlanLine("neither raspi-config nor overlayroot: the root overlay is left alone", skip=True))
     elif conf:
         lines.append(PlanLine("the root overlay is on", done=True))
     else:
-        lines.append(PlanLine("turn the root overlay on (raspi-config; from the next boot)", lambda: set_overlay(True)))
+        lines.append(PlanLine(f"turn the root overlay on ({backend()}; from the next boot)", lambda: set_overlay(True)))
     return lines

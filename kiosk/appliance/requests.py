@@ -28,6 +28,7 @@ __all__ = [
     "grant_pin_reset",
     "pin_reset_granted",
     "request_backup",
+    "request_event_network",
     "request_pin_reset",
     "request_restore",
     "SystemState",
@@ -93,6 +94,15 @@ def request_restore(state_dir: Path) -> Path:
     return path
 
 
+def request_event_network(state_dir: Path, at_start: bool = False) -> Path:
+    """Ask the root helper to open the kiosk's network to the event's broker as the saved settings say (or to close
+    it again, unpaired): :mod:`kiosk.appliance.eventnet`. The helper reads the settings itself; ``at_start`` (the
+    kiosk has just started, the network may not be up yet) only lets it try a failed look-up for longer."""
+    path = requests_dir(state_dir) / "event-network.request"
+    _write(path, {"at_start": bool(at_start), "asked": time.time()})
+    return path
+
+
 def request_pin_reset(state_dir: Path) -> Path:
     """Ask the root helper to look for the PIN reset file on a USB stick."""
     path = requests_dir(state_dir) / "pin-reset.request"
@@ -132,7 +142,7 @@ def consume_pin_grant(state_dir: Path | None) -> None:
 
 
 def pending(state_dir: Path) -> list[str]:
-    """The kinds of request still waiting (``read-only``, ``update``)."""
+    """The kinds of request still waiting (``read-only``, ``update``, ``event-network``...)."""
     d = requests_dir(state_dir)
     return sorted(p.name.removesuffix(".request") for p in d.glob("*.request")) if d.is_dir() else []
 

@@ -18,7 +18,7 @@ from kiosk.appliance import requests
 from kiosk.appliance.requests import SystemState
 from kiosk.config import Config
 from kiosk.engine import GameSpec
-from kiosk.health import Health, collect
+from kiosk.health import Health, collect, data_stick_missing
 from kiosk.i18n import Translator, translator
 from kiosk.pin import PinGuard
 
@@ -151,6 +151,8 @@ class OperatorRoom:
                 if app.loaded_config is not None and app.loaded_config.problems:
                     # the broken file was replaced (and kept aside): the table runs on a file that loads again
                     app.use_config(app.cfg, kconfig.LoadedConfig(app.cfg, "file", (), app.config_path))
+                if "event" in sections:
+                    app.events.ask_for_network()  # the root helper reads the saved file: only now
         self.update_marks()
 
     def event_status(self) -> Mapping[str, Any]:
@@ -166,13 +168,15 @@ class OperatorRoom:
         return mark
 
     def update_marks(self, mark: CornerMark | None = None) -> None:
-        """The attract screen's corner mark: no operator PIN, settings problems (``kiosk.health``)."""
+        """The attract screen's corner mark: no data stick, no operator PIN, settings problems (``kiosk.health``)."""
         app = self.app
         problems = app.loaded_config.problems if app.loaded_config is not None else ()
         (mark or app.corner_mark).show(
-            Health(pin_set=app.cfg.operator.pin_set, config_problems=tuple(problems)).marks(
-                translator(app.cfg.language.default)
-            )
+            Health(
+                pin_set=app.cfg.operator.pin_set,
+                config_problems=tuple(problems),
+                data_stick_missing=data_stick_missing(app.state_dir),
+            ).marks(translator(app.cfg.language.default))
         )
 
     def system_state(self) -> SystemState:

@@ -6,16 +6,24 @@ each finished game goes into the outbox when its results are final (the initials
 own boards written: :meth:`EventRoom.game_over`), and out to the broker when it can. The operator menu and attract
 mode read the link's state, the outbox's length and the event's board when they show them (plain values the
 link's threads set).
+
+On an installed table the kiosk's sandbox has no network until the root helper opens it to the broker
+(:mod:`kiosk.appliance.eventnet`): :meth:`EventRoom.ask_for_network` asks for that when the table starts and after
+its event settings are saved, whenever the helper's drop-in is not the one the settings want; :meth:`status`
+says so while the network is being opened ("restarting to reach the broker...") or stays closed (the helper's
+reason), instead of the link's own state (which would only say that it cannot connect).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from kiosk import clock
+from kiosk.appliance import eventnet, requests
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import EventsDoor
@@ -35,6 +43,10 @@ class EventRoom:
         self.app = app
         self.link: Any = None
         self._outbox: Any = None
+        #: where the sandbox's state is read (:mod:`kiosk.appliance.eventnet`'s defaults: the installed table's)
+        self.dropin = eventnet.DROPIN
+        self.helper_unit: Path | None = None
+        self.table_dir: Path | None = None
 
     @property
     def paired(self) -> bool:
@@ -66,10 +78,42 @@ class EventRoom:
             self._outbox.close()
             self._outbox = None
 
+    def ask_for_network(self, at_start: bool = False) -> None:
+        """Ask the root helper to open the sandbox to the broker (or close it, unpaired) when its drop-in is not the
+        one the saved settings want; ``at_start`` also when the broker is a name, to look it up again
+        (:func:`kiosk.appliance.eventnet.should_ask`; nothing on a table not installed as an appliance). Call it
+        only once the settings are on disk: the helper reads them there."""
+        s, state_dir = self.app.cfg.event, self.app.state_dir
+        try:
+            if eventnet.should_ask(
+                state_dir,
+                s.enabled,
+                s.broker,
+                at_start=at_start,
+                dropin=self.dropin,
+                helper_unit=self.helper_unit,
+                table_dir=self.table_dir,
+            ):
+                requests.request_event_network(state_dir, at_start=at_start)
+        except OSError as exc:
+            log.error("could not ask the system to open the network to the event broker: %s", exc)
+
     def status(self) -> Mapping[str, Any]:
-        """For the operator menu: ``state`` (off, connecting, online, offline), ``error`` and ``waiting``."""
+        """For the operator menu: ``state`` (off, connecting, online, offline; network-pending and network-closed
+        while the sandbox is not open to the broker yet), ``error`` and ``waiting``."""
         if self.link is None:
             return {"state": "off", "error": "", "waiting": 0}
+        s = self.app.cfg.event
+        network, why = eventnet.network_state(
+            self.app.state_dir,
+            s.enabled,
+            s.broker,
+            dropin=self.dropin,
+            helper_unit=self.helper_unit,
+            table_dir=self.table_dir,
+        )
+        if network:
+            return {"state": f"network-{network}", "error": why, "waiting": len(self.link.outbox)}
         return {"state": self.link.state, "error": self.link.error, "waiting": len(self.link.outbox)}
 
     @property

@@ -156,6 +156,9 @@ LINK_STATES: dict[str, str] = {
     "connecting": N_("connecting..."),
     "online": N_("online"),
     "offline": N_("offline"),
+    # an installed table's sandbox, not open to the broker yet (kiosk.appliance.eventnet): asked, or refused
+    "network-pending": N_("restarting to reach the broker..."),
+    "network-closed": N_("network closed"),
 }
 
 #: How long the no-PIN page waits for the root helper's answer to "Check USB stick" (seconds).

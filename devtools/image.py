@@ -1,0 +1,207 @@
+"""The table as a café gets it: a Debian Bookworm disk made by the project's own installer, for booting in QEMU.
+
+    sudo python -m devtools.image [--cache /var/cache/sushi-kiosk-check] [--rebuild]
+
+What goes in is what a blank card gets from the owner's guide, and nothing more:
+
+1. the blank card: a minimal Bookworm root (mmdebstrap) with what Raspberry Pi OS Lite ships and the installer
+   relies on (systemd, udev, Python 3, a kernel and its initramfs tools); Debian's ``linux-image-amd64`` stands in
+   for the Pi's kernel;
+2. a data stick: an ext4 file system labelled KIOSKDATA, formatted as ``docs/owner`` says (``mkfs.ext4 -L
+   KIOSKDATA``), attached to a loop device while the installer runs;
+3. ``scripts/install.sh --pin 1357 --read-only --data-device /dev/loopN``, as the owner's guide runs it; on plain
+   Debian the read-only root is Debian's ``overlayroot`` (the installer installs it where raspi-config is missing);
+4. the test's own access, which a Pi has too: a root shell on the second serial port (``ttyS1``; a Pi's UART
+   console is the maker's serial cable). The kernel's console is the first serial port.
+
+The root becomes a raw ext4 disk (``mkfs.ext4 -d``, no loop mount), the kernel and initramfs are copied beside it.
+The result is cached under ``<cache>/images/<key>/`` by a hash of everything that went into it (the checkout's
+installed parts, the installer, the units, this file): a second run with nothing changed returns at once. Tests boot
+copy-on-write overlays of it (``devtools.vm``), so the cached disks are never changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from devtools.debroot import HERE, base_tarball, cache_lock, installer, mounted_root, say
+
+__all__ = ["DEFAULT_CACHE", "PIN", "Image", "build", "image_key"]
+
+DEFAULT_CACHE = Path(os.environ.get("KIOSK_IMAGE_CACHE", "/var/cache/sushi-kiosk-check"))
+PIN = "1357"
+# the blank card: Pi OS Lite's base as far as the installer and a booted table use it (kernel: Debian's own)
+INCLUDE = (
+    "systemd,systemd-sysv,udev,python3,ca-certificates,util-linux,dbus,"
+    "linux-image-amd64,initramfs-tools,kmod,e2fsprogs,iproute2,procps,fdisk,dosfstools,usbutils,less"
+)
+ROOT_SIZE = "4G"
+DATA_SIZE = "256M"
+ROOT_LABEL = "KIOSKROOT"
+DATA_LABEL = "KIOSKDATA"
+# Pi OS boots with its console on the UART and the screen; here the kernel's console is ttyS0 (the test log)
+CMDLINE = f"root=LABEL={ROOT_LABEL} ro console=tty1 console=ttyS0,115200 consoleblank=0 net.ifnames=0"
+# what a booted image's file names depend on: the checkout's parts that the installer copies or runs
+INPUTS = ("pyproject.toml", "README.md", "kiosk", "hardware", "layouts", "scripts", "systemd", "devtools/image.py")
+INPUTS_TOO = ("devtools/debroot.py",)
+FSTAB = (
+    "# the blank card's root (Raspberry Pi OS has the same line with its PARTUUID)\n"
+    f"LABEL={ROOT_LABEL} / ext4 defaults,noatime 0 1\n"
+)
+# the blank card's network: a wired link by DHCP (Pi OS: NetworkManager; here systemd-networkd, in systemd itself)
+NETWORK = "[Match]\nName=eth*\n\n[Network]\nDHCP=yes\n"
+# the test's shell: root, logged in, on the second serial port (the way in that a maker's serial cable gives)
+TEST_SHELL = """# test access (devtools/image.py): a root shell on the second serial port (a serial cable on a Pi)
+[Service]
+ExecStart=
+ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,38400,9600 %I $TERM
+"""
+
+
+@dataclass(frozen=True)
+class Image:
+    """A built image: the root disk, the data stick, the kernel and initramfs, and the kernel's command line."""
+
+    folder: Path
+    key: str
+    cmdline: str
+
+    @property
+    def disk(self) -> Path:
+        return self.folder / "disk.img"
+
+    @property
+    def data(self) -> Path:
+        return self.folder / "data.img"
+
+    @property
+    def kernel(self) -> Path:
+        return self.folder / "vmlinuz"
+
+    @property
+    def initrd(self) -> Path:
+        return self.folder / "initrd.img"
+
+
+def image_key(source: Path = HERE) -> str:
+    """A hash of what goes into the image: the checkout's files that the installer copies or runs, and the recipe."""
+    h = hashlib.sha256(INCLUDE.encode() + CMDLINE.encode())
+    files: list[Path] = []
+    for top in (*INPUTS, *INPUTS_TOO):
+        p = source / top
+        if p.is_file():
+            files.append(p)
+        elif p.is_dir():
+            files += [f for f in p.rglob("*") if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc"]
+    for f in sorted(files):
+        h.update(str(f.relative_to(source)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def _run(*cmd: str) -> str:
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def build(cache: Path = DEFAULT_CACHE, *, rebuild: bool = False, keep: int = 2) -> Image:
+    """The image for this checkout, built unless the cache holds it already."""
+    key = image_key()
+    folder = cache / "images" / key
+    if (folder / "image.json").exists() and not rebuild:
+        meta = json.loads((folder / "image.json").read_text())
+        say(f"image from the cache: {folder}")
+        return Image(folder, key, meta["cmdline"])
+    if os.geteuid() != 0:
+        raise SystemExit("building the image needs root (chroot, mount, a loop device)")
+    with cache_lock(cache):
+        if (folder / "image.json").exists() and not rebuild:
+            return Image(folder, key, json.loads((folder / "image.json").read_text())["cmdline"])
+        t0 = time.monotonic()
+        tar = base_tarball(cache, INCLUDE)
+        (cache / "images").mkdir(parents=True, exist_ok=True)
+        part = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=cache / "images"))
+        try:
+            # the key of what was copied in (the checkout may change while the image builds)
+            key = _build_into(part, tar, cache)
+            folder = cache / "images" / key
+            (part / "image.json").write_text(
+                json.dumps({"key": key, "cmdline": CMDLINE, "built_s": round(time.monotonic() - t0, 1)}, indent=1)
+            )
+            if folder.exists():
+                shutil.rmtree(folder)
+            os.replace(part, folder)
+        finally:
+            shutil.rmtree(part, ignore_errors=True)
+        _prune(cache / "images", keep)
+        say(f"image built in {time.monotonic() - t0:.0f} s: {folder}")
+        return Image(folder, key, CMDLINE)
+
+
+def _prune(images: Path, keep: int) -> None:
+    """Only the newest ``keep`` images stay (each is a few hundred MB of a sparse disk)."""
+    done = sorted((p for p in images.iterdir() if (p / "image.json").exists()), key=lambda p: p.stat().st_mtime)
+    for old in done[:-keep]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _build_into(out: Path, tar: Path, cache: Path) -> str:
+    data = out / "data.img"
+    subprocess.run(["truncate", "-s", DATA_SIZE, str(data)], check=True)
+    subprocess.run(["mkfs.ext4", "-q", "-L", DATA_LABEL, str(data)], check=True)
+    loop = _run("losetup", "--find", "--show", str(data))
+    try:
+        with mounted_root(tar, cache, keep=True) as root:
+            key = image_key(root / "srv" / "sushi-kiosk")
+            (root / "etc" / "fstab").write_text(FSTAB)
+            (root / "etc" / "hostname").write_text("sushi-table\n")
+            (root / "etc" / "hosts").write_text("127.0.0.1 localhost\n127.0.1.1 sushi-table\n")
+            (root / "etc/systemd/network/20-wired.network").write_text(NETWORK)
+            subprocess.run(["systemctl", f"--root={root}", "enable", "systemd-networkd.service"], check=True)
+            shell = root / "etc/systemd/system/serial-getty@ttyS1.service.d"
+            shell.mkdir(parents=True, exist_ok=True)
+            (shell / "autologin.conf").write_text(TEST_SHELL)
+            subprocess.run(["systemctl", f"--root={root}", "enable", "serial-getty@ttyS1.service"], check=True)
+            r = installer(root, "--pin", PIN, "--read-only", "--data-device", loop)
+            if r.returncode != 0:
+                raise SystemExit(f"the installer failed in the image's root (exit {r.returncode})")
+            work = root.parent
+        # mounted_root unmounted /proc, /sys, /dev, the caches and the data stick: the tree is plain files now
+        try:
+            (root / "etc" / "resolv.conf").unlink(missing_ok=True)
+            boot = root / "boot"
+            kernel = max(boot.glob("vmlinuz-*"))
+            initrd = max(boot.glob("initrd.img-*"))
+            shutil.copyfile(kernel, out / "vmlinuz")
+            shutil.copyfile(initrd, out / "initrd.img")
+            disk = out / "disk.img"
+            subprocess.run(["mkfs.ext4", "-q", "-L", ROOT_LABEL, "-d", str(root), str(disk), ROOT_SIZE], check=True)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    finally:
+        subprocess.run(["losetup", "-d", loop], check=False)
+    # the data stick as the installer left it: checked, so a stick with errors is never the test's start
+    subprocess.run(["e2fsck", "-fn", str(data)], check=True, capture_output=True)
+    return key
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="cache folder (default %(default)s)")
+    p.add_argument("--rebuild", action="store_true", help="build even when the cache holds this image")
+    args = p.parse_args(argv)
+    img = build(args.cache, rebuild=args.rebuild)
+    print(img.folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -136,6 +136,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
     # ---------------------------------------------------------------------------------------------- running
     def on_start(self) -> None:
         self.service.start()
+        self.bind(mode=lambda _app, mode: self.service.say_mode(mode))
         self.gestures.start()
         self.keyboard = KeyboardInputs(self.hub, self.table, Window)
         port, sticks = self.cfg.serial.port, self.cfg.serial.sticks

@@ -1,22 +1,22 @@
 """The root helper that carries out the operator menu's requests: ``kiosk-admin serve`` (started by
-``kiosk-admin.path`` when a request file appears, see :mod:`kiosk.appliance.requests`).
+``kiosk-admin.path`` when a request file appears, see :mod:`kiosk.appliance.requests`). Every outcome is written
+to ``<state>/requests/status.json`` for the menu, and to the journal.
 
 * **read-only on/off**: the root overlay (raspi-config or overlayroot) is switched for the next boot; reboot.
-* **pin-reset**: the PIN reset file (``kiosk-pin-reset.txt``) in the top folder of a USB stick (mounted read-only,
-  unmounted again) lets the table's screen set a new operator PIN for ten minutes (a grant in the requests
-  folder, see :mod:`kiosk.appliance.requests`); the stick is the owner's proof of physical access.
+* **pin-reset**: the PIN reset file (``kiosk-pin-reset.txt``) on a USB stick lets the table's screen set a new
+  operator PIN for ten minutes (a grant in the requests folder); the stick is the owner's proof of access.
 * **backup**: the table's scores, statistics, settings and saved games (the PIN hash only when asked) as one
-  file onto the owner's USB stick (never a partition the system mounts, like read-only mode's data stick), mounted read-write for it, read back and checked (:mod:`kiosk.appliance.backup`);
+  file onto the owner's USB stick (never a partition the system mounts, like read-only mode's data stick),
+  read back and checked (:mod:`kiosk.appliance.backup`);
 * **restore**: the newest backup file on a USB stick, checked in full before anything changes; the kiosk is
   stopped while its files are replaced and started again on them;
 * **update**: the bundle (the newest ``*.kiosk-update`` in the top folder of a USB stick, mounted read-only
   for the copy, or a given file) is copied into the state folder first, so that it survives the reboots below.
   If the root is read-only (the overlay is on) an install would land in RAM and vanish: the helper turns the
-  overlay off, reboots, installs at the next boot (the request is still there, on the state partition), turns the
-  overlay back on and reboots again. The install itself is :meth:`kiosk.appliance.update.Updater.install`:
-  beside the running version, switched, rolled back if the kiosk does not reach READY.
+  overlay off, reboots, installs at the next boot (the request is still on the state partition), turns the overlay
+  back on and reboots again; the install (:meth:`kiosk.appliance.update.Updater.install`) is rolled back if the
+  kiosk does not reach READY.
 * **event-network**: the kiosk's network while paired with an event (:mod:`kiosk.appliance.eventnet`).
-Every outcome is written to ``<state>/requests/status.json`` for the menu, and to the journal.
 """
 
 from __future__ import annotations

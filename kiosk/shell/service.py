@@ -72,6 +72,17 @@ class KioskHardening:
         return False
 
 
+#: What the table is doing, in systemd's words for the owner (``systemctl status kiosk``: the unit's status line),
+#: by the app's mode.
+STATUS = {
+    "attract": "attract mode",
+    "menu": "guests at the table, choosing a game",
+    "game": "a game is played",
+    "results": "results",
+    "operator": "operator menu",
+}
+
+
 class ServiceGlue:
     """Signals, sd_notify and the watchdog, and the kiosk-mode hardening of the window.
 
@@ -120,6 +131,11 @@ class ServiceGlue:
         sd_notify("READY=1\nSTATUS=attract mode")
         log.info("first frame drawn: kiosk ready")
         self._on_first_frame()
+
+    def say_mode(self, mode: str) -> None:
+        """The unit's status line follows what the table shows (from the first frame on: READY=1 says the first)."""
+        if self.first_frame_at is not None:
+            sd_notify(f"STATUS={STATUS.get(mode, mode)}")
 
     def _on_signal(self, signum: int, _frame: FrameType | None) -> None:
         self.stop_reason = signal.Signals(signum).name

@@ -14,9 +14,9 @@ source scripts/venv.sh
 # systemd-analyze checks the units; mmdebstrap builds the Debian root that the installer check runs in; the backup
 # test writes a real FAT stick (mkfs.vfat; fusefat mounts it where the kernel has no vfat); the events tests run a real
 # Mosquitto and the event board's wall page in Debian's headless Chromium (through its chromedriver); the booted tier
-# boots the table's image in QEMU (qemu-utils for its overlays, mtools to fill an owner's FAT stick without a mount)
+# boots the table's image in QEMU (qemu-utils for its overlays, mtools to fill an owner's FAT stick without a mount, socat to forward a broker on loopback into it)
 apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core fonts-noto-cjk \
-    systemd mmdebstrap dosfstools fusefat fuse mosquitto chromium chromium-driver qemu-system-x86 qemu-utils mtools
+    systemd mmdebstrap dosfstools fusefat fuse mosquitto chromium chromium-driver qemu-system-x86 qemu-utils mtools socat
 ensure_venv
 
 # --- install, unless what it installs is unchanged (a clean clone always installs: it has no stamp)

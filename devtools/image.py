@@ -49,8 +49,8 @@ ROOT_SIZE = "4G"
 DATA_SIZE = "256M"
 ROOT_LABEL = "KIOSKROOT"
 DATA_LABEL = "KIOSKDATA"
-# Pi OS boots with its console on the UART and the screen; here the kernel's console is ttyS0 (the test log)
-CMDLINE = f"root=LABEL={ROOT_LABEL} ro console=tty1 console=ttyS0,115200 consoleblank=0 net.ifnames=0"
+# Pi OS boots with its console on the UART and the screen, quiet; here the kernel's console is ttyS0 (the test log)
+CMDLINE = f"root=LABEL={ROOT_LABEL} ro console=tty1 console=ttyS0,115200 consoleblank=0 net.ifnames=0 quiet"
 # what a booted image's file names depend on: the checkout's parts that the installer copies or runs
 INPUTS = ("pyproject.toml", "README.md", "kiosk", "hardware", "layouts", "scripts", "systemd", "devtools/image.py")
 INPUTS_TOO = ("devtools/debroot.py",)

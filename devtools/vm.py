@@ -156,7 +156,7 @@ class Machine:
         *,
         data_stick: bool = True,
         memory_mb: int = 2048,
-        cpus: int = 2,
+        cpus: int = int(os.environ.get("KIOSK_VM_CPUS", "2")),
         guestfwd: str | None = None,
         cmdline_extra: str = "",
     ) -> None:
@@ -231,6 +231,9 @@ class Machine:
             # only the devices named here (no default NIC, CD drive or parallel port); the standard VGA (bochs-drm in
             # the guest: a KMS device for SDL's kmsdrm driver)
             "-nodefaults",
+            # a reboot from inside stops QEMU (as a power-off would): the test switches the table on again, so
+            # every boot is one the test saw coming (wait_off, then boot)
+            "-no-reboot",
             "-vga",
             "std",
             "-display",
@@ -357,10 +360,20 @@ class Machine:
         self.shutdown()
         self.boot(timeout)
 
-    def wait_off(self, timeout: float) -> None:
-        """Wait for the guest to power itself off (or reboot: ``-no-reboot`` is not set, so a reboot keeps it on)."""
-        assert self.proc is not None
-        self.proc.wait(timeout)
+    def rebooted(self, timeout: float = 600) -> None:
+        """The guest rebooted by itself (an update, read-only mode switched): wait for it, then switch on again."""
+        self.wait_off(timeout)
+        self.boot()
+
+    def wait_off(self, timeout: float = 600) -> None:
+        """Wait for the guest to power itself off or reboot (``-no-reboot``: either stops QEMU)."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.power_cut()
+            raise GuestError(f"the machine did not reboot or power off in time\n{self.console_tail()}") from None
         self._closed()
 
     def _closed(self) -> None:

@@ -11,8 +11,10 @@ Rationale and decisions: docs/developer/design.md, section ``kiosk/appliance/req
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +39,7 @@ __all__ = [
     "request_read_only",
     "request_update",
     "requests_dir",
+    "running_version",
     "system_state",
     "write_status",
 ]
@@ -168,6 +171,7 @@ class SystemState:
     read_only: bool  # the root is read-only right now
     pending: tuple[str, ...]  # requests not carried out yet
     last: dict[str, Any]  # the helper's last outcome (kind, ok, message, when)
+    version: str = ""  # the version the kiosk runs (:func:`running_version`)
 
     def text(self, tr: Translator | None = None) -> str:
         """The menu's lines, in ``tr``'s language (English by default; the helper's own message as it wrote it)."""
@@ -179,6 +183,8 @@ class SystemState:
             if self.read_only
             else tr._("System: writable (maintenance): turn read-only back on when done")
         ]
+        if self.version:
+            lines.append(tr._("Version: {version}").format(version=self.version))
         if self.pending:
             lines.append(tr._("Working on: {requests} ...").format(requests=", ".join(self.pending)))
         elif self.last:
@@ -198,4 +204,20 @@ def system_state(state_dir: Path, helper_unit: Path | None = None, mounts: str |
         read_only=overlay_active(mounts),
         pending=tuple(pending(state_dir)),
         last=read_status(state_dir),
+        version=running_version(),
     )
+
+
+def running_version() -> str:
+    """The version this kiosk runs: on an installed table its version's folder under ``/opt/sushi-kiosk/versions``
+    (the version and the build, e.g. ``0.1.1-3f2a9c0d1e2b``: two builds of one version told apart), else the
+    installed distribution's version."""
+    prefix = Path(sys.prefix).resolve()
+    if prefix.parent.name == "versions":
+        return prefix.name
+    try:
+        return importlib.metadata.version("sushi-table-kiosk")
+    except importlib.metadata.PackageNotFoundError:
+        from kiosk import __version__
+
+        return __version__

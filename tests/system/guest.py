@@ -30,7 +30,7 @@ seat = state.to_move()[0]
 state.apply(seat, state.legal_actions(seat)[0])
 journal.sync(state)
 cfg = kc.load_safely(st / "kiosk.json", create=False).config
-kc.save(cfg.replace(language={{"default": "de"}}), st / "kiosk.json")
+kc.save(cfg.replace(language={{"default": "de", "enabled": ("de", "en")}}), st / "kiosk.json")
 print(journal.path.name)
 """
 
@@ -76,3 +76,52 @@ def wait_status(machine: Machine, kind: str, timeout: float = 300) -> dict[str, 
 
     machine.wait_until(f"the root helper answers the {kind} request", answered, timeout, every=2.0)
     return seen
+
+
+#: A tap-stick board on real USB inside the guest: a USB gadget (the ACM function, the Pico's MicroPython ids) on
+#: the kernel's dummy host controller, so the guest's own USB stack, cdc_acm driver and udev (the shipped rule's
+#: /dev/tapstick0) see a board plugged in. Its side of the line is /dev/ttyGS0.
+GADGET = """
+set -e
+modprobe dummy_hcd
+modprobe libcomposite
+G=/sys/kernel/config/usb_gadget/tapstick
+mkdir -p $G/strings/0x409 $G/configs/c.1 $G/functions/acm.usb0
+echo 0x2e8a > $G/idVendor
+echo 0x0005 > $G/idProduct
+echo MicroPython > $G/strings/0x409/manufacturer
+echo 'Board in FS mode' > $G/strings/0x409/product
+echo E66138935F2B2A2C > $G/strings/0x409/serialnumber
+ln -sf $G/functions/acm.usb0 $G/configs/c.1/
+ls /sys/class/udc | head -1 > $G/UDC
+"""
+
+#: The board's side, speaking the protocol through the firmware's own core (hardware.firmware.tapcore, as the
+#: Pico runs it): answers HELLO? and PING, and once the kiosk has asked, taps the given sticks a second apart.
+BOARD = """
+import os, select, sys, time, tty
+from hardware.firmware.tapcore import StickDetector, TapBoard
+class Clock:
+    t0 = time.monotonic_ns() // 1000
+    def now(self):
+        return (time.monotonic_ns() // 1000 - self.t0) & 0xFFFFFFFF
+fd = os.open("/dev/ttyGS0", os.O_RDWR | os.O_NOCTTY)
+tty.setraw(fd)
+clock = Clock()
+board = TapBoard(clock, [StickDetector() for _ in range(12)])
+os.write(fd, board.hello().encode())
+sticks = [int(s) for s in sys.argv[1:]]
+asked, next_tap = False, 0.0
+while sticks:
+    ready, _, _ = select.select([fd], [], [], 0.1)
+    if ready:
+        data = os.read(fd, 256)
+        asked = asked or b"HELLO?" in data or b"PING" in data
+        for reply in board.receive(data):
+            os.write(fd, reply.encode())
+    if asked and time.monotonic() >= next_tap:
+        line = board.tap(sticks.pop(0), clock.now())
+        os.write(fd, line.encode())
+        print("@@sent " + line.strip() + "@@", flush=True)
+        next_tap = time.monotonic() + 1.0
+"""

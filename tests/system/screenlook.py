@@ -10,6 +10,8 @@ from pathlib import Path
 
 from PIL import Image, ImageStat
 
+from devtools.vm import Machine
+
 
 @dataclass(frozen=True)
 class Look:
@@ -33,3 +35,16 @@ def look(path: Path) -> Look:
         hist = grey.histogram()
         dark = sum(hist[:16]) / (grey.width * grey.height)
         return Look(rgb.size, len(colours) if colours else 65536, ImageStat.Stat(grey).mean[0], dark)
+
+
+def wait_drawn(machine: Machine, path: Path, timeout: float = 120) -> Look:
+    """Screendumps until the kiosk's picture is on the screen (the first seconds after READY=1 can still be black
+    while the first screens fade in); the last one stays at ``path``."""
+    seen: list[Look] = []
+
+    def drawn() -> bool:
+        seen.append(look(machine.screendump(path)))
+        return seen[-1].drawn
+
+    machine.wait_until(f"the kiosk's picture on the screen ({path.name})", drawn, timeout, every=2.0)
+    return seen[-1]

@@ -13,6 +13,7 @@ import pytest
 from devtools.image import Image
 from devtools.vm import Machine, Stick, make_fat_stick
 from system.guest import STATE, as_kiosk, request, seed, wait_status
+from system.screenlook import wait_drawn
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(1800)]
 
@@ -69,7 +70,7 @@ def test_backup_goes_to_the_owners_stick_and_restores_on_a_new_table(
         assert settings["language"]["default"] == "de"
         assert settings["operator"]["pin_hash"], "the fresh table's PIN kept (the backup has none)"
         assert fresh.shell(f"test -s {STATE}/games/active/{journal}")[0] == 0
-        fresh.screendump(artifacts / "restored.png")
+        wait_drawn(fresh, artifacts / "restored.png")
     finally:
         fresh.power_cut()
         for log in ("console.log", "shell.log"):

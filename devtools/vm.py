@@ -474,14 +474,10 @@ class Machine:
             {"type": "abs", "data": {"axis": "x", "value": ax}},
             {"type": "abs", "data": {"axis": "y", "value": ay}},
         ]
-        self.qmp.cmd("input-send-event", device="tablet", events=move)
-        self.qmp.cmd(
-            "input-send-event", device="tablet", events=[{"type": "btn", "data": {"down": True, "button": "left"}}]
-        )
+        self.qmp.cmd("input-send-event", events=move)
+        self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
         time.sleep(hold_s)  # a finger's contact time: the guest samples the tablet at its own pace
-        self.qmp.cmd(
-            "input-send-event", device="tablet", events=[{"type": "btn", "data": {"down": False, "button": "left"}}]
-        )
+        self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
 
     def plug(self, stick: Stick) -> None:
         """Plug a USB stick in (now if the machine runs, and at every boot until pulled out)."""

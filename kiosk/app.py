@@ -135,8 +135,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
 
     # ---------------------------------------------------------------------------------------------- running
     def on_start(self) -> None:
-        self.service.start()
-        self.bind(mode=lambda _app, mode: self.service.say_mode(mode))
+        self.service.start(follow=self)
         self.gestures.start()
         self.keyboard = KeyboardInputs(self.hub, self.table, Window)
         port, sticks = self.cfg.serial.port, self.cfg.serial.sticks

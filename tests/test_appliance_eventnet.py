@@ -69,7 +69,8 @@ class Table:
 
 # ------------------------------------------------------------------------------------------------ the text
 def _allowed(text: str) -> list[str]:
-    return [a for line in re.findall(r"^IPAddressAllow=(.*)$", text, re.M) for a in line.split()]
+    """The addresses allowed beyond the machine itself (``localhost``, in every drop-in)."""
+    return [a for line in re.findall(r"^IPAddressAllow=(.*)$", text, re.M) for a in line.split() if a != "localhost"]
 
 
 def test_the_drop_in_for_a_broker_given_as_an_address_allows_that_address_only(tmp_path: Path):
@@ -83,6 +84,8 @@ def test_the_drop_in_for_a_broker_given_as_an_address_allows_that_address_only(t
         "IPAddressAllow=",
     ]
     assert _allowed(text) == ["192.168.1.20"]
+    # and the machine itself (paho's wake-up socket pair is a TCP connection on loopback)
+    assert "IPAddressAllow=localhost" in text.splitlines()
     assert "# event-link broker: 192.168.1.20" in text.splitlines()
     # an IPv6 broker in the short form both sides compare
     assert eventnet.normal_broker(True, "FE80:0:0::1") == "fe80::1"
@@ -279,7 +282,9 @@ def test_a_lookup_at_start_is_tried_again_while_the_network_comes_up(tmp_path: P
     resolv = tmp_path / "resolv.conf"
     naps: list[float] = []
     text = eventnet.broker_dropin("eventpi.lan", resolv, dns, wait_s=60, sleep=naps.append)
-    assert _allowed(text) == ["192.168.1.20"] and len(tries) == 3 and naps == [5.0, 5.0]
+    assert _allowed(text) == ["192.168.1.20"]
+    # and the machine itself (paho's wake-up socket pair is a TCP connection on loopback)
+    assert "IPAddressAllow=localhost" in text.splitlines() and len(tries) == 3 and naps == [5.0, 5.0]
     tries.clear()
     with pytest.raises(eventnet.LookupFailed):
         eventnet.broker_dropin("eventpi.lan", resolv, dns, wait_s=0)  # the owner's pairing: one try, an answer now

@@ -127,6 +127,9 @@ def dropin_text(broker: str, addresses: Sequence[str], dns_servers: Sequence[str
         "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6",
         "IPAddressDeny=any",
         "IPAddressAllow=",
+        "# the machine itself: paho-mqtt's wake-up socket pair is a TCP connection on loopback (without it the",
+        "# kiosk hangs at start, seen on the booted table: tests/system/test_events.py)",
+        "IPAddressAllow=localhost",
     ]
     if is_address(broker):
         lines.append("# the broker")

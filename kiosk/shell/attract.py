@@ -218,8 +218,7 @@ class AttractDirector:
             self._show_offer()
 
     def _show_offer(self) -> None:
-        offer = self.offers[0]
-        log.info("offering to resume the %s game %s (last move %s)", offer.game, offer.id, offer.last_activity)
+        log.info("offering to resume the %s game %s", self.offers[0].game, self.offers[0].id)
         self.app.attract_screen.show_offer(offer_question(self.offers[0], translator(self.app.cfg.language.default)))
         self.app.show("attract")
         self._cancel()

@@ -25,6 +25,7 @@ from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock, ClockEvent
 from kivy.config import ConfigParser
 from kivy.core.window import Window
+from kivy.event import EventDispatcher
 
 log = logging.getLogger("kiosk.shell.service")
 
@@ -101,7 +102,10 @@ class ServiceGlue:
         self._old_signals: dict[int, Any] = {}
         self._watchdog_ev: ClockEvent | None = None
 
-    def start(self) -> None:
+    def start(self, follow: EventDispatcher | None = None) -> None:
+        """Signals, the watchdog; with ``follow`` (the app) the unit's status line follows its ``mode``."""
+        if follow is not None:
+            follow.bind(mode=lambda _app, mode: self.say_mode(mode))
         if self.kiosk_mode:
             ExceptionManager.add_handler(_KeepRunning())
         Window.bind(on_request_close=self.on_request_close, on_keyboard=self._on_keyboard, on_flip=self._on_flip)

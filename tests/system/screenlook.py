@@ -48,3 +48,19 @@ def wait_drawn(machine: Machine, path: Path, timeout: float = 120) -> Look:
 
     machine.wait_until(f"the kiosk's picture on the screen ({path.name})", drawn, timeout, every=2.0)
     return seen[-1]
+
+
+def wait_still(machine: Machine, path: Path, timeout: float = 120) -> Look:
+    """Screendumps until two in a row, a few seconds apart, are the same picture: a screen that waits for the guests
+    (the picker, a menu), not attract mode, whose bots and calls never stand still; the last stays at ``path``."""
+    previous = b""
+
+    def still() -> bool:
+        nonlocal previous
+        machine.screendump(path)
+        now = path.read_bytes()
+        same, previous = now == previous, now
+        return same and look(path).drawn
+
+    machine.wait_until(f"a still picture on the screen ({path.name})", still, timeout, every=3.0)
+    return look(path)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from devtools.guest import STATE, as_kiosk, request, seed, wait_status
 from devtools.image import Image
 from devtools.vm import Machine, Stick, make_fat_stick
-from system.guest import STATE, as_kiosk, request, seed, wait_status
 from system.screenlook import wait_drawn
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(1800)]

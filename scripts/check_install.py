@@ -102,6 +102,8 @@ def _run_check(cache: Path, keep: bool) -> None:
             check(installed.read_text() == (src / "systemd" / unit).read_text(), f"{unit} installed")
         rule = root / "etc/udev/rules.d/99-tapstick.rules"
         check(rule.read_text() == (src / "hardware/udev/99-tapstick.rules").read_text(), "udev rule installed")
+        modules = (root / "etc/modules-load.d/sushi-kiosk.conf").read_text()
+        check("cdc_acm" in modules.split(), "the tap-stick board's driver loads at boot (DeviceAllow=char-ttyACM)")
 
         def state(unit: str) -> str:
             return subprocess.run(

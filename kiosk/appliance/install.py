@@ -60,6 +60,7 @@ ENABLE = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.path")
 MASK = ("getty@.service", "autovt@.service", "ctrl-alt-del.target")
 SYSCTL = "# The kiosk: no magic SysRq keys from a USB keyboard\nkernel.sysrq = 0\n"
 LOGIND = "# The kiosk: logind starts no login prompt on any virtual console\n[Login]\nNAutoVTs=0\nReserveVT=0\n"
+MODULES = "# The kiosk: the tap-stick board's USB serial driver, before kiosk.service (DeviceAllow=)\ncdc_acm\n"
 FIRMWARE = Path("/boot/firmware")
 FIRMWARE_LINES = ("disable_splash=1", "dtoverlay=vc4-kms-v3d")
 
@@ -255,6 +256,10 @@ class Installer:
         text = (self.source / "hardware" / "udev" / "99-tapstick.rules").read_text()
         reload = ("udevadm", "control", "--reload") if self.systemd_running() else ()
         self.write_file("udev", Path("/etc/udev/rules.d/99-tapstick.rules"), text, then=reload)
+        # the tap-stick board's driver loaded at every boot, board or not: the unit's DeviceAllow=char-ttyACM is
+        # resolved from /proc/devices when the kiosk starts, so a board plugged in later (cdc_acm loaded only then)
+        # could not be opened until the kiosk restarted
+        self.write_file("udev", Path("/etc/modules-load.d/sushi-kiosk.conf"), MODULES)
 
     def step_units(self) -> None:
         step = "service"

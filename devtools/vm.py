@@ -31,7 +31,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -39,7 +39,7 @@ from typing import Any
 
 from devtools.image import Image
 
-__all__ = ["GuestError", "Machine", "Stick", "make_fat_stick", "make_ext4_stick"]
+__all__ = ["GuestError", "Machine", "Stick", "make_fat_stick"]
 
 QEMU = "qemu-system-x86_64"
 TABLET_MAX = 32767
@@ -67,12 +67,6 @@ def make_fat_stick(path: Path, files: dict[str, bytes] | None = None, size_mb: i
         src.write_bytes(data)
         subprocess.run(["mcopy", "-i", str(path), str(src), f"::{name}"], check=True)
         src.unlink()
-    return path
-
-
-def make_ext4_stick(path: Path, label: str = "KIOSKDATA", size_mb: int = 256) -> Path:
-    subprocess.run(["truncate", "-s", f"{size_mb}M", str(path)], check=True)
-    subprocess.run(["mkfs.ext4", "-q", "-L", label, str(path)], check=True)
     return path
 
 
@@ -175,6 +169,7 @@ class Machine:
         self.tty: _Serial | None = None
         self.boots = 0
         self.sticks: dict[str, Stick] = {}
+        self._data_plugged = True  # the data stick is in at the next boot
         self._overlay(self.root_disk, image.disk)
         if self.data_disk is not None:
             self._overlay(self.data_disk, image.data)
@@ -214,8 +209,6 @@ class Machine:
 
     def attach_data_stick(self) -> None:
         self._data_plugged = True
-
-    _data_plugged = True
 
     # ---- power
     def command(self) -> list[str]:
@@ -356,10 +349,6 @@ class Machine:
             raise GuestError(f"the machine did not power off in time\n{self.console_tail()}") from None
         self._closed()
 
-    def reboot(self, timeout: float = 300) -> None:
-        self.shutdown()
-        self.boot(timeout)
-
     def rebooted(self, timeout: float = 600) -> None:
         """The guest rebooted by itself (an update, read-only mode switched): wait for it, then switch on again."""
         self.wait_off(timeout)
@@ -412,14 +401,6 @@ class Machine:
     def out(self, command: str, timeout: float = 120) -> str:
         """``command``'s output; it must succeed."""
         return self.shell(command, timeout, check=True)[1]
-
-    def write_file(self, path: str, data: bytes, mode: str = "644") -> None:
-        """A file written in the guest (through the shell, base64: any bytes)."""
-        import base64
-
-        text = base64.b64encode(data).decode()
-        self.out(f"mkdir -p {shlex.quote(os.path.dirname(path))}")
-        self.out(f"echo {text} | base64 -d > {shlex.quote(path)} && chmod {mode} {shlex.quote(path)}")
 
     def wait_until(self, what: str, pred: Callable[[], bool], timeout: float, every: float = 1.0) -> None:
         """Poll ``pred`` (which asks the guest) until it holds; fail with ``what`` and the console's tail."""
@@ -510,10 +491,3 @@ class Machine:
             if ev and ev.get("event") == "DEVICE_DELETED" and ev.get("data", {}).get("device") == stick_id:
                 break
         self.qmp.cmd("blockdev-del", **{"node-name": f"{stick_id}-node"})
-
-
-@contextlib.contextmanager
-def timed(label: str, into: dict[str, float]) -> Iterator[None]:
-    t0 = time.monotonic()
-    yield
-    into[label] = round(time.monotonic() - t0, 1)

@@ -12,7 +12,9 @@ What goes in is what a blank card gets from the owner's guide, and nothing more:
 3. ``scripts/install.sh --pin 1357 --read-only --data-device /dev/loopN``, as the owner's guide runs it; on plain
    Debian the read-only root is Debian's ``overlayroot`` (the installer installs it where raspi-config is missing);
 4. the test's own access, which a Pi has too: a root shell on the second serial port (``ttyS1``; a Pi's UART
-   console is the maker's serial cable). The kernel's console is the first serial port.
+   console is the maker's serial cable). The kernel's console is the first serial port;
+5. for the emulated machine: an initramfs with only its drivers, and the unit's start timeout, its watchdog and
+   the data stick's wait at boot scaled for an emulated CPU (``EMULATED_CPU``, ``EMULATED_DEVICE_TIMEOUT``).
 
 The root becomes a raw ext4 disk (``mkfs.ext4 -d``, no loop mount), the kernel and initramfs are copied beside it.
 The result is cached under ``<cache>/images/<key>/`` by a hash of everything that went into it (the checkout's
@@ -61,6 +63,22 @@ FSTAB = (
 # the blank card's network: a wired link by DHCP (Pi OS: NetworkManager; here systemd-networkd, in systemd itself)
 NETWORK = "[Match]\nName=eth*\n\n[Network]\nDHCP=yes\n"
 # the test's shell: root, logged in, on the second serial port (the way in that a maker's serial cable gives)
+# the initramfs holds what this machine boots from, as a Pi's does (Raspberry Pi OS makes one only for read-only
+# mode, with the Pi's own drivers): virtio's disk, ext4, and the overlay for overlayroot. Debian's default
+# (MODULES=most) packs every storage driver it has: 37 MB that the emulated CPU unpacks and probes for ~20 s a boot.
+INITRAMFS_CONF = "# devtools/image.py: only the drivers this machine needs\nMODULES=list\n"
+INITRAMFS_MODULES = "virtio_pci\nvirtio_blk\next4\noverlay\n"
+# the emulated CPU: one core of this machine per table under TCG is several times slower than a Pi 4, and a boot
+# beside another table slower still; the unit's start timeout and watchdog are scaled as for a Pi that much slower
+# (what they guard, a start that never reaches READY and a UI that stops, is still what the tests see)
+EMULATED_CPU = """# devtools/image.py: scaled for an emulated CPU (the shipped unit: WatchdogSec=30, TimeoutStartSec=90)
+[Service]
+WatchdogSec=120
+TimeoutStartSec=360
+"""
+# ...and the data stick's wait at boot (the installer's fstab: x-systemd.device-timeout=30s): USB enumeration under
+# emulation beside another machine can take longer than that, which a Pi's never does
+EMULATED_DEVICE_TIMEOUT = ("x-systemd.device-timeout=30s", "x-systemd.device-timeout=90s")
 TEST_SHELL = """# test access (devtools/image.py): a root shell on the second serial port (a serial cable on a Pi)
 [Service]
 ExecStart=
@@ -169,10 +187,22 @@ def _build_into(out: Path, tar: Path, cache: Path) -> str:
             shell = root / "etc/systemd/system/serial-getty@ttyS1.service.d"
             shell.mkdir(parents=True, exist_ok=True)
             (shell / "autologin.conf").write_text(TEST_SHELL)
+            (root / "etc/systemd/system/kiosk.service.d").mkdir(parents=True, exist_ok=True)
+            (root / "etc/systemd/system/kiosk.service.d/emulated-cpu.conf").write_text(EMULATED_CPU)
             subprocess.run(["systemctl", f"--root={root}", "enable", "serial-getty@ttyS1.service"], check=True)
+            (root / "etc/initramfs-tools/conf.d/sushi-test-image.conf").write_text(INITRAMFS_CONF)
+            with (root / "etc/initramfs-tools/modules").open("a") as modules:
+                modules.write(INITRAMFS_MODULES)
             r = installer(root, "--pin", PIN, "--read-only", "--data-device", loop)
             if r.returncode != 0:
                 raise SystemExit(f"the installer failed in the image's root (exit {r.returncode})")
+            fstab = (root / "etc" / "fstab").read_text()
+            assert EMULATED_DEVICE_TIMEOUT[0] in fstab, "the installer's data stick line changed"
+            (root / "etc" / "fstab").write_text(fstab.replace(*EMULATED_DEVICE_TIMEOUT))
+            # the installer's overlayroot rebuilt the initramfs already; once more so the list holds either way
+            subprocess.run(
+                ["chroot", str(root), "update-initramfs", "-u", "-k", "all"], check=True, capture_output=True
+            )
             work = root.parent
         # mounted_root unmounted /proc, /sys, /dev, the caches and the data stick: the tree is plain files now
         try:

@@ -45,6 +45,15 @@ QEMU = "qemu-system-x86_64"
 TABLET_MAX = 32767
 
 
+def default_cpus() -> int:
+    """``KIOSK_VM_CPUS``, else two, or one per machine when test workers run machines side by side (each emulated
+    CPU is a busy host thread: two machines of two on two cores only wait for each other)."""
+    if os.environ.get("KIOSK_VM_CPUS"):
+        return int(os.environ["KIOSK_VM_CPUS"])
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return max(1, min(2, (os.cpu_count() or 2) // workers))
+
+
 class GuestError(AssertionError):
     """The guest did not do what was waited for (with the console's last lines)."""
 
@@ -150,7 +159,7 @@ class Machine:
         *,
         data_stick: bool = True,
         memory_mb: int = 2048,
-        cpus: int = int(os.environ.get("KIOSK_VM_CPUS", "2")),
+        cpus: int | None = None,
         guestfwd: str | None = None,
         cmdline_extra: str = "",
     ) -> None:
@@ -158,7 +167,7 @@ class Machine:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.memory_mb = memory_mb
-        self.cpus = cpus
+        self.cpus = cpus or default_cpus()
         self.guestfwd = guestfwd
         self.cmdline_extra = cmdline_extra
         self.root_disk = self.folder / "root.qcow2"
@@ -313,7 +322,9 @@ class Machine:
     def _login(self, deadline: float) -> None:
         assert self.tty is not None
         start = len(self.tty.data)
-        # agetty logs root in by itself; poke it until its shell answers (the first bytes may arrive before agetty)
+        # agetty logs root in by itself (what is sent before agetty opens the port is lost, so wait for its line);
+        # then poke until the shell answers (the line discipline keeps what is typed while bash starts)
+        self.tty.wait(re.compile(rb"\(automatic login\)"), start, deadline)
         pattern = re.compile(rb"@@READY(\d+)@@")
         while True:
             self.tty.send(

@@ -70,6 +70,23 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
             item.add_marker(pytest.mark.timeout(child_s + 60))
 
 
+def pytest_xdist_make_scheduler(config: Any, log: Any) -> Any:
+    """The booted tier (``-m system``) spreads its few long tests one by one (a file's tests together only when
+    they share one booted table: see tests/system/conftest.py), so that two workers each run a VM to the end."""
+    if (config.getoption("markexpr") or "").strip() != "system":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneTablePerScope(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            from system.conftest import scope_of
+
+            return scope_of(nodeid)
+
+    config.option.loadscopereorder = False  # (xdist would put the files with the most tests first)
+    return OneTablePerScope(config, log)
+
+
 # =============================================================================================== the app
 def start_kiosk(state: Path, cfg: Any, **app_kw: Any) -> Any:
     """Configure Kivy, build and start the real kiosk in a 1920x1080 window, build every screen now."""

@@ -1,17 +1,21 @@
 """The booted tier: the table as a café plugs it in, in QEMU (``./test.sh -m system``; docs/developer/testing.md).
 
 The image is built once per checkout by :mod:`devtools.image` (the installer run in a fresh Debian root, cached by a
-hash of what went into it); each test boots copy-on-write overlays of it through :class:`devtools.vm.Machine`.
-Needs root (the image's chroot and loop device), mmdebstrap and QEMU (test.sh installs both); without them the
-tier is skipped with the reason. Screendumps and the guest's console logs stay in ``artifacts/system/<test>/``.
+hash of what went into it); each test boots copy-on-write overlays of it through :class:`devtools.vm.Machine`
+(``machine``), or shares one booted table with the other tests of its file (``shared_table``). Two workers run two
+machines side by side, one virtual CPU each (``KIOSK_VM_CPUS``), the longest tests first. Needs root (the image's
+chroot and loop device), mmdebstrap and QEMU (test.sh installs both); without them the tier is skipped with the
+reason. Screendumps and the guest's console logs stay in ``artifacts/system/<test or file>/``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +24,25 @@ from devtools.vm import Machine
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "system"
+#: the longest first (a boot under emulation is about a minute; power cuts boot six times per table, an update three
+#: times and installs), so that the last test to start is a short one and the workers finish together
+LONGEST_FIRST = ("test_power_cuts.py", "test_updates.py", "test_update_rollback.py", "test_backup.py")
+#: files whose tests run on one booted table, in order (they go to one worker together)
+SHARED_TABLE = ("test_boot.py",)
+
+
+def scope_of(nodeid: str) -> str:
+    """What one worker runs in one go: a test on its own table, or a file whose tests share one."""
+    file = nodeid.split("::", 1)[0]
+    return file if Path(file).name in SHARED_TABLE else nodeid
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    def rank(item: Any) -> int:
+        name = Path(str(item.fspath)).name
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # (stable: a file's own order stays)
 
 
 @pytest.fixture(scope="session")
@@ -32,12 +55,26 @@ def image() -> Image:
     return build()
 
 
-@pytest.fixture
-def artifacts(request: pytest.FixtureRequest) -> Path:
-    folder = ARTIFACTS / request.node.name
+def _artifacts(name: str) -> Path:
+    folder = ARTIFACTS / name
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder
+
+
+def _switched_off(m: Machine, artifacts: Path) -> None:
+    if m.proc is not None:  # still on: the boot's journal too (the kiosk's log lines say what the screen did)
+        with contextlib.suppress(Exception):
+            (artifacts / "journal.txt").write_text(m.shell("journalctl -b --no-pager -o short-monotonic", 60)[1])
+    m.power_cut()
+    for log in ("console.log", "shell.log", "qemu.log"):
+        if (m.folder / log).exists():
+            shutil.copyfile(m.folder / log, artifacts / log)
+
+
+@pytest.fixture
+def artifacts(request: pytest.FixtureRequest) -> Path:
+    return _artifacts(request.node.name)
 
 
 @pytest.fixture
@@ -46,7 +83,17 @@ def machine(image: Image, tmp_path: Path, artifacts: Path) -> Iterator[Machine]:
     try:
         yield m
     finally:
-        m.power_cut()
-        for log in ("console.log", "shell.log", "qemu.log"):
-            if (m.folder / log).exists():
-                shutil.copyfile(m.folder / log, artifacts / log)
+        _switched_off(m, artifacts)
+
+
+@pytest.fixture(scope="module")
+def shared_table(
+    image: Image, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Machine]:
+    """One table for a file's tests (in ``SHARED_TABLE``): switched on by the first, off after the last."""
+    name = Path(str(request.node.fspath)).stem
+    m = Machine(image, tmp_path_factory.mktemp(name) / "vm")
+    try:
+        yield m
+    finally:
+        _switched_off(m, _artifacts(name))

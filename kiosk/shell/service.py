@@ -101,6 +101,7 @@ class ServiceGlue:
         self.stop_reason = ""
         self._old_signals: dict[int, Any] = {}
         self._watchdog_ev: ClockEvent | None = None
+        self._status: str | None = None  # the status line to send once a frame showing it is on the screen
 
     def start(self, follow: EventDispatcher | None = None) -> None:
         """Signals, the watchdog; with ``follow`` (the app) the unit's status line follows its ``mode``."""
@@ -130,6 +131,9 @@ class ServiceGlue:
     def _on_flip(self, *_a: Any) -> None:
         # stays bound (unbinding inside the dispatch would make Kivy skip the next on_flip handler)
         if self.first_frame_at is not None:
+            if self._status is not None:
+                sd_notify(f"STATUS={self._status}")
+                self._status = None
             return
         self.first_frame_at = time.monotonic()
         sd_notify("READY=1\nSTATUS=attract mode")
@@ -137,9 +141,10 @@ class ServiceGlue:
         self._on_first_frame()
 
     def say_mode(self, mode: str) -> None:
-        """The unit's status line follows what the table shows (from the first frame on: READY=1 says the first)."""
+        """The unit's status line follows what the table shows: sent with the next frame drawn, so that it says what
+        is on the screen (from the first frame on: READY=1 says the first)."""
         if self.first_frame_at is not None:
-            sd_notify(f"STATUS={STATUS.get(mode, mode)}")
+            self._status = STATUS.get(mode, mode)
 
     def _on_signal(self, signum: int, _frame: FrameType | None) -> None:
         self.stop_reason = signal.Signals(signum).name

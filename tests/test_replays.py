@@ -1,0 +1,313 @@
+"""Replays of the day's best games (attract mode) and "Watch again" (results), kiosk/shell/replays.py.
+
+Plain tests: the choice of the day's best (ties, time trials, bots-only days, games not installed), the pace,
+the archive keeping the day's best past its limit, and what a journal's header and end say. In the real kiosk
+(one child process for the file): a replay in attract mode ends in exactly the recorded final state and score
+with every move on screen, writing nothing; a damaged journal is skipped with one log line; Watch again from
+every seat that played, in each seat's language, skipped by a touch or a seat button, back to the results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sys
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import build_app, button_with_text, frames, run_child, run_scenarios, run_until, seat_event, tap, tap_at
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kiosk.ai import RandomBot
+from kiosk.bestgames import Played, choose_best, day_played, pace, read_played
+from kiosk.games import GAMES
+from kiosk.storage import SavedGames
+
+CHILD_S = 600
+HERE = Path(__file__).resolve()
+LOWER = {k: s.lower_is_better for k, s in GAMES.items()}
+T0 = datetime(2026, 12, 6, 14, 0).astimezone()
+
+
+def played(
+    game: str, scores: list[int], bots: list[str], minute: int = 0, time_s: float | None = None, name: str = ""
+) -> Played:
+    seats = tuple((i, b) for i, b in enumerate(bots))
+    at = T0 + timedelta(minutes=minute)
+    ident = name or f"{game}-{minute}-{'-'.join(map(str, scores))}"
+    return Played(Path(ident + ".jsonl"), ident, game, at - timedelta(minutes=5), at, tuple(scores), seats, time_s)
+
+
+def play_out(saved: Any, key: str, seats: list[dict[str, Any]], seed: int, outcome_extra: dict[str, Any] | None = None):
+    """A finished game of ``key`` by random moves, journaled in ``saved`` (its journal's path and final state)."""
+    spec = GAMES[key]
+    state = spec.new_game(len(seats), seed)
+    journal = saved.start(key, len(seats), seed, state=state, seats=seats)
+    bots = [RandomBot(g, seed + g) for g in range(len(seats))]
+    while not state.is_over():
+        g = state.to_move()[0]
+        state.apply(g, bots[g].choose(state))
+    assert journal.sync(state)
+    outcome = state.outcome()
+    if outcome_extra:
+        outcome = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": "over", **outcome_extra}
+    path = journal.finish(outcome)
+    return path, state
+
+
+# =============================================================================================== the choice
+def test_the_best_guest_score_wins_and_bots_scores_never_count() -> None:
+    games = [
+        played("maki", [30, 90], ["", "hard"], 1),  # a bot's 90 is not a guest's
+        played("maki", [40, 10], ["", ""], 2),
+        played("maki", [99, 99], ["easy", "easy"], 3),  # bots only: never the best
+    ]
+    best = choose_best(games, LOWER)
+    assert best["maki"].id == games[1].id and best["maki"].score(False) == (40, 0)
+
+
+def test_a_tie_goes_to_the_game_that_ended_first() -> None:
+    later, earlier = played("wasabi", [50, 20], ["", ""], 30), played("wasabi", [10, 50], ["", ""], 10)
+    assert choose_best([later, earlier], LOWER)["wasabi"] is earlier
+    assert choose_best([earlier, later], LOWER)["wasabi"] is earlier
+
+
+def test_a_bots_only_day_has_no_best() -> None:
+    assert choose_best([played("makoto", [5, 7], ["easy", "hard"], m) for m in range(5)], LOWER) == {}
+
+
+def test_the_time_trial_is_its_own_board_fastest_first() -> None:
+    slow, fast = played("takoyaki", [5], [""], 1, time_s=80.5), played("takoyaki", [5], [""], 2, time_s=61.25)
+    race = played("takoyaki", [3, 2], ["", "normal"], 3)
+    best = choose_best([slow, fast, race], LOWER)
+    assert best["takoyaki-trial"] is fast and best["takoyaki-trial"].score(True) == (61250, 0)
+    assert best["takoyaki"] is race
+
+
+def test_a_game_not_installed_or_found_damaged_is_left_out() -> None:
+    gone, good, bad = (
+        played("pachinko", [9, 9], ["", ""]),
+        played("maki", [5, 1], ["", ""]),
+        played("maki", [9, 1], ["", ""]),
+    )
+    assert choose_best([gone, good, bad], LOWER, skip={bad.id}) == {"maki": good}
+
+
+@given(st.lists(st.tuples(st.integers(0, 300), st.booleans(), st.integers(0, 600)), min_size=1, max_size=12))
+def test_the_best_is_never_beaten_by_a_guest_score(rows: list[tuple[int, bool, int]]) -> None:
+    games = [
+        played("maki", [s, 0], ["" if guest else "easy", "easy"], m, name=f"g{i}")
+        for i, (s, guest, m) in enumerate(rows)
+    ]
+    best = choose_best(games, LOWER).get("maki")
+    guests = [g for g in games if g.guests]
+    assert (best is None) == (not guests)
+    if best is not None:
+        top = best.score(False)[0]
+        assert all(g.score(False)[0] < top or (g.score(False)[0] == top and g.ended >= best.ended) for g in guests)
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from("ab")), max_size=400), st.floats(10, 120))
+def test_the_pace_shows_every_move_within_the_time(moves: list[tuple[int, str]], total: float) -> None:
+    delays = pace(moves, total, 1.2, 0.15)
+    assert len(delays) == len(moves) and all(0.15 <= d <= 1.2 for d in delays)
+    if moves and 0.15 * len(moves) * 3 <= total:  # room for every move at its shortest
+        assert sum(delays) <= total + 1e-6
+    for i in range(1, len(moves)):  # a dull stretch (the same seat, the same move) goes faster
+        if moves[i] == moves[i - 1] and moves[i - 1] != (moves[i - 2] if i >= 2 else None):
+            assert delays[i] <= delays[i - 1]
+
+
+# =============================================================================================== the archive
+def test_the_days_best_stays_past_the_archive_limit(tmp_path: Path) -> None:
+    clock = [datetime.now().astimezone()]
+    with SavedGames(tmp_path / "g", specs=GAMES, clock=lambda: clock[0], archive_limit_bytes=1) as saved:
+        guests = [{"seat": 0, "bot": None}, {"seat": 3, "bot": "easy"}]
+        paths = [play_out(saved, "maki", guests, seed)[0] for seed in (1, 2, 3)]
+        bots_only = play_out(saved, "maki", [{"seat": 0, "bot": "easy"}, {"seat": 3, "bot": "easy"}], 4)[0]
+        best = choose_best(day_played(saved.archive, clock[0].date()), LOWER)["maki"]
+        assert best.path in paths
+        assert saved.prune_archive() == 3 and [p.name for p in saved.archived()] == [best.path.name]
+        assert not bots_only.exists()
+        assert saved.journal_bytes() == best.path.stat().st_size
+        clock[0] += timedelta(days=1)  # the next day: it goes too
+        assert saved.prune_archive() == 1 and saved.archived() == []
+
+
+def test_what_a_journal_says_about_its_game(tmp_path: Path) -> None:
+    with SavedGames(tmp_path / "g", specs=GAMES) as saved:
+        path, state = play_out(saved, "takoyaki", [{"seat": 2, "bot": None}], 5, {"time": 42.5})
+        p = read_played(path)
+        assert p is not None and p.board == "takoyaki-trial" and p.time_s == 42.5 and p.guests == [0]
+        assert p.scores == tuple(state.scores()) and p.seats == ((2, ""),)
+        unfinished = saved.start("maki", 2, 1, state=GAMES["maki"].new_game(2, 1), seats=[{"seat": 0}, {"seat": 1}])
+        assert read_played(unfinished.path) is None
+        unfinished.abandon("idle")
+        assert read_played(saved.archive / unfinished.path.name) is None  # abandoned: never a best
+        (tmp_path / "junk.jsonl").write_bytes(b"\x00garbage\n")
+        assert read_played(tmp_path / "junk.jsonl") is None
+        assert day_played(saved.archive, date(1999, 1, 1)) == []
+
+
+# =============================================================================================== the window
+SCENARIOS = ["attract_replay_as_recorded", "damaged_journal_skipped", "watch_again_every_seat"]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return run_child(HERE, tmp_path_factory.mktemp("replays"), timeout=CHILD_S)
+
+
+@pytest.mark.ui
+@pytest.mark.timeout(CHILD_S + 60)
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario(results: dict[str, Any], name: str) -> None:
+    assert results.get(name) == "ok", results.get(name, f"did not run: {sorted(results)}")
+
+
+def files_of(folder: Path) -> dict[str, tuple[int, int, str]]:
+    """Every file under ``folder``: size, modification time and content hash (what "nothing written" compares)."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        if p.is_file():
+            out[str(p.relative_to(folder))] = (
+                p.stat().st_size,
+                p.stat().st_mtime_ns,
+                hashlib.sha256(p.read_bytes()).hexdigest(),
+            )
+    return out
+
+
+def child_main(tmp: Path, out: Path) -> None:
+    from kivy.clock import Clock
+
+    from kiosk.engine import replay
+
+    state_dir = tmp / "state"
+    app = build_app(state_dir)
+    run_until(lambda: app.saved_games.available and app.scores.available, 30, "the stores")
+    pos = app.table.by_position
+
+    def replay_to_the_end(session: Any) -> set[int]:
+        """Run the replay on screen to its end; the moves seen on screen at some frame."""
+        seen: set[int] = set()
+        ev = Clock.schedule_interval(lambda _dt: seen.add(session.done), 0)
+        run_until(lambda: session.state.is_over(), 200, "the replay's end")
+        frames(2)
+        ev.cancel()
+        return seen
+
+    def attract_replay_as_recorded() -> None:
+        seats = [{"seat": pos("south-west").index, "bot": None}, {"seat": pos("north-east").index, "bot": "easy"}]
+        path, final = play_out(app.saved_games, "maki", seats, 21)
+        header = json.loads(path.read_text().splitlines()[0])
+        app.scores.add("maki", "KEN", max(final.scores()), journal=header["id"], game_seat=0)
+        app.go_attract()
+        assert ("replay", "maki") in app.director.steps()
+        before = files_of(state_dir)
+        app.director.jump_to("replay", "maki", hold=True)
+        session = app.replays.session
+        assert session is not None and app.sm.current == "game:maki" and app.mode == "attract"
+        corner_text = app.replays._corners.corners[0].text
+        assert "KEN" in corner_text and f"{max(final.scores())} points" in corner_text and GAMES["maki"].title in corner_text
+        screen = app.sm.current_screen
+        assert all(z.ids.tray.locked for z in screen.panels.values() if z.in_game), "hands stay hidden"
+        seen = replay_to_the_end(session)
+        moves = len(session.moves)
+        assert seen >= set(range(1, moves + 1)), f"moves never on screen: {set(range(1, moves + 1)) - seen}"
+        again = replay(GAMES["maki"], 2, 21, final.journal)
+        assert session.state.fingerprint() == again.fingerprint() == final.fingerprint()
+        end = json.loads(path.read_text().splitlines()[-1])
+        assert list(session.state.scores()) == end["outcome"]["scores"]
+        assert sum(session.delays) <= 90.0 + 1e-6 or min(session.delays) == 0.15
+        app.replays.stop()
+        assert files_of(state_dir) == before, "a replay writes nothing"
+
+    def damaged_journal_skipped() -> None:
+        seats = [{"seat": pos("south-east").index, "bot": None}, {"seat": pos("north-west").index, "bot": None}]
+        path, final = play_out(app.saved_games, "wasabi", seats, 5)
+        lines = path.read_bytes().split(b"\n")
+        actions = [i for i, line in enumerate(lines) if b'"seat"' in line and b'"action"' in line]
+        lines[actions[len(actions) // 2]] = b'{"seat": 0, "action": {"type": "NoSuchMove"}}'
+        path.write_bytes(b"\n".join(lines))
+        logged: list[str] = []
+        handler = logging.Handler()
+        handler.emit = lambda record: logged.append(record.getMessage())  # type: ignore[method-assign]
+        logging.getLogger("kiosk.shell.replays").addHandler(handler)
+        try:
+            app.go_attract()
+            for _ in range(3):  # the cycle comes round to it again: still one line
+                app.director.jump_to("replay", "wasabi", hold=True) if (
+                    "replay",
+                    "wasabi",
+                ) in app.director.steps() else None
+                frames(1)
+                assert app.replays.session is None and not app.sm.current.startswith("game:wasabi")
+        finally:
+            logging.getLogger("kiosk.shell.replays").removeHandler(handler)
+        assert len([m for m in logged if path.name in m]) == 1, logged
+        assert ("replay", "wasabi") not in app.director.steps()
+
+    def watch_again_every_seat() -> None:
+        groups = [["south-west", "south-east", "north-west", "north-east"], ["west", "east"]]
+        langs = ["de", "fr", "ja", "es", "en", "de"]
+        n = 0
+        for group in groups:
+            indices = [pos(p).index for p in group]
+            app.start_game("maki", [(i, None) for i in indices], seed=3)
+            session = app.session
+            session.set_languages("en", {str(i): langs[k] for k, i in enumerate(indices)})
+            bots = [RandomBot(g, 9) for g in range(session.players)]
+            while not session.state.is_over():
+                g = session.state.to_move()[0]
+                session.apply(g, bots[g].choose(session.state))
+            final = session.state.fingerprint()
+            run_until(lambda: app.mode == "results", 10, "the results")
+            for pad in app.results.pads.values():
+                if pad.entering:
+                    pad.finish()
+            frames(2)
+            before = files_of(state_dir)
+            for k, i in enumerate(indices):
+                pad = app.results.pads[i]
+                assert pad.can_watch
+                button = button_with_text(pad, pad.tr.gettext("Watch again") + " " + pad.tr.sym("\u25b6"))
+                tap(button)
+                replaying = app.replays.session
+                assert app.mode == "replay" and replaying is not None, f"Watch again at seat {i}"
+                screen = app.sm.current_screen
+                for j, lang in zip(indices, [langs[m] for m in range(len(indices))], strict=True):
+                    assert screen.panels[j].language == lang, "each seat reads its own language"
+                frames(10)
+                if k == len(indices) - 1:  # the last one is watched to its end: the game as it was played
+                    replay_to_the_end(replaying)
+                    assert replaying.state.fingerprint() == final
+                    run_until(lambda: app.mode == "results", 10, "back to the results by itself")
+                elif n % 2:
+                    seat_event(app, indices[(k + 1) % len(indices)], "button", "press", "a")  # another seat skips
+                else:
+                    tap_at(*app.table.region(pos(group[(k + 1) % len(group)]), 1920, 1080).center)
+                    frames(1)
+                n += 1
+                assert app.mode == "results" and app.sm.current == "results", f"skipped at seat {i}"
+                assert app.results._done_ev is not None, "the results wait their time again"
+            assert files_of(state_dir) == before, "Watch again writes nothing"
+            app.go_attract()
+
+    run_scenarios(
+        {
+            "attract_replay_as_recorded": attract_replay_as_recorded,
+            "damaged_journal_skipped": damaged_journal_skipped,
+            "watch_again_every_seat": watch_again_every_seat,
+        },
+        out,
+    )
+    app.stop()
+
+
+if __name__ == "__main__":
+    child_main(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -202,30 +202,39 @@ def child_main(tmp: Path, out: Path) -> None:
         return seen
 
     def attract_replay_as_recorded() -> None:
-        seats = [{"seat": pos("south-west").index, "bot": None}, {"seat": pos("north-east").index, "bot": "easy"}]
-        path, final = play_out(app.saved_games, "maki", seats, 21)
-        header = json.loads(path.read_text().splitlines()[0])
-        app.scores.add("maki", "KEN", max(final.scores()), journal=header["id"], game_seat=0)
-        app.go_attract()
-        assert ("replay", "maki") in app.director.steps()
-        before = files_of(state_dir)
-        app.director.jump_to("replay", "maki", hold=True)
-        session = app.replays.session
-        assert session is not None and app.sm.current == "game:maki" and app.mode == "attract"
-        corner_text = app.replays._corners.corners[0].text
-        assert "KEN" in corner_text and f"{max(final.scores())} points" in corner_text and GAMES["maki"].title in corner_text
-        screen = app.sm.current_screen
-        assert all(z.ids.tray.locked for z in screen.panels.values() if z.in_game), "hands stay hidden"
-        seen = replay_to_the_end(session)
-        moves = len(session.moves)
-        assert seen >= set(range(1, moves + 1)), f"moves never on screen: {set(range(1, moves + 1)) - seen}"
-        again = replay(GAMES["maki"], 2, 21, final.journal)
-        assert session.state.fingerprint() == again.fingerprint() == final.fingerprint()
-        end = json.loads(path.read_text().splitlines()[-1])
-        assert list(session.state.scores()) == end["outcome"]["scores"]
-        assert sum(session.delays) <= 90.0 + 1e-6 or min(session.delays) == 0.15
-        app.replays.stop()
-        assert files_of(state_dir) == before, "a replay writes nothing"
+        for key in GAMES:  # every game, its own screen: Takoyaki's a time trial
+            trial = key == "takoyaki"
+            seats = [{"seat": pos("south-west").index, "bot": None}]
+            seats += [] if trial else [{"seat": pos("north-east").index, "bot": "easy"}]
+            path, final = play_out(app.saved_games, key, seats, 21, {"time": 61.5} if trial else None)
+            header = json.loads(path.read_text().splitlines()[0])
+            board = f"{key}-trial" if trial else key
+            shown = 61500 if trial else final.scores()[0]
+            app.scores.add(board, "KEN", shown, journal=header["id"], game_seat=0)
+            app.go_attract()
+            assert ("replay", key) in app.director.steps()
+            before = files_of(state_dir)
+            app.director.jump_to("replay", key, hold=True)
+            session = app.replays.session
+            assert session is not None and app.sm.current == f"game:{key}" and app.mode == "attract"
+            corner_text = app.replays._corners.corners[0].text
+            score = "61.50 s" if trial else f"{shown} point"
+            wanted = ["Today's best", GAMES[key].title, f"KEN: {score}", "Played at"]
+            assert all(w in corner_text for w in wanted), corner_text
+            screen = app.sm.current_screen
+            trays = [z.ids.tray for z in screen.panels.values() if z.in_game and "tray" in z.ids]
+            assert all(t.locked or t.always_open for t in trays), "hands stay hidden"
+            seen = replay_to_the_end(session)
+            moves = len(session.moves)
+            assert seen >= set(range(1, moves + 1)), f"{key}: moves never on screen: {set(range(1, moves + 1)) - seen}"
+            again = replay(GAMES[key], len(seats), 21, final.journal)
+            assert session.state.fingerprint() == again.fingerprint() == final.fingerprint()
+            end = json.loads(path.read_text().splitlines()[-1])
+            assert list(session.state.scores()) == end["outcome"]["scores"]
+            assert sum(session.delays) <= 90.0 + 1e-6 or min(session.delays) == 0.15
+            assert not any(t.is_open for t in trays if not t.always_open), "no hand was opened during the replay"
+            app.replays.stop()
+            assert files_of(state_dir) == before, "a replay writes nothing"
 
     def damaged_journal_skipped() -> None:
         seats = [{"seat": pos("south-east").index, "bot": None}, {"seat": pos("north-west").index, "bot": None}]

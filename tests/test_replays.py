@@ -219,7 +219,7 @@ def child_main(tmp: Path, out: Path) -> None:
             assert session is not None and app.sm.current == f"game:{key}" and app.mode == "attract"
             corner_text = app.replays._corners.corners[0].text
             score = "61.50 s" if trial else f"{shown} point"
-            wanted = ["Today's best", GAMES[key].title, f"KEN: {score}", "Played at"]
+            wanted = ["Today's best game", GAMES[key].title, f"KEN: {score}", "Played at"]
             assert all(w in corner_text for w in wanted), corner_text
             screen = app.sm.current_screen
             trays = [z.ids.tray for z in screen.panels.values() if z.in_game and "tray" in z.ids]

@@ -101,7 +101,7 @@ class ReplayRoom:
             shown = tr.gettext("{seconds} s").format(seconds=tr.number(round(score / 1000, 2), "0.00"))
         else:
             shown = tr.ngettext("{n} point", "{n} points", score).format(n=tr.number(score))
-        lines = [tr.gettext("Today's best"), spec.title, tr.gettext("{who}: {score}").format(who=who, score=shown)]
+        lines = [tr.gettext("Today's best game"), spec.title, tr.gettext("{who}: {score}").format(who=who, score=shown)]
         return "\n".join(lines + [tr.gettext("Played at {time}").format(time=tr.time(played.ended, "HH:mm"))])
 
     # ---------------------------------------------------------------------------------------------- watch again
@@ -123,7 +123,7 @@ class ReplayRoom:
             langs = sorted({languages[s.index] for s in session.seats if s.edge == edge and s.index in languages})
             langs = langs or [self.app.cfg.language.default]
             trs = [translator(lang) for lang in langs]
-            words = [f"{t.gettext('Watch again')}\n{t.gettext('Touch anywhere to skip')}" for t in trs]
+            words = ["\n".join([t.gettext("Watch again"), t.gettext("Touch anywhere to skip")]) for t in trs]
             texts[edge] = ("\n".join(words), next((t.face for t in trs if t.face), ""))
         self._say(texts)
 

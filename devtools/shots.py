@@ -8,7 +8,9 @@ a real window at each size (default 1920x1080 and 1280x800), visits every screen
 * every game with a human at a long edge and, separately, at a short edge (bots in the other seats), the
   human's private tray held open;
 * every step of every game's how-to as the seat menu shows it at a seat (``seat_howto_<game>_<step>_<edge>``);
-* the results screen with the initials entry; the operator screen from both edges.
+* attract mode's replay of the day's best game of each title (a guest's game finished for the tour);
+* the results screen with the initials entry, with the initials saved ("Watch again"), and Watch again playing;
+* the operator screen from both edges.
 
 Files are ``artifacts/screens/<shot>_<W>x<H>.png`` (``--language ja``: in ``artifacts/screens/ja/``). Each screen
 is also walked by the fit checker (:func:`devtools.fit.check_tree`); its findings go to
@@ -297,6 +299,49 @@ class Tour:
             self.frame()
         self.run_until(lambda: app.mode == "results", 5, "the results screen")
 
+    def guests_game(self, key: str) -> None:
+        """A finished game of ``key`` with a guest at the south-west seat (a bot across), journaled as the table
+        does, and the guest's initials KEN on the board: the day's best for attract mode's replay."""
+        app = self.app
+        spec = app.games[key]
+        seats = [self.seat(LONG).index] + ([] if key == "takoyaki" else [self.seat("north-east").index])
+        state = spec.new_game(len(seats), SEED)
+        header = [{"seat": i, "bot": None if g == 0 else "random"} for g, i in enumerate(seats)]
+        journal = app.saved_games.start(key, len(seats), SEED, state=state, seats=header)
+        bots = [spec.bots["random"](g, SEED + g) for g in range(len(seats))]
+        while not state.is_over():
+            g = state.to_move()[0]
+            state.apply(g, bots[g].choose(state))
+        journal.sync(state)
+        outcome = state.outcome()
+        trial = len(seats) == 1
+        if trial:  # a time trial: its time in the end record, as the game screen keeps it
+            outcome = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": "over", "time": 84.2}
+        journal.finish(outcome)
+        board, score = (f"{key}-trial", 84200) if trial else (key, state.scores()[0])
+        app.scores.add(board, "KEN", score, journal=journal.id, game_seat=0)
+
+    def attract_replay(self, key: str) -> None:
+        """The day's best game of ``key`` replayed in attract mode, its caption in the corners, a few moves in."""
+        self.guests_game(key)
+        self.app.go_attract()
+        self.app.director.jump_to("replay", key, hold=True)
+        self.run_for(6.0 if self.pngs else 2.0)
+
+    def results_saved(self, position: str) -> None:
+        """The results once the initials are saved: "Play again" and "Watch again" at the guest's pad."""
+        self.results(position)
+        for pad in self.app.results.pads.values():
+            if pad.entering:
+                pad.finish()
+
+    def watch_again(self, position: str) -> None:
+        """ "Watch again" pressed at the guest's pad: the game replayed fast, the corners saying how to skip."""
+        self.results_saved(position)
+        self.frames(2)
+        self.app.results.watch_again()
+        self.run_for(3.0 if self.pngs else 1.0)
+
     def seat_howto(self, position: str, key: str, step: int) -> None:
         """One step of a game's how-to at a seat, as the seat menu shows it on the joining screen."""
         app = self.app
@@ -364,6 +409,8 @@ class Tour:
         self.take("attract_boards", only, partial(self.attract_step, "boards", next(iter(app.games)), 0.5))
         self.take("attract_event_boards", only, self.attract_event_boards)
         self.take("attract_offer", only, self.attract_offer)
+        for key in app.games:
+            self.take(f"attract_replay_{key}", only, partial(self.attract_replay, key))
         edges = (("long", LONG), ("short", SHORT))
         for edge, position in edges:
             self.take(f"picker_{edge}", only, partial(self.picker, position))
@@ -380,6 +427,8 @@ class Tour:
                     self.take(f"seat_howto_{key}_{i + 1}_{edge}", only, partial(self.seat_howto, position, key, i))
         for edge, position in edges:
             self.take(f"results_{edge}", only, partial(self.results, position))
+            self.take(f"results_saved_{edge}", only, partial(self.results_saved, position))
+            self.take(f"watch_again_{edge}", only, partial(self.watch_again, position))
         for key in app.games:  # four seats, four languages (not in the fit set: each language has its own tour)
             if not fit:
                 self.take(f"mixed_{key}", only, partial(self.mixed, key, MIXED))

@@ -182,6 +182,7 @@ class ReplayRoom:
     def _start(self, session: ReplaySession, on_over: Callable[..., None], mode: str | None) -> None:
         screen = self.app.launcher.screen_for(session.spec.key)
         screen.begin(session)
+        session.mark_trays(screen, True)
         session.bind(on_over=on_over)
         self.session = session
         self.app.show(screen.name, mode=mode)
@@ -190,7 +191,7 @@ class ReplayRoom:
     def _say(self, texts: dict[str, tuple[str, str]]) -> None:
         if self._corners is None:
             self._corners = ReplayCorners(self.app.table)
-        self._corners.say(texts)
+        self._corners.say(texts, self.session.seats if self.session is not None else ())
         if self._corners.parent is None and self.app.root is not None:
             self.app.root.add_widget(self._corners)
 
@@ -216,4 +217,5 @@ class ReplayRoom:
         motion.clear()
         screen = self.app.launcher.game_screens.get(session.spec.key)
         if screen is not None and screen.session is session:
+            session.mark_trays(screen, False)
             screen.end()

@@ -50,6 +50,8 @@ class BaseGameScreen(Speaks, Screen):
     hub = ObjectProperty(None, allownone=True)
     title = StringProperty("")
     attract = BooleanProperty(False)
+    #: "(replay)" beside the title while a finished game is replayed (:mod:`kiosk.ui.replay`), else "".
+    replay_note = StringProperty("")
 
     def begin(self, session: GameSession) -> None:
         """Take over ``session``: build the seat panels if not yet built, end the previous game, and note the
@@ -62,6 +64,7 @@ class BaseGameScreen(Speaks, Screen):
         self.attract = session.attract
         self.title = session.spec.title
         self.domain, self.language = session.spec.key, session.language
+        self.replay_note = self.tr.gettext("(replay)") if getattr(session, "replay", False) else ""
         for w in self.walk(restrict=True):
             if isinstance(w, CentrePanel):
                 w.domain, w.language = session.spec.key, session.language

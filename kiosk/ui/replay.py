@@ -34,6 +34,9 @@ class ReplaySession(GameSession):
     """The game of ``records`` (a journal's engine records) from its start, replayed over about ``total_s`` seconds.
     ``names``: game seat -> the initials to show for a guest (others: "Player"); ``levels``: the bots' seats."""
 
+    #: what the game screens read to say "(replay)" beside the title (:class:`kiosk.ui.game.BaseGameScreen`)
+    replay = True
+
     def __init__(
         self,
         spec: GameSpec,
@@ -97,6 +100,16 @@ class ReplaySession(GameSession):
             self._step_ev.cancel()
             self._step_ev = None
 
+    def mark_trays(self, screen: Any, replaying: bool) -> None:
+        """While replaying, a guest's closed tray shows no bot's picture (its seat counts as a bot's only to keep the
+        tray shut); after it (``replaying`` False) every tray shows what its seat's ``bot`` says again."""
+        for g, seat in enumerate(self.seats):
+            tray = screen.focus_tray(seat.index)
+            if tray is not None:
+                tray.on_bot(tray, tray.bot)
+                if replaying and g not in self.bot_levels:
+                    tray.bot_picture = ""
+
 
 class ReplayCorner(Label):
     """One corner's words, drawn turned by ``rotation`` about its centre (its kv rule: ``layouts/replay.kv``)."""
@@ -110,7 +123,8 @@ class ReplayCorner(Label):
 
 
 class ReplayCorners(Widget):
-    """The four corners' words over a replay: :meth:`say` one text for all, or one per edge."""
+    """The four corners' words over a replay (:meth:`say`). A corner the game's centre takes (nobody plays at one
+    of its edges, so the centre's texts reach it) stays empty: the words never lie over the game's."""
 
     def __init__(self, table: SeatMap, **kw: Any) -> None:
         super().__init__(**kw)
@@ -120,12 +134,14 @@ class ReplayCorners(Widget):
             corner = ReplayCorner(edge=edge, rotation=table.facing_edge_rotation(edge))
             self.corners.append(corner)
             self.add_widget(corner)
+        self._texts: Mapping[str, tuple[str, str]] = {}
+        self._seats: Sequence[Seat] = ()
         self.bind(size=self._layout, pos=self._layout)
 
-    def say(self, texts: Mapping[str, tuple[str, str]]) -> None:
-        """``texts``: edge -> (text, face) for the corner facing that edge."""
-        for corner in self.corners:
-            corner.text, corner.face = texts.get(corner.edge, ("", ""))
+    def say(self, texts: Mapping[str, tuple[str, str]], seats: Sequence[Seat]) -> None:
+        """``texts``: edge -> (text, face) for the corner facing that edge; ``seats``: the game's."""
+        self._texts, self._seats = dict(texts), list(seats)
+        self._layout()
 
     def on_touch_down(self, touch: Any) -> bool:
         return False
@@ -133,7 +149,11 @@ class ReplayCorners(Widget):
     def _layout(self, *_a: Any) -> None:
         from kivy.core.window import Window
 
-        for corner, r in zip(self.corners, self.table.corners(*Window.size), strict=True):
+        w, h = Window.size
+        centre = self.table.centre(w, h, self._seats)
+        for corner, r in zip(self.corners, self.table.corners(w, h), strict=True):
             corner.size_hint = (None, None)
             corner.size = (r.w, r.h)
             corner.pos = (r.x, r.y)
+            shown = not centre.contains(*r.center)
+            corner.text, corner.face = self._texts.get(corner.edge, ("", "")) if shown else ("", "")

@@ -300,26 +300,15 @@ class Tour:
         self.run_until(lambda: app.mode == "results", 5, "the results screen")
 
     def guests_game(self, key: str) -> None:
-        """A finished game of ``key`` with a guest at the south-west seat (a bot across), journaled as the table
-        does, and the guest's initials KEN on the board: the day's best for attract mode's replay."""
+        """A finished game of ``key`` with a guest at the south-west seat (a bot across; Takoyaki: a time trial),
+        the guest's initials KEN on the board: the day's best for attract mode's replay."""
+        from devtools.guestgames import finished_game
+
         app = self.app
-        spec = app.games[key]
-        seats = [self.seat(LONG).index] + ([] if key == "takoyaki" else [self.seat("north-east").index])
-        state = spec.new_game(len(seats), SEED)
-        header = [{"seat": i, "bot": None if g == 0 else "random"} for g, i in enumerate(seats)]
-        journal = app.saved_games.start(key, len(seats), SEED, state=state, seats=header)
-        bots = [spec.bots["random"](g, SEED + g) for g in range(len(seats))]
-        while not state.is_over():
-            g = state.to_move()[0]
-            state.apply(g, bots[g].choose(state))
-        journal.sync(state)
-        outcome = state.outcome()
-        trial = len(seats) == 1
-        if trial:  # a time trial: its time in the end record, as the game screen keeps it
-            outcome = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": "over", "time": 84.2}
-        journal.finish(outcome)
-        board, score = (f"{key}-trial", 84200) if trial else (key, state.scores()[0])
-        app.scores.add(board, "KEN", score, journal=journal.id, game_seat=0)
+        seats = [{"seat": self.seat(LONG).index, "bot": None}]
+        seats += [] if key == "takoyaki" else [{"seat": self.seat("north-east").index, "bot": "random"}]
+        trial = 84.2 if key == "takoyaki" else None
+        finished_game(app.saved_games, key, seats, SEED, time_s=trial, initials="KEN", scores=app.scores)
 
     def attract_replay(self, key: str) -> None:
         """The day's best game of ``key`` replayed in attract mode, its caption in the corners, a few moves in."""

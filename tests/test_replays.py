@@ -22,6 +22,7 @@ from conftest import build_app, button_with_text, frames, run_child, run_scenari
 from hypothesis import given
 from hypothesis import strategies as st
 
+from devtools.guestgames import finished_game
 from kiosk.ai import RandomBot
 from kiosk.bestgames import Played, choose_best, day_played, pace, read_played
 from kiosk.games import GAMES
@@ -42,21 +43,9 @@ def played(
     return Played(Path(ident + ".jsonl"), ident, game, at - timedelta(minutes=5), at, tuple(scores), seats, time_s)
 
 
-def play_out(saved: Any, key: str, seats: list[dict[str, Any]], seed: int, outcome_extra: dict[str, Any] | None = None):
+def play_out(saved: Any, key: str, seats: list[dict[str, Any]], seed: int, time_s: float | None = None) -> Any:
     """A finished game of ``key`` by random moves, journaled in ``saved`` (its journal's path and final state)."""
-    spec = GAMES[key]
-    state = spec.new_game(len(seats), seed)
-    journal = saved.start(key, len(seats), seed, state=state, seats=seats)
-    bots = [RandomBot(g, seed + g) for g in range(len(seats))]
-    while not state.is_over():
-        g = state.to_move()[0]
-        state.apply(g, bots[g].choose(state))
-    assert journal.sync(state)
-    outcome = state.outcome()
-    if outcome_extra:
-        outcome = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": "over", **outcome_extra}
-    path = journal.finish(outcome)
-    return path, state
+    return finished_game(saved, key, seats, seed, time_s=time_s)
 
 
 # =============================================================================================== the choice
@@ -140,7 +129,7 @@ def test_the_days_best_stays_past_the_archive_limit(tmp_path: Path) -> None:
 
 def test_what_a_journal_says_about_its_game(tmp_path: Path) -> None:
     with SavedGames(tmp_path / "g", specs=GAMES) as saved:
-        path, state = play_out(saved, "takoyaki", [{"seat": 2, "bot": None}], 5, {"time": 42.5})
+        path, state = play_out(saved, "takoyaki", [{"seat": 2, "bot": None}], 5, 42.5)
         p = read_played(path)
         assert p is not None and p.board == "takoyaki-trial" and p.time_s == 42.5 and p.guests == [0]
         assert p.scores == tuple(state.scores()) and p.seats == ((2, ""),)
@@ -206,7 +195,7 @@ def child_main(tmp: Path, out: Path) -> None:
             trial = key == "takoyaki"
             seats = [{"seat": pos("south-west").index, "bot": None}]
             seats += [] if trial else [{"seat": pos("north-east").index, "bot": "easy"}]
-            path, final = play_out(app.saved_games, key, seats, 21, {"time": 61.5} if trial else None)
+            path, final = play_out(app.saved_games, key, seats, 21, 61.5 if trial else None)
             header = json.loads(path.read_text().splitlines()[0])
             board = f"{key}-trial" if trial else key
             shown = 61500 if trial else final.scores()[0]

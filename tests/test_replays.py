@@ -143,7 +143,13 @@ def test_what_a_journal_says_about_its_game(tmp_path: Path) -> None:
 
 
 # =============================================================================================== the window
-SCENARIOS = ["attract_replay_as_recorded", "damaged_journal_skipped", "watch_again_every_seat"]
+SCENARIOS = [
+    "attract_replay_as_recorded",
+    "damaged_journal_skipped",
+    "watch_again_every_seat",
+    "time_trial_keeps_its_time",
+    "operator_turns_replays_off",
+]
 
 
 @pytest.fixture(scope="module")
@@ -296,11 +302,45 @@ def child_main(tmp: Path, out: Path) -> None:
             assert files_of(state_dir) == before, "Watch again writes nothing"
             app.go_attract()
 
+    def time_trial_keeps_its_time() -> None:
+        """A time trial's journal ends with the screen's time (what the day's best is chosen by)."""
+        from kiosk.ui.session import GameSession
+
+        spec, sw = GAMES["takoyaki"], pos("south-west").index
+        state = spec.new_game(1, 4)
+        journal = app.saved_games.start("takoyaki", 1, 4, state=state, seats=[{"seat": sw, "bot": None}])
+        session = GameSession(spec, state, [app.table[sw]], {}, seed=4, journal=journal)
+        session.trial_time = 61.25
+        bot = RandomBot(0, 4)
+        while not session.state.is_over():
+            assert session.apply(0, bot.choose(session.state))
+        played = read_played(app.saved_games.archive / journal.path.name)
+        assert played is not None and played.time_s == 61.25 and played.board == "takoyaki-trial"
+
+    def operator_turns_replays_off() -> None:
+        app.desk.open("bottom")
+        operator = app.operator
+        operator.show_menu()
+        assert operator.replays and "MB" in operator.journals_text
+        operator.toggle_replays()
+        assert (
+            app.cfg.attract.replays is False
+            and json.loads((state_dir / "kiosk.json").read_text())["attract"]["replays"] is False
+        )
+        app.go_attract()
+        assert not any(kind == "replay" for kind, _key in app.director.steps()), "no replay in the cycle"
+        assert not app.replays.can_watch(next(iter(app.saved_games.archived())).stem), "no Watch again"
+        operator.toggle_replays()
+        app.go_attract()
+        assert app.cfg.attract.replays and any(kind == "replay" for kind, _key in app.director.steps())
+
     run_scenarios(
         {
             "attract_replay_as_recorded": attract_replay_as_recorded,
             "damaged_journal_skipped": damaged_journal_skipped,
             "watch_again_every_seat": watch_again_every_seat,
+            "time_trial_keeps_its_time": time_trial_keeps_its_time,
+            "operator_turns_replays_off": operator_turns_replays_off,
         },
         out,
     )

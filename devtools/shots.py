@@ -67,7 +67,7 @@ BOT_ITERATIONS = 40
 #: Words on screen that are not messages (the pseudo-translation's check, ``--pseudo``): the players' initials the
 #: tour saves, the languages' own names, the operator's event settings the tour types, the call TAKOYAKI!
 ALLOWED = frozenset(
-    ["AKI", "BEN", "CHO", "DAN", "EVE", "KEN", "MIA", "JO", "ANA", "TAKOYAKI"]
+    ["AAA", "AKI", "BEN", "CHO", "DAN", "EVE", "KEN", "MIA", "JO", "ANA", "TAKOYAKI"]
     + ["English", "\u65e5\u672c\u8a9e", "Deutsch", "Fran\u00e7ais", "Espa\u00f1ol"]
     + ["leaderboard", "cafe", "sakura", "local", "winter", "tournament", "Winter", "Tournament", "table", "window"]
     + ["s3cret"]
@@ -318,8 +318,11 @@ class Tour:
         self.run_for(6.0 if self.pngs else 2.0)
 
     def results_saved(self, position: str) -> None:
-        """The results once the initials are saved: "Play again" and "Watch again" at the guest's pad."""
-        self.results(position)
+        """The results once the initials are saved: "Play again" and "Watch again" at the guest's pad (the results
+        shot's game when it is still on screen)."""
+        app = self.app
+        if not (app.mode == "results" and app.results.pads[self.seat(position).index].in_game):
+            self.results(position)
         for pad in self.app.results.pads.values():
             if pad.entering:
                 pad.finish()

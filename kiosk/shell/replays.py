@@ -25,6 +25,8 @@ from kiosk.i18n import translator
 from kiosk.storage.journal import SUFFIX, load_journal, replay_journal
 from kiosk.ui.replay import ReplayCorners, ReplaySession
 
+from .seathelp import mark_badges
+
 if TYPE_CHECKING:
     from kiosk.shell.doors import ReplayDoor
 
@@ -182,6 +184,7 @@ class ReplayRoom:
     def _start(self, session: ReplaySession, on_over: Callable[..., None], mode: str | None) -> None:
         screen = self.app.launcher.screen_for(session.spec.key)
         screen.begin(session)
+        mark_badges(screen, session)  # each badge in its seat's language (no seat menu: nobody plays)
         session.mark_trays(screen, True)
         session.bind(on_over=on_over)
         self.session = session

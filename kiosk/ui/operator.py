@@ -195,8 +195,6 @@ class OperatorScreen(Speaks, LanguageSettings, Screen):
     attract_level = StringProperty("easy")
     #: the day's best replayed in attract mode and "Watch again" after a game (``attract.replays``)
     replays = BooleanProperty(True)
-    #: how much room the game journals take, in words ("Journals: 1.2 MB")
-    journals_text = StringProperty("")
     idle_s = NumericProperty(90)
     still_s = NumericProperty(30)
     board_game = StringProperty("")
@@ -399,10 +397,9 @@ class OperatorScreen(Speaks, LanguageSettings, Screen):
 
     def refresh(self) -> None:
         self.counts_text = self._counts()
-        size = self.tr.number(round(self.desk.journal_bytes / 2**20, 1), "0.0")
-        self.journals_text = self.tr._("Journals: {size} MB").format(size=size)
         health = dataclasses.replace(self.desk.health(), pin_failures=self._visit_failures)
-        self.health_text = "\n".join(health.lines(self.tr))
+        size = self.tr.number(round(self.desk.journal_bytes / 2**20, 1), "0.0")  # the last line: the journals' room
+        self.health_text = "\n".join([*health.lines(self.tr), self.tr._("Journals: {size} MB").format(size=size)])
         state = self.desk.system_state()
         self.system_text = state.text(self.tr)
         self.read_only = state.read_only

@@ -32,7 +32,7 @@ __all__ = ["ReplaySession", "ReplayCorners", "ReplayCorner"]
 
 class ReplaySession(GameSession):
     """The game of ``records`` (a journal's engine records) from its start, replayed over about ``total_s`` seconds.
-    ``names``: game seat -> the initials to show for a guest (others: "Player"); ``levels``: the bots' seats."""
+    ``names``: game seat -> the initials to show for a guest (else none); ``levels``: the bots' seats."""
 
     #: what the game screens read to say "(replay)" beside the title (:class:`kiosk.ui.game.BaseGameScreen`)
     replay = True
@@ -74,7 +74,7 @@ class ReplaySession(GameSession):
         tr = tr or translator("en")
         if game_seat in self.bot_levels:
             return tr.gettext("Bot ({level})").format(level=tr.level(self.bot_levels[game_seat]))
-        return self.names.get(game_seat) or tr.gettext("Player")
+        return self.names.get(game_seat, "")  # a guest: only initials, else nothing (the seat's colour says who)
 
     def _schedule_bots(self) -> None:
         """The recorded moves take the bots' place: the next one after its delay."""

@@ -232,29 +232,42 @@ def child_main(tmp: Path, out: Path) -> None:
             assert files_of(state_dir) == before, "a replay writes nothing"
 
     def damaged_journal_skipped() -> None:
+        """A damaged journal (a move no engine knows) and one from other rules (it does not end as recorded), each
+        the day's best by far (their end records' scores raised), are skipped with one log line each and never
+        shown: the day's next best game of each (the first scenario's) is shown instead."""
+
+        def best_by_far(path: Path) -> None:
+            lines = path.read_bytes().rstrip(b"\n").split(b"\n")
+            end = json.loads(lines[-1])
+            end["outcome"]["scores"] = [s + 500 for s in end["outcome"]["scores"]]
+            path.write_bytes(b"\n".join([*lines[:-1], json.dumps(end).encode()]) + b"\n")
+
         seats = [{"seat": pos("south-east").index, "bot": None}, {"seat": pos("north-west").index, "bot": None}]
-        path, final = play_out(app.saved_games, "wasabi", seats, 5)
-        lines = path.read_bytes().split(b"\n")
+        damaged, _final = play_out(app.saved_games, "wasabi", seats, 5)
+        lines = damaged.read_bytes().split(b"\n")
         actions = [i for i, line in enumerate(lines) if b'"seat"' in line and b'"action"' in line]
         lines[actions[len(actions) // 2]] = b'{"seat": 0, "action": {"type": "NoSuchMove"}}'
-        path.write_bytes(b"\n".join(lines))
+        damaged.write_bytes(b"\n".join(lines))
+        other_rules, _final = play_out(app.saved_games, "maki", seats, 6)
+        for path in (damaged, other_rules):
+            best_by_far(path)
         logged: list[str] = []
         handler = logging.Handler()
         handler.emit = lambda record: logged.append(record.getMessage())  # type: ignore[method-assign]
         logging.getLogger("kiosk.shell.replays").addHandler(handler)
         try:
-            app.go_attract()
-            for _ in range(3):  # the cycle comes round to it again: still one line
-                app.director.jump_to("replay", "wasabi", hold=True) if (
-                    "replay",
-                    "wasabi",
-                ) in app.director.steps() else None
-                frames(1)
-                assert app.replays.session is None and not app.sm.current.startswith("game:wasabi")
+            for _ in range(3):  # attract mode comes round to them again: still one line each
+                app.go_attract()
+                for key, bad in (("wasabi", damaged), ("maki", other_rules)):
+                    app.director.jump_to("replay", key, hold=True)
+                    assert app.replays.session is not None and app.replays.session.spec.key == key
+                    assert app.replays.best[key].path != bad, "the next best game is shown"
+                    assert app.replays.session.state.scores() != [s + 500 for s in _final.scores()]
+                    app.replays.stop()
         finally:
             logging.getLogger("kiosk.shell.replays").removeHandler(handler)
-        assert len([m for m in logged if path.name in m]) == 1, logged
-        assert ("replay", "wasabi") not in app.director.steps()
+        for path in (damaged, other_rules):
+            assert len([m for m in logged if path.name in m]) == 1, logged
 
     def watch_again_every_seat() -> None:
         groups = [["south-west", "south-east", "north-west", "north-east"], ["west", "east"]]

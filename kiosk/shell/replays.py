@@ -3,8 +3,9 @@
 The day's best come from the journal archive (:mod:`kiosk.bestgames`, read when attract mode begins). A journal
 is checked whole before its first move is shown: read, replayed by the engine to its end, and its final scores
 compared with its end record; one that fails (damaged, another version of the rules, a game not installed, a
-seat this table no longer has) is skipped with one log line and never shown. A replay is read-only: its session
-keeps no journal, records no play and enters no score (:class:`kiosk.ui.replay.ReplaySession`).
+seat this table no longer has) is skipped with one log line and never shown (the day's next best on its board
+is, if there is one). A replay is read-only: its session keeps no journal, records no play and enters no score
+(:class:`kiosk.ui.replay.ReplaySession`).
 
 Watch again (decision): any touch on the table or any seat button skips it, back to the results; the corners say
 so in the languages of the players on their edge.
@@ -81,16 +82,17 @@ class ReplayRoom:
         turn = self._turn.get(key, 0)
         self._turn[key] = turn + 1
         for board in boards[turn % len(boards) :] + boards[: turn % len(boards)] if boards else []:
-            played = self.best[board]
-            session = self._prepare(played.path, ATTRACT_PACE)
-            if session is None:
-                del self.best[board]
-                continue
-            tr = translator(self.app.cfg.language.default)
-            text = self._caption(played, session, tr)
-            self._start(session, on_over, None)
-            self._say(dict.fromkeys(("bottom", "right", "left", "top"), (text, tr.face)))
-            return sum(session.delays) + HOLD_S + 5.0
+            while board in self.best:
+                played = self.best[board]
+                session = self._prepare(played.path, ATTRACT_PACE)
+                if session is None:  # skipped from now on: the day's next best on that board, if any
+                    self.refresh()
+                    continue
+                tr = translator(self.app.cfg.language.default)
+                text = self._caption(played, session, tr)
+                self._start(session, on_over, None)
+                self._say(dict.fromkeys(("bottom", "right", "left", "top"), (text, tr.face)))
+                return sum(session.delays) + HOLD_S + 5.0
         return None
 
     def _caption(self, played: Played, session: ReplaySession, tr: Any) -> str:

@@ -84,7 +84,8 @@ def child(kind: str, out: str, seconds: float) -> None:
         """The kiosk: measure once it is fully built and its bots play (the label app: at once); the replay stage:
         once the stores are open too, after the replay's start is timed (:func:`start_replays`)."""
         kiosk = kind in ("kiosk", "replay")
-        if kiosk and not (app.builder.ready and app.sm.current.startswith("game:") and app.saved_games.available):
+        stores = kind != "replay" or app.saved_games.available
+        if kiosk and not (app.builder.ready and app.sm.current.startswith("game:") and stores):
             Clock.schedule_once(wait_for_attract_game, 0.1)
             return
         if kiosk:

@@ -147,6 +147,7 @@ SCENARIOS = [
     "attract_replay_as_recorded",
     "damaged_journal_skipped",
     "watch_again_every_seat",
+    "watch_again_of_a_damaged_journal",
     "time_trial_keeps_its_time",
     "operator_turns_replays_off",
 ]
@@ -269,31 +270,39 @@ def child_main(tmp: Path, out: Path) -> None:
         for path in (damaged, other_rules):
             assert len([m for m in logged if path.name in m]) == 1, logged
 
+    def play_to_results(indices: list[int], seed: int, languages: list[str]) -> str:
+        """A game of Maki by guests at ``indices`` (each reading its language) to its results, the initials saved;
+        the final position's fingerprint."""
+        app.start_game("maki", [(i, None) for i in indices], seed=seed)
+        session = app.session
+        session.set_languages("en", {str(i): languages[k] for k, i in enumerate(indices)})
+        bots = [RandomBot(g, 9) for g in range(session.players)]
+        while not session.state.is_over():
+            g = session.state.to_move()[0]
+            session.apply(g, bots[g].choose(session.state))
+        final: str = session.state.fingerprint()
+        run_until(lambda: app.mode == "results", 10, "the results")
+        for pad in app.results.pads.values():
+            if pad.entering:
+                pad.finish()
+        frames(2)
+        return final
+
+    def watch_button(pad: Any) -> Any:
+        return button_with_text(pad, pad.tr.gettext("Watch again") + " " + pad.tr.sym("\u25b6"))
+
     def watch_again_every_seat() -> None:
         groups = [["south-west", "south-east", "north-west", "north-east"], ["west", "east"]]
         langs = ["de", "fr", "ja", "es", "en", "de"]
         n = 0
         for group in groups:
             indices = [pos(p).index for p in group]
-            app.start_game("maki", [(i, None) for i in indices], seed=3)
-            session = app.session
-            session.set_languages("en", {str(i): langs[k] for k, i in enumerate(indices)})
-            bots = [RandomBot(g, 9) for g in range(session.players)]
-            while not session.state.is_over():
-                g = session.state.to_move()[0]
-                session.apply(g, bots[g].choose(session.state))
-            final = session.state.fingerprint()
-            run_until(lambda: app.mode == "results", 10, "the results")
-            for pad in app.results.pads.values():
-                if pad.entering:
-                    pad.finish()
-            frames(2)
+            final = play_to_results(indices, 3, langs)
             before = files_of(state_dir)
             for k, i in enumerate(indices):
                 pad = app.results.pads[i]
                 assert pad.can_watch
-                button = button_with_text(pad, pad.tr.gettext("Watch again") + " " + pad.tr.sym("\u25b6"))
-                tap(button)
+                tap(watch_button(pad))
                 replaying = app.replays.session
                 assert app.mode == "replay" and replaying is not None, f"Watch again at seat {i}"
                 screen = app.sm.current_screen
@@ -314,6 +323,21 @@ def child_main(tmp: Path, out: Path) -> None:
                 assert app.results._done_ev is not None, "the results wait their time again"
             assert files_of(state_dir) == before, "Watch again writes nothing"
             app.go_attract()
+
+    def watch_again_of_a_damaged_journal() -> None:
+        """The journal of the game just played damaged before "Watch again": nothing is shown, the offer goes,
+        and the results wait their time again."""
+        indices = [pos("west").index, pos("east").index]
+        play_to_results(indices, 4, ["en", "en"])
+        path = app.saved_games.archive / f"{app.results.journal_id}.jsonl"
+        lines = path.read_bytes().split(b"\n")
+        lines[len(lines) // 2] = b'{"seat": 1, "action": {"type": "NoSuchMove"}}'
+        path.write_bytes(b"\n".join(lines))
+        tap(watch_button(app.results.pads[indices[0]]))
+        assert app.mode == "results" and app.replays.session is None
+        assert not any(p.can_watch for p in app.results.pads.values()), "no more Watch again"
+        assert app.results._done_ev is not None, "the results wait their time again"
+        app.go_attract()
 
     def time_trial_keeps_its_time() -> None:
         """A time trial's journal ends with the screen's time (what the day's best is chosen by)."""
@@ -352,6 +376,7 @@ def child_main(tmp: Path, out: Path) -> None:
             "attract_replay_as_recorded": attract_replay_as_recorded,
             "damaged_journal_skipped": damaged_journal_skipped,
             "watch_again_every_seat": watch_again_every_seat,
+            "watch_again_of_a_damaged_journal": watch_again_of_a_damaged_journal,
             "time_trial_keeps_its_time": time_trial_keeps_its_time,
             "operator_turns_replays_off": operator_turns_replays_off,
         },

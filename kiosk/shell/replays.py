@@ -113,12 +113,12 @@ class ReplayRoom:
         """Whether the game of ``journal_id`` (just finished) can be watched again."""
         return self.enabled and bool(journal_id) and self._path(journal_id).is_file()
 
-    def watch_again(self, journal_id: str, languages: Mapping[int, str]) -> None:
+    def watch_again(self, journal_id: str, languages: Mapping[int, str]) -> bool:
         """Replay the game just finished, fast, facing its players (``languages``: table seat -> language); the
-        results come back when it ends or is skipped. Nothing happens when its journal does not replay."""
+        results come back when it ends or is skipped. False (nothing shown) when its journal does not replay."""
         session = self._prepare(self._path(journal_id), WATCH_PACE)
         if session is None:
-            return
+            return False
         session.set_languages(self.app.cfg.language.default, {str(i): v for i, v in languages.items()})
         self.watching = True
         self._start(session, lambda *_a: self._later(HOLD_S, self.skip), "replay")
@@ -130,6 +130,7 @@ class ReplayRoom:
             words = ["\n".join([t.gettext("Watch again"), t.gettext("Touch anywhere to skip")]) for t in trs]
             texts[edge] = ("\n".join(words), next((t.face for t in trs if t.face), ""))
         self._say(texts)
+        return True
 
     def skip(self, *_a: Any) -> None:
         """A touch or a seat button during Watch again: back to the results."""

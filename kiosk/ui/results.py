@@ -125,14 +125,15 @@ class ResultsScreen(Speaks, Screen):
         on_done: Callable[[], None] | None = None,
         on_again: Callable[[], None] | None = None,
         on_final: Callable[..., None] | None = None,
-        on_watch: Callable[[str, dict[int, str]], None] | None = None,
+        on_watch: Callable[[str, dict[int, str]], bool] | None = None,
         can_watch: Callable[[str], bool] | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self.on_done = on_done
         self.on_again = on_again
-        #: "Watch again": ``on_watch(journal id, {table seat: language})``, offered where ``can_watch(journal id)``
+        #: "Watch again": ``on_watch(journal id, {table seat: language})`` (False: it could not be replayed),
+        #: offered where ``can_watch(journal id)``
         self.on_watch, self.can_watch = on_watch, can_watch
         #: The finished game's journal ("" without one): the scores entered keep it, Watch again replays it.
         self.journal_id = ""
@@ -351,7 +352,10 @@ class ResultsScreen(Speaks, Screen):
             return
         self.cancel_timers()
         languages = {i: p.language for i, p in self.pads.items() if p.in_game}
-        self.on_watch(self.journal_id, languages)
+        if not self.on_watch(self.journal_id, languages):  # its journal does not replay: no more offers
+            for pad in self.pads.values():
+                pad.can_watch = False
+            self.resume()
 
     def resume(self) -> None:
         """Back from Watch again: the results stay their time again, then attract mode."""

@@ -188,10 +188,14 @@ def child_main(tmp: Path, out: Path) -> None:
     run_until(lambda: app.saved_games.available and app.scores.available, 30, "the stores")
     pos = app.table.by_position
 
-    def replay_to_the_end(session: Any) -> set[int]:
-        """Run the replay on screen to its end; the moves seen on screen at some frame."""
+    def replay_to_the_end(session: Any, midway: Any = None) -> set[int]:
+        """Run the replay on screen to its end (``midway()`` after its third move); the moves seen on screen at
+        some frame."""
         seen: set[int] = set()
         ev = Clock.schedule_interval(lambda _dt: seen.add(session.done), 0)
+        if midway is not None:
+            run_until(lambda: session.done >= 3, 30, "three moves")
+            midway()
         run_until(lambda: session.state.is_over(), 200, "the replay's end")
         frames(2)
         ev.cancel()
@@ -220,7 +224,12 @@ def child_main(tmp: Path, out: Path) -> None:
             screen = app.sm.current_screen
             trays = [z.ids.tray for z in screen.panels.values() if z.in_game and "tray" in z.ids]
             assert all(t.locked or t.always_open for t in trays), "hands stay hidden"
-            seen = replay_to_the_end(session)
+
+            def no_turn_words(screen: Any = screen) -> None:  # nobody thinks nor is asked in a replay
+                statuses = " ".join(str(getattr(z, "status", "")) for z in screen.panels.values() if z.in_game)
+                assert "Thinking" not in statuses and "Your turn" not in statuses, statuses
+
+            seen = replay_to_the_end(session, midway=no_turn_words)
             moves = len(session.moves)
             assert seen >= set(range(1, moves + 1)), f"{key}: moves never on screen: {set(range(1, moves + 1)) - seen}"
             again = replay(GAMES[key], len(seats), 21, final.journal)

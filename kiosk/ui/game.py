@@ -90,6 +90,13 @@ class BaseGameScreen(Speaks, Screen):
         panel's button for it; a screen with its own gestures (tiles, cards, a grill) says more."""
         return panel_plan(self.panels[seat_index], action)
 
+    def turn_word(self, zone: Any, tr: Any) -> str:
+        """What the status of a seat to move says: "Your turn", a bot's "Thinking...", nothing in a replay (nobody
+        thinks nor is asked; the centre says whose turn it is)."""
+        if self.replay_note:
+            return ""
+        return str(tr.gettext("Thinking...") if zone.is_bot else tr.gettext("Your turn"))
+
     def seat_event(self, event: SeatEvent) -> None:
         """Seat buttons move and use the seat's highlight (:class:`~kiosk.ui.focus.FocusRing`)."""
         self.focus.handle(event)
@@ -331,9 +338,7 @@ class GenericGameScreen(BaseGameScreen):
             )
             panel.ids.tray.always_open = not private and not panel.is_bot
             panel.my_turn = g in movers
-            panel.status = (
-                (ptr.gettext("Thinking...") if panel.is_bot else ptr.gettext("Your turn")) if g in movers else ""
-            )
+            panel.status = self.turn_word(panel, ptr) if g in movers else ""
             panel.score = points(scores[g], ptr) if g < len(scores) else ""
             panel.set_actions(state.legal_actions(g) if (g in movers and not panel.is_bot) else [])
 

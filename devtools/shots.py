@@ -8,7 +8,9 @@ a real window at each size (default 1920x1080 and 1280x800), visits every screen
 * every game with a human at a long edge and, separately, at a short edge (bots in the other seats), the
   human's private tray held open;
 * every step of every game's how-to as the seat menu shows it at a seat (``seat_howto_<game>_<step>_<edge>``);
-* the results screen with the initials entry; the operator screen from both edges.
+* attract mode's replay of the day's best game of each title (a guest's game finished for the tour);
+* the results screen with the initials entry, with the initials saved ("Watch again"), and Watch again playing;
+* the operator screen from both edges.
 
 Files are ``artifacts/screens/<shot>_<W>x<H>.png`` (``--language ja``: in ``artifacts/screens/ja/``). Each screen
 is also walked by the fit checker (:func:`devtools.fit.check_tree`); its findings go to
@@ -65,7 +67,7 @@ BOT_ITERATIONS = 40
 #: Words on screen that are not messages (the pseudo-translation's check, ``--pseudo``): the players' initials the
 #: tour saves, the languages' own names, the operator's event settings the tour types, the call TAKOYAKI!
 ALLOWED = frozenset(
-    ["AKI", "BEN", "CHO", "DAN", "EVE", "KEN", "MIA", "JO", "ANA", "TAKOYAKI"]
+    ["AAA", "AKI", "BEN", "CHO", "DAN", "EVE", "KEN", "MIA", "JO", "ANA", "TAKOYAKI"]
     + ["English", "\u65e5\u672c\u8a9e", "Deutsch", "Fran\u00e7ais", "Espa\u00f1ol"]
     + ["leaderboard", "cafe", "sakura", "local", "winter", "tournament", "Winter", "Tournament", "table", "window"]
     + ["s3cret"]
@@ -297,6 +299,41 @@ class Tour:
             self.frame()
         self.run_until(lambda: app.mode == "results", 5, "the results screen")
 
+    def guests_game(self, key: str) -> None:
+        """A finished game of ``key`` with a guest at the south-west seat (a bot across; Takoyaki: a time trial),
+        the guest's initials KEN on the board: the day's best for attract mode's replay."""
+        from devtools.guestgames import finished_game
+
+        app = self.app
+        seats = [{"seat": self.seat(LONG).index, "bot": None}]
+        seats += [] if key == "takoyaki" else [{"seat": self.seat("north-east").index, "bot": "random"}]
+        trial = 84.2 if key == "takoyaki" else None
+        finished_game(app.saved_games, key, seats, SEED, time_s=trial, initials="KEN", scores=app.scores)
+
+    def attract_replay(self, key: str) -> None:
+        """The day's best game of ``key`` replayed in attract mode, its caption in the corners, a few moves in."""
+        self.guests_game(key)
+        self.app.go_attract()
+        self.app.director.jump_to("replay", key, hold=True)
+        self.run_for(6.0 if self.pngs else 2.0)
+
+    def results_saved(self, position: str) -> None:
+        """The results once the initials are saved: "Play again" and "Watch again" at the guest's pad (the results
+        shot's game when it is still on screen)."""
+        app = self.app
+        if not (app.mode == "results" and app.results.pads[self.seat(position).index].in_game):
+            self.results(position)
+        for pad in self.app.results.pads.values():
+            if pad.entering:
+                pad.finish()
+
+    def watch_again(self, position: str) -> None:
+        """ "Watch again" pressed at the guest's pad: the game replayed fast, the corners saying how to skip."""
+        self.results_saved(position)
+        self.frames(2)
+        self.app.results.watch_again()
+        self.run_for(3.0 if self.pngs else 1.0)
+
     def seat_howto(self, position: str, key: str, step: int) -> None:
         """One step of a game's how-to at a seat, as the seat menu shows it on the joining screen."""
         app = self.app
@@ -364,6 +401,8 @@ class Tour:
         self.take("attract_boards", only, partial(self.attract_step, "boards", next(iter(app.games)), 0.5))
         self.take("attract_event_boards", only, self.attract_event_boards)
         self.take("attract_offer", only, self.attract_offer)
+        for key in app.games:
+            self.take(f"attract_replay_{key}", only, partial(self.attract_replay, key))
         edges = (("long", LONG), ("short", SHORT))
         for edge, position in edges:
             self.take(f"picker_{edge}", only, partial(self.picker, position))
@@ -380,6 +419,8 @@ class Tour:
                     self.take(f"seat_howto_{key}_{i + 1}_{edge}", only, partial(self.seat_howto, position, key, i))
         for edge, position in edges:
             self.take(f"results_{edge}", only, partial(self.results, position))
+            self.take(f"results_saved_{edge}", only, partial(self.results_saved, position))
+            self.take(f"watch_again_{edge}", only, partial(self.watch_again, position))
         for key in app.games:  # four seats, four languages (not in the fit set: each language has its own tour)
             if not fit:
                 self.take(f"mixed_{key}", only, partial(self.mixed, key, MIXED))

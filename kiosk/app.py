@@ -30,6 +30,7 @@ from kiosk.shell.eventroom import EventRoom
 from kiosk.shell.gestures import TableGestures
 from kiosk.shell.idle import IdleWatch
 from kiosk.shell.launcher import GameLauncher, Seats
+from kiosk.shell.replays import ReplayRoom
 from kiosk.shell.rooms import BuiltRooms
 from kiosk.shell.seathelp import SeatHelp
 from kiosk.shell.service import KioskHardening, ServiceGlue
@@ -90,10 +91,9 @@ class KioskApp(KioskHardening, BuiltRooms, App):
         self.builder = LazyBuild(self)
         self.service = ServiceGlue(self.stop, self.builder.start, kiosk_mode=kiosk_mode, handle_signals=handle_signals)
         self.director = AttractDirector(self)
-        self.launcher = GameLauncher(self)
+        self.launcher, self.replays = GameLauncher(self), ReplayRoom(self)
         self.launcher.bind(session=self.setter("session"))
-        self.idle = IdleWatch(self)
-        self.gestures = TableGestures(self)
+        self.idle, self.gestures = IdleWatch(self), TableGestures(self)
         self.desk = OperatorRoom(self)
         self.seat_help = SeatHelp(self)
         self.events = EventRoom(self)

@@ -164,7 +164,8 @@ class SoundConfig:
 
 @dataclass(frozen=True)
 class AttractConfig:
-    """Attract mode: the call text, the bots' level, their pace, and how long each part of the cycle lasts."""
+    """Attract mode: the call text, the bots' level, their pace, how long each part of the cycle lasts, and whether
+    the day's best games are replayed (in the cycle, and "Watch again" after a game)."""
 
     text: str = "Touch to play!"
     bot_level: str = "easy"
@@ -172,6 +173,7 @@ class AttractConfig:
     game_s: float = 40.0
     boards_s: float = 8.0
     call_s: float = 5.0
+    replays: bool = True
 
 
 @dataclass(frozen=True)
@@ -549,6 +551,7 @@ def load_dict(data: Mapping[str, Any], source: str | None = None, *, check_range
         game_s=float(c.number(s, "attract", "game_s", a.game_s, 10, 600, unit=" seconds")),
         boards_s=float(c.number(s, "attract", "boards_s", a.boards_s, 2, 120, unit=" seconds")),
         call_s=float(c.number(s, "attract", "call_s", a.call_s, 2, 120, unit=" seconds")),
+        replays=c.boolean(s, "attract", "replays", a.replays),
     )
 
     # bots

@@ -19,6 +19,7 @@ Rationale and decisions: docs/developer/design.md, section ``kiosk/engine.py``.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import dataclasses
 import enum
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 __all__ = [
+    "recorded_chance",
     "RuleError",
     "Action",
     "Event",
@@ -486,8 +488,7 @@ def replay(
     """
     records = list(journal)
     chance = iter([r for r in records if "chance" in r])
-    token = _REPLAYING.set(chance)
-    try:
+    with recorded_chance(chance):
         state = spec.start(players, seed, setup)
         for i, r in enumerate(records):
             if "chance" in r:
@@ -500,9 +501,18 @@ def replay(
         leftover = next(chance, None)
         if leftover is not None:
             raise ChanceMismatch(f"journal has an unused {leftover.get('chance')!r} outcome")
+    return state
+
+
+@contextlib.contextmanager
+def recorded_chance(feed: Iterator[Mapping[str, Any]]) -> Iterator[None]:
+    """Inside it, the state's shuffles take their outcomes from ``feed`` (the journal's chance records, in order)
+    as :func:`replay` does: a replay shown move by move wraps the start and every ``apply`` in it."""
+    token = _REPLAYING.set(feed)
+    try:
+        yield
     finally:
         _REPLAYING.reset(token)
-    return state
 
 
 def replay_acknowledged(

@@ -1,7 +1,8 @@
 """The attract director: while nobody plays, bots play real games of every registered title at a watchable pace,
-then that game's high-score boards, then the "touch to play" call, cycling. At start, games interrupted by a
-crash are offered first ("Resume the Makoto game from 14:05?"); the offer stays for one attract period, then the
-cycle goes on (the game stays in the folder until a later start or its maximum age).
+then that game's high-score boards, then the day's best game of it replayed (:mod:`kiosk.shell.replays`, when
+there is one), then the "touch to play" call, cycling. At start, games interrupted by a crash are offered first
+("Resume the Makoto game from 14:05?"); the offer stays for one attract period, then the cycle goes on (the game
+stays in the folder until a later start or its maximum age).
 
 Each game is shown at its most lively (:mod:`kiosk.shell.lively`). While a bots' game is shown, "Touch to play"
 faces every edge of the table (:class:`kiosk.ui.attract.EdgeCalls`).
@@ -48,6 +49,7 @@ class AttractDirector:
     def begin(self) -> None:
         """Attract mode from the top: the resume offer if there is one, else the cycle's first step."""
         self._step = 0
+        self.app.replays.refresh()
         lang = self.app.cfg.language
         self.app.attract_screen.call_languages(lang.enabled, lang.default)
         self.app.attract_screen.text = self.app.cfg.attract.text
@@ -63,10 +65,11 @@ class AttractDirector:
         self.app.attract_screen.hide_offer()
 
     def steps(self) -> list[tuple[str, str | None]]:
-        """The cycle: for every game, the call, a bots' game, the game's boards."""
+        """The cycle: for every game, the call, a bots' game, the game's boards, the day's best replayed."""
         steps: list[tuple[str, str | None]] = []
         for key in self.app.games:
             steps += [("call", None), ("game", key), ("boards", key)]
+            steps += [("replay", key)] if self.app.replays.has_best(key) else []
         return steps or [("call", None)]
 
     def jump_to(self, kind: str, key: str | None = None, hold: bool = False) -> None:
@@ -108,6 +111,9 @@ class AttractDirector:
             except Exception as exc:  # a broken engine must not stop attract mode
                 log.exception("attract game %s failed to start: %s", key, exc)
                 kind = "call"
+        if kind == "replay" and key is not None:
+            shown = self.app.replays.show_best(key, self._game_over)
+            duration, kind = (shown, kind) if shown is not None else (duration, "call")
         if kind == "boards" and key is not None:
             self._show_boards(key)
             duration = cfg.boards_s
@@ -147,16 +153,8 @@ class AttractDirector:
             log.warning("attract: %s could not be played to a lively moment: %s", key, exc)
             state = spec.new_game(n, seed)
         bots = {g: make_bot(spec, level, g, seed + 7919 * (g + 1), app.bot_iterations) for g in range(n)}
-        session = GameSession(
-            spec,
-            state,
-            seats,
-            bots,
-            seed=seed,
-            move_delay=app.cfg.attract.move_delay_s,
-            attract=True,
-            bot_levels=dict.fromkeys(range(n), level),
-        )
+        delay, levels = app.cfg.attract.move_delay_s, dict.fromkeys(range(n), level)
+        session = GameSession(spec, state, seats, bots, seed=seed, move_delay=delay, attract=True, bot_levels=levels)
         session.last_events = warm  # the moves before the shown one, for the screen's last-moves lines
         session.set_languages(app.cfg.language.default, None)  # the bots' seats and the centre: the table's
         session.bind(on_over=self._game_over, on_change=app.launcher.on_change)
@@ -196,6 +194,7 @@ class AttractDirector:
         from kiosk.ui import motion
 
         self.show_edge_calls(False)
+        self.app.replays.stop()
         motion.clear()
         session = self.session
         if session is None:

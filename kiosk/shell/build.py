@@ -148,8 +148,8 @@ class LazyBuild:
         """High scores and saved games (each falls back to its unavailable stand-in), and the resume offers:
         opened in a thread (a large scores file or a long journal never holds the UI), taken by the app on the
         next frame after they are ready (:meth:`storage_opened`). Until then the boards say "not opened yet"."""
+        from kiosk.bestgames import trial_board
         from kiosk.storage.opener import open_in_background
-        from kiosk.ui.results import trial_board
 
         app = self.app
         lower = {k: s.lower_is_better for k, s in app.games.items()}
@@ -211,6 +211,8 @@ class LazyBuild:
                 on_done=app.go_attract,
                 on_again=on_again,
                 on_final=app.events.game_over,
+                on_watch=app.replays.watch_again,
+                can_watch=app.replays.can_watch,
             )
         )
 

@@ -79,6 +79,13 @@ class OperatorRoom:
     def pin_guard(self) -> PinGuard:
         return self.app.pin_guard
 
+    @property
+    def journal_bytes(self) -> int:
+        try:
+            return int(self.app.saved_games.journal_bytes())
+        except OSError:
+            return 0
+
     def health(self) -> Health:
         """The health snapshot the menu shows (:func:`kiosk.health.collect` over the app's parts)."""
         app = self.app

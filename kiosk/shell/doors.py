@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from kiosk.shell.eventroom import EventRoom
     from kiosk.shell.idle import IdleWatch
     from kiosk.shell.launcher import GameLauncher
+    from kiosk.shell.replays import ReplayRoom
     from kiosk.shell.seathelp import SeatHelp
     from kiosk.shell.service import ServiceGlue
     from kiosk.sound import Sounds
@@ -38,6 +39,7 @@ __all__ = [
     "GesturesDoor",
     "IdleDoor",
     "LauncherDoor",
+    "ReplayDoor",
     "SeatHelpDoor",
 ]
 
@@ -56,6 +58,7 @@ class _Shown(Protocol):
 
 class AttractDoor(_Shown, Protocol):
     events: EventRoom
+    replays: ReplayRoom
     seed: int
     bot_iterations: int | None
     games: dict[str, GameSpec]
@@ -79,6 +82,7 @@ class BuildDoor(Protocol):
     service: ServiceGlue
     director: AttractDirector
     launcher: GameLauncher
+    replays: ReplayRoom
     idle: IdleWatch
     desk: OperatorRoom
     seat_help: SeatHelp
@@ -139,6 +143,7 @@ class GesturesDoor(Protocol):
     seat_menus: Any
     builder: LazyBuild
     desk: OperatorRoom
+    replays: ReplayRoom
 
     def leave_attract(self, seat_index: int | None) -> None: ...
 
@@ -172,6 +177,16 @@ class LauncherDoor(_Shown, Protocol):
     idle: IdleWatch
 
     def open_join(self, key: str, chooser: int | None) -> None: ...
+
+
+class ReplayDoor(_Shown, Protocol):
+    games: dict[str, GameSpec]
+    table: SeatMap
+    root: Any
+    scores: Any
+    saved_games: Any
+    results: Any
+    launcher: GameLauncher
 
 
 class SeatHelpDoor(Protocol):

@@ -1,9 +1,10 @@
 """Table gestures: every touch on the window becomes a seat event (``SeatEvent(seat, "touch", ...)``, the seat
 whose zone holds it) for the input hub; a finger held ``operator.hold_s`` in any corner opens the operator menu
 (facing the long side of that corner); in attract mode any touch or seat button leaves for the picker, facing the
-seat nearest the touch. Seat buttons and tap sticks go to the screen of the current mode, except a seat's "hold
-a" (its seat menu opens or closes, where the menu is offered) and the buttons of a seat whose menu is open (they
-move the menu's highlight): the seat menus lie over every screen (:mod:`kiosk.ui.focus`).
+seat nearest the touch; during Watch again any touch or seat button skips it. Seat buttons and tap sticks go to
+the screen of the current mode, except a seat's "hold a" (its seat menu opens or closes, where the menu is
+offered) and the buttons of a seat whose menu is open (they move the menu's highlight): the seat menus lie over
+every screen (:mod:`kiosk.ui.focus`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ class TableGestures:
                 ev = Clock.schedule_once(partial(self._corner_held, corner), app.cfg.operator.hold_s)
                 self._corner_touches[touch.uid] = (corner, ev)
                 break
+        if app.mode == "replay":  # Watch again: any touch skips it
+            app.replays.skip()
+            return True
         if app.mode == "attract":
             screen = app.attract_screen
             if screen.offer_visible and screen.offer_hit(touch.x, touch.y):
@@ -120,3 +124,5 @@ class TableGestures:
                 screen.seat_event(event)
         elif app.mode == "results":
             app.results.seat_event(event)
+        elif app.mode == "replay" and event.kind in ("press", "tap"):
+            app.replays.skip()

@@ -700,14 +700,33 @@ class SavedGames:
     def archive_size(self) -> int:
         return sum(p.stat().st_size for p in self.archived())
 
+    def keep(self) -> set[str]:
+        """The archived journals pruning leaves: the day's best games (:mod:`kiosk.bestgames`, replayed in attract
+        mode), kept until the next day even over the size limit."""
+        from kiosk.bestgames import choose_best, day_played
+
+        lower = {k: bool(getattr(s, "lower_is_better", False)) for k, s in self.specs.items()}
+        best = choose_best(day_played(self.archive, self._clock().date()), lower)
+        return {p.path.name for p in best.values()}
+
+    def journal_bytes(self) -> int:
+        """What the journals take on the card: the games in progress and the archive."""
+        active = sum(p.stat().st_size for p in self._active_files())
+        return active + self.archive_size()
+
     def prune_archive(self) -> int:
-        """Delete the oldest archived journals until the archive fits ``archive_limit_bytes``; returns how many."""
+        """Delete the oldest archived journals until the archive fits ``archive_limit_bytes``; returns how many.
+        The journals :meth:`keep` names (the day's best games, replayed in attract mode) stay, over the limit if
+        need be."""
         files = [(p, p.stat().st_size) for p in self.archived()]
         total = sum(s for _, s in files)
         removed = 0
+        kept = self.keep() if total > self.archive_limit_bytes else set()
         for p, size in files:
             if total <= self.archive_limit_bytes:
                 break
+            if p.name in kept:
+                continue
             p.unlink()
             total -= size
             removed += 1
@@ -817,6 +836,9 @@ class UnavailableSavedGames:
         return 0
 
     def prune_archive(self) -> int:
+        return 0
+
+    def journal_bytes(self) -> int:
         return 0
 
     def close(self) -> None:

@@ -20,6 +20,7 @@ ORDER = (
     "overlay.kv",
     "seatmenu.kv",
     "attract.kv",
+    "replay.kv",
     "picker.kv",
     "join.kv",
     "game.kv",

@@ -527,7 +527,7 @@ class BoardScreen(BoardPlay):
         tr = panel.tr
         movers = [] if state.is_over() else state.to_move()
         if g in movers:
-            panel.status = tr.gettext("Thinking...") if panel.is_bot else tr.gettext("Your turn")
+            panel.status = self.turn_word(panel, tr)
         try:
             scores = state.scores()
         except Exception:

@@ -50,6 +50,8 @@ class BaseGameScreen(Speaks, Screen):
     hub = ObjectProperty(None, allownone=True)
     title = StringProperty("")
     attract = BooleanProperty(False)
+    #: "(replay)" beside the title while a finished game is replayed (:mod:`kiosk.ui.replay`), else "".
+    replay_note = StringProperty("")
 
     def begin(self, session: GameSession) -> None:
         """Take over ``session``: build the seat panels if not yet built, end the previous game, and note the
@@ -62,6 +64,7 @@ class BaseGameScreen(Speaks, Screen):
         self.attract = session.attract
         self.title = session.spec.title
         self.domain, self.language = session.spec.key, session.language
+        self.replay_note = self.tr.gettext("(replay)") if getattr(session, "replay", False) else ""
         for w in self.walk(restrict=True):
             if isinstance(w, CentrePanel):
                 w.domain, w.language = session.spec.key, session.language
@@ -86,6 +89,13 @@ class BaseGameScreen(Speaks, Screen):
         """The touches that make ``action`` at seat ``seat_index`` (:mod:`kiosk.ui.touchplan`): by default the seat
         panel's button for it; a screen with its own gestures (tiles, cards, a grill) says more."""
         return panel_plan(self.panels[seat_index], action)
+
+    def turn_word(self, zone: Any, tr: Any) -> str:
+        """What the status of a seat to move says: "Your turn", a bot's "Thinking...", nothing in a replay (nobody
+        thinks nor is asked; the centre says whose turn it is)."""
+        if self.replay_note:
+            return ""
+        return str(tr.gettext("Thinking...") if zone.is_bot else tr.gettext("Your turn"))
 
     def seat_event(self, event: SeatEvent) -> None:
         """Seat buttons move and use the seat's highlight (:class:`~kiosk.ui.focus.FocusRing`)."""
@@ -328,9 +338,7 @@ class GenericGameScreen(BaseGameScreen):
             )
             panel.ids.tray.always_open = not private and not panel.is_bot
             panel.my_turn = g in movers
-            panel.status = (
-                (ptr.gettext("Thinking...") if panel.is_bot else ptr.gettext("Your turn")) if g in movers else ""
-            )
+            panel.status = self.turn_word(panel, ptr) if g in movers else ""
             panel.score = points(scores[g], ptr) if g < len(scores) else ""
             panel.set_actions(state.legal_actions(g) if (g in movers and not panel.is_bot) else [])
 

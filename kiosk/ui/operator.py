@@ -72,6 +72,11 @@ class OperatorDesk(Protocol):
         """Wrong-PIN delays, lockout and log (``kiosk.pin``), shared by every opening of the pad."""
         ...
 
+    @property
+    def journal_bytes(self) -> int:
+        """What the game journals take on the card (the games in progress and the archive)."""
+        ...
+
     def health(self) -> Health:
         """The health snapshot (``kiosk.health``): storage, journal, files aside, card, settings, PIN, hardware
         (its hardware lines in the table's language)."""
@@ -188,6 +193,8 @@ class OperatorScreen(Speaks, LanguageSettings, Screen):
     text_draft = StringProperty("")  #: the attract text being typed on the on-screen keyboard
     bot_level = StringProperty("normal")
     attract_level = StringProperty("easy")
+    #: the day's best replayed in attract mode and "Watch again" after a game (``attract.replays``)
+    replays = BooleanProperty(True)
     idle_s = NumericProperty(90)
     still_s = NumericProperty(30)
     board_game = StringProperty("")
@@ -372,6 +379,7 @@ class OperatorScreen(Speaks, LanguageSettings, Screen):
         self.attract_text = cfg.attract.text
         self.bot_level = cfg.bots.default_level
         self.attract_level = cfg.attract.bot_level
+        self.replays = cfg.attract.replays
         self.idle_s = cfg.timeouts.idle_s
         self.still_s = cfg.timeouts.still_playing_s
         games = list(self.desk.games)
@@ -390,7 +398,8 @@ class OperatorScreen(Speaks, LanguageSettings, Screen):
     def refresh(self) -> None:
         self.counts_text = self._counts()
         health = dataclasses.replace(self.desk.health(), pin_failures=self._visit_failures)
-        self.health_text = "\n".join(health.lines(self.tr))
+        size = self.tr.number(round(self.desk.journal_bytes / 2**20, 1), "0.0")  # the last line: the journals' room
+        self.health_text = "\n".join([*health.lines(self.tr), self.tr._("Journals: {size} MB").format(size=size)])
         state = self.desk.system_state()
         self.system_text = state.text(self.tr)
         self.read_only = state.read_only
@@ -556,6 +565,10 @@ class OperatorScreen(Speaks, LanguageSettings, Screen):
     def toggle_mute(self) -> None:
         self.muted = not self.muted
         self.desk.update_config(sound={"muted": self.muted})
+
+    def toggle_replays(self) -> None:
+        self.replays = not self.replays
+        self.desk.update_config(attract={"replays": self.replays})
 
     def shown_call(self, text: str, tr: Any) -> str:
         """The attract text as the menu shows it: a preset in the menu's language, the operator's own as written."""

@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.bestgames import trial_board
 from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone
@@ -25,11 +26,6 @@ log = logging.getLogger("kiosk.ui.results")
 __all__ = ["ResultsScreen", "ResultPad", "LETTERS", "ordinal", "points_text", "trivial_score", "marked_rows"]
 
 LETTERS = string.ascii_uppercase
-
-
-def trial_board(key: str) -> str:
-    """The board of a game's time trial (a separate board: times, lower is better)."""
-    return f"{key}-trial"
 
 
 def ordinal(n: int) -> str:
@@ -77,6 +73,8 @@ class ResultPad(SeatZone):
     winner = BooleanProperty(False)
     #: A bot played this seat: no "Play again" at its pad (nobody sits there to press it).
     bot = BooleanProperty(False)
+    #: "Watch again" is offered here (a guest's pad, the game's journal replays, replays are on).
+    can_watch = BooleanProperty(False)
     entering = BooleanProperty(False)
     #: What the entry is for: "New high score!" (all-time top 10) or "Today's top 10!".
     entry_title = StringProperty("New high score!")
@@ -127,11 +125,18 @@ class ResultsScreen(Speaks, Screen):
         on_done: Callable[[], None] | None = None,
         on_again: Callable[[], None] | None = None,
         on_final: Callable[..., None] | None = None,
+        on_watch: Callable[[str, dict[int, str]], bool] | None = None,
+        can_watch: Callable[[str], bool] | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self.on_done = on_done
         self.on_again = on_again
+        #: "Watch again": ``on_watch(journal id, {table seat: language})`` (False: it could not be replayed),
+        #: offered where ``can_watch(journal id)``
+        self.on_watch, self.can_watch = on_watch, can_watch
+        #: The finished game's journal ("" without one): the scores entered keep it, Watch again replays it.
+        self.journal_id = ""
         #: ``on_final(session, board key, players, lower_is_better)`` once a game's results are final (every
         #: initials entry saved or timed out): the players as the event record has them (:mod:`kiosk.events`)
         self.on_final = on_final
@@ -172,7 +177,10 @@ class ResultsScreen(Speaks, Screen):
         for _rank, g in enumerate(order, start=1):
             same = [h for h in order if final[h] == final[g]]
             place[g] = min(order.index(h) for h in same) + 1
+        self.journal_id = str(getattr(session.journal, "id", None) or "")
         self.details = {"players": state.players, "bots": len(session.bots)}
+        self.details.update({"journal": self.journal_id} if self.journal_id else {})
+        watchable = bool(self.journal_id) and self.can_watch is not None and self.can_watch(self.journal_id)
         self.marked = set()
         lower = bool(spec.lower_is_better) or self.trial
         best_at_table = None if lower or not final else max(final)
@@ -190,6 +198,7 @@ class ResultsScreen(Speaks, Screen):
             pad.score = final[g]
             pad.winner = g in winners
             pad.bot = session.is_bot(g)
+            pad.can_watch = watchable and not pad.bot
             pad.language = session.language_of(seat.index)
             tr = pad.tr
             pad.rank_text = (tr.sym("\u2605") + " " if g in winners else "") + tr.ordinal(place[g])
@@ -268,7 +277,8 @@ class ResultsScreen(Speaks, Screen):
         name = "".join(pad.letters)
         pad.entering = False
         try:
-            entry = self.scores.add(self.board_key, name, pad.score, seat=pad.seat.position, **self.details)
+            seat = {"seat": pad.seat.position, "game_seat": pad.game_seat}  # the game seat: a replay's initials
+            entry = self.scores.add(self.board_key, name, pad.score, **seat, **self.details)
             self.marked.add(entry.id)
             pad.saved = pad.tr.gettext("Saved as {name}").format(name=name)
             pad.saved_name = name
@@ -335,6 +345,22 @@ class ResultsScreen(Speaks, Screen):
         self.cancel_timers()
         if self.on_again is not None:
             self.on_again()
+
+    def watch_again(self) -> None:
+        """A guest's "Watch again": the game replayed (:mod:`kiosk.shell.replays`), then these results again."""
+        if any(p.entering for p in self.pads.values()) or self.on_watch is None or not self.journal_id:
+            return
+        self.cancel_timers()
+        languages = {i: p.language for i, p in self.pads.items() if p.in_game}
+        if not self.on_watch(self.journal_id, languages):  # its journal does not replay: no more offers
+            for pad in self.pads.values():
+                pad.can_watch = False
+            self.resume()
+
+    def resume(self) -> None:
+        """Back from Watch again: the results stay their time again, then attract mode."""
+        self.cancel_timers()
+        self._done_ev = Clock.schedule_once(self._done, self.results_s)
 
     def on_leave(self, *_a: Any) -> None:
         self.cancel_timers()

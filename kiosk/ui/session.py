@@ -19,6 +19,7 @@ journal (storage unavailable, attract mode) the session runs the same.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -324,8 +325,11 @@ class GameSession(EventDispatcher):
     def _finish_journal(self) -> None:
         if self.journal is None or self.attract:
             return
+        outcome: Any = self.state.outcome()
+        if outcome is not None and self.trial_time is not None:  # a time trial's time, for the day's best
+            outcome = {**dataclasses.asdict(outcome), "time": self.trial_time}
         try:
-            self.journal.finish(self.state.outcome())
+            self.journal.finish(outcome)
         except Exception as exc:
             log.warning("journal finish failed: %s", exc)
 

@@ -187,6 +187,8 @@ class MakotoPanel(SeatZone):
         """Who sits here (the session's ``Player``, ``Bot (easy)``) in the seat's language."""
         if not bot:
             return str(tr.gettext("Player"))
+        if not who or who.isupper():  # a replay's guest: the initials entered for that game, or none
+            return who
         level = who[len("Bot (") : -1] if who.startswith("Bot (") and who.endswith(")") else ""
         return str(tr.gettext("Bot ({level})").format(level=tr.level(level)) if level else tr.gettext("Bot"))
 

@@ -623,8 +623,8 @@ class MakotoScreen(BaseGameScreen):
             place = tr.ordinal(v["out"].index(g) + 1)
             panel.status = tr.gettext("Out: {place} place (+{reward})").format(place=place, reward=v["rewards"][g])
         elif v["turn"] == g:
-            doing = tr.gettext("Thinking...") if panel.is_bot else tr.gettext("Your turn")
-            panel.status = tr.sym("\u25b6") + " " + doing
+            doing = "" if self.replay_note else tr.gettext("Thinking...") if panel.is_bot else tr.gettext("Your turn")
+            panel.status = tr.sym("\u25b6") + (" " + doing if doing else "")
         else:
             panel.status = ""
         total = self.match.totals()[g] if self.match is not None and self.match.games > 1 else None

@@ -381,7 +381,13 @@ class TakoyakiScreen(BaseGameScreen):
 
     def _tick(self, _dt: float) -> None:
         self._update_countdown()
-        if self.session is not None and self.session.players == 1 and self.started_at is not None:
+        if (
+            self.session is not None
+            and self.session.players == 1
+            and self.started_at is not None
+            and not self.replay_note
+        ):
+            # (a replay's own pace is not the trial's time: its caption says the time)
             t = self.trial_time if self.trial_time is not None else clock.now() - self.started_at
             self.clock_text = race_time(t, self.tr)
         else:

@@ -17,6 +17,7 @@ import subprocess
 import tarfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -251,3 +252,23 @@ def test_the_root_helper_without_a_stick_says_so(tmp_path: Path) -> None:
     assert admin.serve() == 1 and "no USB stick found" in read_status(state)["message"]
     request_restore(state)
     assert admin.serve() == 1 and "no *.kiosk-backup file" in read_status(state)["message"]
+
+
+def test_the_root_helper_says_take_it_out_only_once_the_stick_is_unmounted(stick: Path, tmp_path: Path) -> None:
+    """The owner pulls the stick when the menu says "take it out": by then it must be unmounted (a stick pulled
+    before its unmount lost the file on the booted table)."""
+    state = tmp_path / "state"
+    state.mkdir()
+    _table(state)
+    said_at_unmount: list[dict[str, Any]] = []
+    admin = Admin(
+        state,
+        tmp_path / "root",
+        usb_folders=lambda options: ([stick], [stick]),
+        unmount=lambda mount: said_at_unmount.append(read_status(state)),
+        service=print,
+    )
+    request_backup(state)
+    assert admin.serve() == 0
+    assert said_at_unmount == [{}], "the menu said something before the stick was unmounted"
+    assert "take it out" in read_status(state)["message"]

@@ -220,7 +220,8 @@ class Admin:
         return code
 
     def backup(self, with_pin: bool = False) -> int:
-        """One backup file onto the first USB stick, read back and checked."""
+        """One backup file onto the first USB stick, read back and checked; "take it out" only once unmounted (a
+        stick pulled before its unmount can lose the file: the booted table's backup test did)."""
         self._done("backup")
         try:
             folders, mounts = self.usb_folders("rw,nosuid,nodev,noexec")
@@ -228,20 +229,22 @@ class Admin:
             self.status("backup", False, f"could not look at the USB sticks ({exc}): nothing written")
             return 1
         try:
-            if not folders:
-                self.status("backup", False, "no USB stick found: plug one in and try again (nothing written)")
-                return 1
-            try:
-                path = backup.write_backup(self.state_dir, folders[0], with_pin=with_pin)
-            except backup.BackupError as exc:
-                self.status("backup", False, str(exc))
-                return 1
-            pin = " with the PIN" if with_pin else " (without the PIN)"
-            self.status("backup", True, f"backed up{pin} to {path.name} on the USB stick, checked: take it out")
-            return 0
+            ok, message = self._write_backup(folders, with_pin)
         finally:
             for m in mounts:
                 self.unmount(m)
+        self.status("backup", ok, message)
+        return 0 if ok else 1
+
+    def _write_backup(self, folders: list[Path], with_pin: bool) -> tuple[bool, str]:
+        if not folders:
+            return False, "no USB stick found: plug one in and try again (nothing written)"
+        try:
+            path = backup.write_backup(self.state_dir, folders[0], with_pin=with_pin)
+        except backup.BackupError as exc:
+            return False, str(exc)
+        pin = " with the PIN" if with_pin else " (without the PIN)"
+        return True, f"backed up{pin} to {path.name} on the USB stick, checked: take it out"
 
     def restore(self) -> int:
         """The newest backup file on a USB stick, checked, then restored with the kiosk stopped."""

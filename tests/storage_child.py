@@ -248,7 +248,8 @@ def zygote() -> None:
     import kiosk.storage  # noqa: F401
 
     specs()
-    print("ZYGOTE", flush=True)
+    # its lines share the pipe with the children's: each one write(2) (say), never split by print's buffering
+    say("ZYGOTE")
     for line in sys.stdin:
         cmd, *args = line.split()
         if cmd == "RUN":
@@ -258,10 +259,10 @@ def zygote() -> None:
                     run_child(args)
                 finally:
                     os._exit(3)
-            print(f"PID {pid}", flush=True)
+            say(f"PID {pid}")
         elif cmd == "WAIT":
             _, status = os.waitpid(int(args[0]), 0)
-            print(f"DEAD {args[0]} {os.WTERMSIG(status) if os.WIFSIGNALED(status) else -1}", flush=True)
+            say(f"DEAD {args[0]} {os.WTERMSIG(status) if os.WIFSIGNALED(status) else -1}")
 
 
 if __name__ == "__main__":

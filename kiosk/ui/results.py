@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.engine import trial_board
 from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone
@@ -25,11 +26,6 @@ log = logging.getLogger("kiosk.ui.results")
 __all__ = ["ResultsScreen", "ResultPad", "LETTERS", "ordinal", "points_text", "trivial_score", "marked_rows"]
 
 LETTERS = string.ascii_uppercase
-
-
-def trial_board(key: str) -> str:
-    """The board of a game's time trial (a separate board: times, lower is better)."""
-    return f"{key}-trial"
 
 
 def ordinal(n: int) -> str:

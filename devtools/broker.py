@@ -6,7 +6,9 @@
 
 With ``users`` it runs as at an event: a password file made by ``mosquitto_passwd`` and the ACL shipped with the
 event board (``kiosk/events/board/mosquitto/acl``); without, anonymous. ``persist`` keeps the broker's sessions and
-queued messages across a restart, as Debian's packaged broker does.
+queued messages across a restart as the shipped config does (its persistence settings, read from
+``kiosk/events/board/mosquitto/mosquitto.conf``: saved every few seconds and at a clean stop); :meth:`Mosquitto.kill`
+is a power cut (SIGKILL: what was not saved yet is gone).
 """
 
 from __future__ import annotations
@@ -20,10 +22,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Mosquitto", "free_port", "table_settings", "MOSQUITTO", "ACL"]
+__all__ = ["Mosquitto", "free_port", "table_settings", "shipped_settings", "MOSQUITTO", "ACL", "CONF"]
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 ACL = Path(__file__).resolve().parents[1] / "kiosk" / "events" / "board" / "mosquitto" / "acl"
+CONF = ACL.with_name("mosquitto.conf")
+#: The shipped config's settings a test broker takes as they are (how it keeps what it holds).
+SHIPPED = ("persistence", "autosave_interval", "autosave_on_changes", "max_queued_messages")
+
+
+def shipped_settings() -> list[str]:
+    """The lines of the shipped ``mosquitto.conf`` that say how the broker keeps what it holds."""
+    lines = [line.strip() for line in CONF.read_text().splitlines()]
+    return [line for line in lines if line.split(" ", 1)[0] in SHIPPED]
 
 
 def table_settings(port: int, table: str, event: str = "fair", user: str = "", password: str = "") -> Any:
@@ -49,12 +60,12 @@ class Mosquitto:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        kept = shipped_settings() if persist else ["persistence false", "max_queued_messages 100000"]
         lines = [
             f"listener {self.port} 127.0.0.1",
-            f"persistence {'true' if persist else 'false'}",
+            *kept,
             f"persistence_location {self.folder}/",
             "max_inflight_messages 100",
-            "max_queued_messages 100000",
             f"log_dest file {self.folder / 'mosquitto.log'}",
             "log_type error",
             "log_type warning",
@@ -97,6 +108,13 @@ class Mosquitto:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+            self.proc = None
+
+    def kill(self) -> None:
+        """A power cut: SIGKILL, so the broker saves nothing more (what it saved before stays on disk)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
             self.proc = None
 
     def log(self) -> str:

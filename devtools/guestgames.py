@@ -28,7 +28,7 @@ def finished_game(
     ``initials`` and ``scores``, game seat 0's score (or time) is entered on its board. Returns the archived
     journal's path and the final state."""
     from kiosk.ai import RandomBot
-    from kiosk.bestgames import trial_board
+    from kiosk.engine import trial_board
     from kiosk.games import GAMES
 
     spec = GAMES[key]

@@ -18,17 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import safejson
+from kiosk.engine import trial_board
 
-__all__ = ["Played", "read_played", "choose_best", "day_played", "pace", "trial_board", "TAIL_BYTES"]
+__all__ = ["Played", "read_played", "choose_best", "day_played", "pace", "TAIL_BYTES"]
 
 #: How much of a journal's end is read for its end record (an end record is well under 1 KB).
 TAIL_BYTES = 4096
 _MAX_HEADER = 64 * 1024
-
-
-def trial_board(key: str) -> str:
-    """The board of a game's time trial (its own board: times, lower is better)."""
-    return f"{key}-trial"
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,8 @@ __all__ = [
     "State",
     "Bot",
     "GameSpec",
+    "Results",
+    "trial_board",
     "Outcome",
     "action_codec",
     "replay",
@@ -430,6 +432,32 @@ class Bot(Protocol):
 
 
 # ------------------------------------------------------------------------------------------------------ spec
+def trial_board(key: str) -> str:
+    """The board of a game's time trial (a separate board: times, lower is better)."""
+    return f"{key}-trial"
+
+
+@dataclass(frozen=True)
+class Results:
+    """The results a finished game can produce, derived from its rules: what an event's board may believe.
+
+    ``score``: the lowest and the highest score one seat can end a game with (bots included). ``trial_ms``: for a
+    game with a time trial (one player against the clock, on the board :func:`trial_board`), the fastest and the
+    slowest time in milliseconds that the trial can record; None when the game has none. The players a record
+    may hold are the spec's ``min_players`` to ``max_players`` (a time trial's: one). Both the table and the
+    event board refuse a record outside these (:func:`kiosk.events.contract.check_results`).
+    """
+
+    score: tuple[int, int]
+    trial_ms: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        for name, pair in (("score", self.score), ("trial_ms", self.trial_ms or (0, 0))):
+            lo, hi = pair
+            if not (isinstance(lo, int) and isinstance(hi, int) and lo <= hi and abs(lo) < 10**9 and hi < 10**9):
+                raise ValueError(f"Results.{name} must be two whole numbers, lowest first, under 10**9: {pair}")
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game of the table. ``bots`` maps a level ("random", "easy", "normal", "hard") to ``factory(seat, seed)``.
@@ -444,6 +472,9 @@ class GameSpec:
     apart without colour), ``howto`` (the how-to-play steps, each ``{"title", "text", "pictures"}``; filled from
     the folder's ``howto.json`` by the registry when the spec declares none) and ``match_choices`` (games per
     match offered on the joining screen, 0 = the rulebook's recommendation; empty: single games only).
+
+    ``results`` (:class:`Results`): the scores (and a time trial's times) a real game can produce, derived from its
+    rules in the game's own module; an event's shared leaderboard takes no record of a game that declares none.
     """
 
     key: str
@@ -459,6 +490,7 @@ class GameSpec:
     symbol: str = "\u25c6"
     howto: Sequence[Mapping[str, Any]] = ()
     match_choices: Sequence[int] = ()
+    results: Results | None = None
     BOT_LEVELS: ClassVar[tuple[str, ...]] = ("random", "easy", "normal", "hard")
 
     def check_players(self, players: int) -> None:

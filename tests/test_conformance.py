@@ -52,6 +52,7 @@ def test_registry_has_required_fields():
         assert 1 <= spec.min_players <= spec.max_players <= 6
         assert set(spec.bots) >= {"random", "easy", "normal", "hard"}
         assert spec.title
+        assert spec.results is not None, f"{key} declares no results: an event's leaderboard would take none of it"
 
 
 @pytest.mark.parametrize("key,players", CASES, ids=IDS)
@@ -62,6 +63,8 @@ def test_random_games_terminate_with_consistent_results(key, players):
         assert state.to_move() == []
         scores = state.scores()
         assert len(scores) == players and all(isinstance(x, int) for x in scores)
+        lo, hi = GAMES[key].results.score  # what the game declares it can produce (an event believes no more)
+        assert all(lo <= x <= hi for x in scores), (scores, GAMES[key].results)
         winners = state.winners()
         assert winners and all(0 <= w < players for w in winners)
         with pytest.raises(RuleError):

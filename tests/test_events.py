@@ -15,13 +15,13 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from test_events_store import game
+from test_events_store import game as stored_game
 
 from devtools.broker import Mosquitto, table_settings
 from kiosk.events.board.collector import Collector
 from kiosk.events.board.store import BoardStore
 from kiosk.events.contract import board_topic, encode, games_topic
-from kiosk.events.link import EventLink
+from kiosk.events.link import WINDOW, EventLink
 from kiosk.events.outbox import Outbox
 
 #: The file's bound (real seconds); every wait below is bounded by it alone.
@@ -29,6 +29,13 @@ BOUND_S = 240
 pytestmark = [pytest.mark.events, pytest.mark.timeout(BOUND_S)]
 
 USERS = {"t1": "pw-t1", "t2": "pw-t2", "t3": "pw-t3", "eventboard": "pw-board"}
+
+
+def game(**kw: Any) -> dict[str, Any]:
+    """A finished game as the tests of the store make it, finished now (the service checks its clock)."""
+    from datetime import UTC, datetime
+
+    return stored_game(**{"when": datetime.now(UTC), **kw})
 
 
 def until(pred: Callable[[], bool], what: str) -> None:
@@ -96,7 +103,7 @@ def test_two_tables_publish_and_the_service_holds_every_record_once(broker: Mosq
         link.publish(r)
         sent.append(r["id"])
     until(lambda: len(service.ids()) == 30, "all 30 records at the service")
-    until(lambda: all(len(link.outbox) == 0 for link in links), "both outboxes emptied by PUBACKs")
+    until(lambda: all(len(link.outbox) == 0 for link in links), "both outboxes emptied by the service's receipts")
     assert sorted(service.ids()) == sorted(sent)
     for link in links:
         link.stop()
@@ -126,12 +133,15 @@ def test_the_service_away_mid_stream_gets_what_it_missed(broker: Mosquitto, tmp_
     link = table(broker, tmp_path, "t2")
     link.start()
     sent = publish_games(link, 10)
-    until(lambda: len(service.ids()) == 10, "the first 10 at the service")
+    until(lambda: len(service.ids()) == 10 and len(link.outbox) == 0, "the first 10 at the service, receipted")
     service.stop()  # its session stays on the broker
     sent += publish_games(link, 40, first=10)
-    until(lambda: len(link.outbox) == 0, "the broker took them while the service was away")
+    until(lambda: link.client.want_write() is False and len(link._inflight) == WINDOW, "a window's worth sent")
+    time.sleep(0.5)
+    assert len(link.outbox) == 40, "no receipt while the service is away: the table keeps every game"
     service.start()
     until(lambda: len(service.ids()) == 50, "the service got the 40 it missed")
+    until(lambda: len(link.outbox) == 0, "and the table the receipts")
     assert sorted(service.ids()) == sorted(sent)
     link.stop()
     service.stop()

@@ -72,12 +72,22 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def event_games(app: Any) -> list[dict[str, Any]]:
-    """A subscriber on the event's games topic (what the event board would get): the records, as they come."""
+    """A stand-in for the event board on the event's games topic: the records, as they come, each answered with
+    the board's receipt (without which the table keeps the game in its outbox)."""
     import paho.mqtt.client as mqtt
 
+    from kiosk.events.contract import receipt_payload, receipts_topic
+
     got: list[dict[str, Any]] = []
+
+    def on_message(client: Any, _u: Any, msg: Any) -> None:
+        record = json.loads(msg.payload)
+        if record["id"] not in {r["id"] for r in got}:
+            got.append(record)
+        client.publish(receipts_topic(record["event"], record["table"]), receipt_payload([record["id"]]), qos=1)
+
     sub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="test-ui-subscriber")
-    sub.on_message = lambda _c, _u, msg: got.append(json.loads(msg.payload))
+    sub.on_message = on_message
     sub.connect("127.0.0.1", app.test_broker.port)
     sub.subscribe("kiosk/events/fair/tables/+/games", qos=1)
     sub.loop_start()

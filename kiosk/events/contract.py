@@ -1,40 +1,55 @@
-"""What the tables and the event board say to each other over MQTT: topics, the game record and the board.
+"""What the tables and the event board say to each other over MQTT: topics, the game record, receipts and the board.
 
-Topics (``<event>`` and ``<table>`` are slugs, :data:`SLUG`):
+Topics (``<event>``, ``<table>``: slugs, :data:`SLUG`): ``kiosk/events/<event>/tables/<table>/games`` (one finished
+game per message, QoS 1); ``.../tables/<table>/receipts`` (the event board's ``{"v": 1, "stored": [id, ...]}``, sent
+after its database's commit and again for every copy; only that table may read it: the shipped ACL); a table keeps
+a game until its receipt, not until the broker's PUBACK (one hop, not delivery); ``.../tables/<table>/status``
+(retained ``{"v":1,"table","state":"online"|"offline","at"}``, "offline" the Last Will); ``kiosk/events/<event>/board``
+(retained, the event's boards for the tables, from the event board only).
 
-* ``kiosk/events/<event>/tables/<table>/games``: one finished game per message, QoS 1, not retained;
-* ``kiosk/events/<event>/tables/<table>/status``: retained ``{"v":1,"table":..,"state":"online"|"offline","at":..}``,
-  "offline" being the table's Last Will;
-* ``kiosk/events/<event>/board``: retained, the event's boards, published by the event board service only.
-
-A game record (JSON, at most :data:`MAX_BYTES`): ``{"v": 1, "id", "event", "table", "game", "finished_at" (UTC,
-``2026-12-03T14:05:09Z``), "duration_s", "players": [{"seat", "initials" (1-3 of A-Z 0-9, or null), "score", "bot",
-"winner"}, ...1 to 6], "mode": "play", "lower_is_better" (optional: times)}``. A board: ``{"v": 1, "event",
-"title", "updated", "games": {game: {"all"|"today"|"hour": [{"initials", "score", "table", "finished_at", "id"}]}}}``.
-A record's ``id`` (32 hex digits, uuid4) is the key everywhere: the table's outbox, the broker's retries, the
-service's database; a record seen twice counts once. Both sides check every message with :func:`check_record` /
-:func:`check_board`: a message that fails is refused with one log line and nothing else is lost.
+A record (JSON, at most :data:`MAX_BYTES`): ``{"v": 1, "id", "event", "table", "game" (a board: a game's key, or
+``<key>-trial``), "finished_at" (UTC, ``2026-12-03T14:05:09Z``), "duration_s", "players": [{"seat", "initials" (1-3
+of A-Z 0-9, or null), "score", "bot", "winner"}, ...1 to 6], "mode": "play", "lower_is_better" (optional, never
+believed)}``. What it may claim comes from its game's spec (:func:`check_results`), and so does a board's order.
+A board: ``{"v": 1, "event", "title", "updated", "games": {game: {"all"|"today"|"hour": [{"initials", "score",
+"table"}]}}}``, each game's best :func:`board_rows` so that the largest possible message fits (:func:`table_board`).
+The ``id`` (uuid4 hex) is the key everywhere (outbox, retries, database, receipts): a record seen twice counts once.
+Both sides check every message (:func:`check_record`, :func:`check_board`): one that fails is refused with one log
+line and nothing else is lost.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import uuid
-from datetime import UTC, datetime
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 __all__ = [
     "SLUG",
     "MAX_BYTES",
+    "CLOCK_SKEW",
     "ContractError",
+    "BoardRules",
     "games_topic",
     "status_topic",
+    "receipts_topic",
     "board_topic",
     "parse_topic",
     "new_record",
     "check_record",
+    "check_results",
+    "rules_of",
+    "event_rules",
+    "receipt_payload",
+    "check_receipt",
     "check_board",
+    "board_rows",
+    "table_board",
     "status_payload",
     "decode",
     "encode",
@@ -46,10 +61,17 @@ __all__ = [
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 #: The largest message either side accepts (a six-player record is under 1 KB).
 MAX_BYTES = 8192
+#: How far ahead of the event board's clock a record's ``finished_at`` may be (tables' clocks drift a little); a
+#: record further ahead is refused, and its table keeps it and sends it again until its time has come.
+CLOCK_SKEW = timedelta(minutes=5)
+#: The most rows a board (one game, one period) holds.
+MAX_ROWS = 10
+#: The most receipts in one receipt message.
+MAX_RECEIPTS = 100
 _ID = re.compile(r"[0-9a-f]{32}")
 _INITIALS = re.compile(r"[A-Z0-9]{1,3}")
 _GAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
-_TOPIC = re.compile(r"kiosk/events/([^/]+)/(?:tables/([^/]+)/(games|status)|(board))")
+_TOPIC = re.compile(r"kiosk/events/([^/]+)/(?:tables/([^/]+)/(games|status|receipts)|(board))")
 
 
 class ContractError(ValueError):
@@ -64,12 +86,17 @@ def status_topic(event: str, table: str) -> str:
     return f"kiosk/events/{event}/tables/{table}/status"
 
 
+def receipts_topic(event: str, table: str) -> str:
+    return f"kiosk/events/{event}/tables/{table}/receipts"
+
+
 def board_topic(event: str) -> str:
     return f"kiosk/events/{event}/board"
 
 
 def parse_topic(topic: str) -> tuple[str, str | None, str]:
-    """``(event, table or None, kind)`` with kind ``games``, ``status`` or ``board``; ContractError otherwise."""
+    """``(event, table or None, kind)`` with kind ``games``, ``status``, ``receipts`` or ``board``; ContractError
+    otherwise."""
     m = _TOPIC.fullmatch(topic)
     if m is None or not SLUG.fullmatch(m.group(1)) or (m.group(2) is not None and not SLUG.fullmatch(m.group(2))):
         raise ContractError(f"not a kiosk event topic: {topic[:120]!r}")
@@ -152,6 +179,84 @@ def check_record(record: Any) -> dict[str, Any]:
     return record
 
 
+# ---------------------------------------------------------------------------------------------- what a game can do
+@dataclass(frozen=True)
+class BoardRules:
+    """What a board's records may claim, and how the board ranks them: from the game's spec, never from a record.
+
+    ``players``: the fewest and most seats; ``score``: the lowest and highest score (a time trial's: its times in
+    milliseconds); ``lower_is_better``: the board's ordering (a time trial's: the fastest first); ``title``: the
+    board's name for people; ``unit``: ``"points"`` or ``"ms"``."""
+
+    players: tuple[int, int]
+    score: tuple[int, int]
+    lower_is_better: bool
+    title: str
+    unit: str = "points"
+
+
+def rules_of(specs: Mapping[str, Any]) -> dict[str, BoardRules]:
+    """The boards of the games ``specs`` (key -> :class:`~kiosk.engine.GameSpec`): one per game that declares its
+    :class:`~kiosk.engine.Results`, and one more, ``<key>-trial``, per game with a time trial."""
+    from kiosk.engine import trial_board
+
+    out: dict[str, BoardRules] = {}
+    for key, spec in specs.items():
+        results = getattr(spec, "results", None)
+        if results is None:
+            continue  # a game that declares nothing: the event takes none of its records
+        out[key] = BoardRules(
+            (spec.min_players, spec.max_players), tuple(results.score), bool(spec.lower_is_better), spec.title
+        )
+        if results.trial_ms is not None:
+            out[trial_board(key)] = BoardRules((1, 1), tuple(results.trial_ms), True, f"{spec.title} time trial", "ms")
+    return out
+
+
+@functools.cache
+def event_rules() -> dict[str, BoardRules]:
+    """:func:`rules_of` the games this installation knows (:data:`kiosk.games.GAMES`): what both the table and the
+    event board check records against."""
+    from kiosk.games import GAMES
+
+    return rules_of(GAMES)
+
+
+def check_results(record: dict[str, Any], rules: Mapping[str, BoardRules]) -> dict[str, Any]:
+    """The record (already :func:`check_record`-ed) when its game is one of ``rules`` and every result is one that
+    game can produce; ContractError naming the first that is not."""
+    game = record["game"]
+    board = rules.get(game)
+    _need(board is not None, f"{game!r} is not a game this event knows")
+    assert board is not None
+    players = record["players"]
+    lo, hi = board.players
+    _need(lo <= len(players) <= hi, f"{len(players)} player(s): {board.title} is for {lo} to {hi}")
+    lo, hi = board.score
+    for p in players:
+        score = p["score"]
+        what = "time (ms)" if board.unit == "ms" else "score"
+        _need(lo <= score <= hi, f"seat {p['seat']}'s {what} {score}: {board.title} can only give {lo} to {hi}")
+    return record
+
+
+# ---------------------------------------------------------------------------------------------- receipts
+def receipt_payload(ids: Iterable[str]) -> bytes:
+    """The event board's receipt for the records ``ids`` (stored: committed to its database)."""
+    return encode({"v": 1, "stored": list(ids)})
+
+
+def check_receipt(data: Any) -> list[str]:
+    """The record ids a receipt message says are stored; ContractError naming the fault otherwise."""
+    _need(isinstance(data, dict) and data.get("v") == 1, "a receipt is a version 1 JSON object")
+    ids = data.get("stored")
+    _need(isinstance(ids, list) and 1 <= len(ids) <= MAX_RECEIPTS, f"stored: 1 to {MAX_RECEIPTS} ids")
+    for rid in ids:
+        _need(isinstance(rid, str) and bool(_ID.fullmatch(rid)), "stored: ids of 32 lower-case hex digits")
+    return list(ids)
+
+
+# ---------------------------------------------------------------------------------------------- boards
 def check_board(board: Any, event: str) -> dict[str, Any]:
     """An event board message (see the module docstring) for ``event``; ContractError naming the first fault."""
     _need(isinstance(board, dict) and board.get("v") == 1, "a board is a version 1 JSON object")
@@ -163,13 +268,50 @@ def check_board(board: Any, event: str) -> dict[str, Any]:
         _need(isinstance(key, str) and bool(_GAME.fullmatch(key)) and isinstance(boards, dict), "a game's boards")
         for period in ("all", "today", "hour"):
             rows = boards.get(period, [])
-            _need(isinstance(rows, list) and len(rows) <= 10, f"{key}.{period}: at most 10 rows")
+            _need(isinstance(rows, list) and len(rows) <= MAX_ROWS, f"{key}.{period}: at most {MAX_ROWS} rows")
             for row in rows:
                 _need(isinstance(row, dict), "a board row is an object")
                 _need(isinstance(row.get("initials"), str) and bool(_INITIALS.fullmatch(row["initials"])), "initials")
                 _need(isinstance(row.get("score"), int) and not isinstance(row["score"], bool), "score")
                 _need(isinstance(row.get("table"), str) and bool(SLUG.fullmatch(row["table"])), "table")
     return board
+
+
+#: The largest row of a table's board: ``{"initials":"WWW","score":-999999999,"table":<a 40-letter slug>}`` and its
+#: comma (a score is a whole number under 10**9 either way).
+ROW_BYTES = len('{"initials":"WWW","score":-999999999,"table":""},') + 40
+#: The largest room one game takes besides its rows: its key (32 characters) and three empty periods.
+GAME_BYTES = len('"":{"all":[],"hour":[],"today":[]},') + 32
+#: The largest room the rest takes: the event (40), the title (80 characters, each up to 6 bytes in JSON: a
+#: control character escaped as ``\u0001``) and the time.
+FRAME_BYTES = len('{"event":"","games":{},"title":"","updated":"2026-12-03T14:05:09Z","v":1}') + 40 + 80 * 6
+
+
+def board_rows(games: int) -> int:
+    """How many rows each period of each of ``games`` games can have on a table's board so that the largest
+    possible message fits :data:`MAX_BYTES` (at most :data:`MAX_ROWS`; 0 when not even one row each fits)."""
+    room = MAX_BYTES - FRAME_BYTES - games * GAME_BYTES
+    per_row = 3 * max(1, games) * ROW_BYTES
+    return max(0, min(MAX_ROWS, room // per_row))
+
+
+def table_board(
+    event: str, title: str, updated: datetime, games: Mapping[str, Mapping[str, list[dict[str, Any]]]]
+) -> dict[str, Any]:
+    """The board message for the tables: each game's best :func:`board_rows` rows of each period (``games``: the
+    full boards, best first), each row only what a table shows (initials, score, table). It never exceeds
+    :data:`MAX_BYTES`, whatever the names and scores (checked at the largest values by the tests)."""
+    n = board_rows(len(games))
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for key, periods in games.items():
+        out[key] = {
+            period: [
+                {"initials": r["initials"], "score": r["score"], "table": r["table"]}
+                for r in periods.get(period, [])[:n]
+            ]
+            for period in ("all", "today", "hour")
+        }
+    return {"v": 1, "event": event, "title": title[:80], "updated": utc_text(updated), "games": out}
 
 
 def status_payload(table: str, state: str, at: datetime | None = None) -> bytes:

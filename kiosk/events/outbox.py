@@ -1,17 +1,21 @@
-"""The table's outbox: finished games waiting for the event's broker, on the table's own storage.
+"""The table's outbox: finished games waiting for the event board, on the table's own storage.
 
     >>> box = Outbox("/var/lib/kiosk/events/outbox.jsonl")     # doctest: +SKIP
     >>> box.add(record)          # doctest: +SKIP
     >>> box.pending()            # doctest: +SKIP
-    >>> box.sent(record["id"])   # doctest: +SKIP
+    >>> box.stored(record["id"]) # doctest: +SKIP
 
-``add`` returns once the record is on the card (fdatasync); ``sent`` (the broker's PUBACK came) means it is never
-published again. One append-only JSON-lines file: an ``add`` line per record and a ``sent`` line per
-acknowledgement, each written and synced before the call returns, so a power cut loses at most the line being
-written (a torn last line is dropped with a log line when the file is next read; damaged lines are dropped the same
-way, the file as it was kept aside). When most lines are acknowledged records the file is rewritten atomically with
-only the pending ones. A file that cannot be read at all is moved aside (kept, logged) and the outbox starts empty;
-the table's own boards never depend on it. Thread-safe (the publisher's thread acks while the UI thread adds).
+``add`` returns once the record is on the card (fdatasync); ``stored`` (the event board's receipt came: the record
+is in its database, committed) means it is never published again. Not the broker's PUBACK: that is one hop, and a
+broker that dies before handing the game on (a power cut in the organiser's room) would lose it. One append-only
+JSON-lines file: an ``add`` line per record and a ``stored`` line per receipt (``sent`` in files written before
+receipts, read the same), each written and synced before the call returns, so a power cut loses at most the line
+being written (a torn last line is dropped with a log line when the file is next read; damaged lines are dropped
+the same way, the file as it was kept aside). When most lines are receipted records the file is rewritten
+atomically with only the pending ones. A file that cannot be read at all is moved aside (kept, logged) and the
+outbox starts empty; the table's own boards never depend on it. Thread-safe (the link's thread takes receipts
+while the UI thread adds). A receipt for an id not pending (a second receipt, a receipt after a restart) changes
+nothing.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ __all__ = ["Outbox"]
 
 log = logging.getLogger("kiosk.events")
 
-#: Rewrite the file once it holds this many acknowledged lines more than pending records.
+#: Rewrite the file once it holds this many receipted lines more than pending records.
 COMPACT_AFTER = 500
 #: The most records kept waiting (a year of a busy table's games); the oldest go first, with a log line.
 MAX_PENDING = 100_000
@@ -73,11 +77,11 @@ class Outbox:
                 if "add" in entry:
                     record = check_record(entry["add"])
                     self._pending[record["id"]] = record
-                elif "sent" in entry:
-                    self._pending.pop(str(entry["sent"]), None)
+                elif "stored" in entry or "sent" in entry:
+                    self._pending.pop(str(entry.get("stored", entry.get("sent"))), None)
                     self._acked_lines += 1
                 else:
-                    raise ValueError("neither add nor sent")
+                    raise ValueError("neither add nor stored")
             except (ValueError, ContractError, TypeError, AttributeError):
                 bad += 1
         if bad:
@@ -103,7 +107,7 @@ class Outbox:
         (getattr(os, "fdatasync", None) or os.fsync)(self._fd)
 
     def add(self, record: dict[str, Any]) -> None:
-        """Keep ``record`` (checked against the contract) until :meth:`sent`; a known id is kept once."""
+        """Keep ``record`` (checked against the contract) until :meth:`stored`; a known id is kept once."""
         check_record(record)
         with self._lock:
             if record["id"] in self._pending:
@@ -114,12 +118,13 @@ class Outbox:
                 old, _ = self._pending.popitem(last=False)
                 log.warning("outbox full: the oldest record %s is dropped unpublished", old)
 
-    def sent(self, record_id: str) -> None:
-        """The broker has the record: it is not published again."""
+    def stored(self, record_id: str) -> bool:
+        """The event board has stored the record (its receipt): it is not published again. False when the id was
+        not pending (a receipt seen before: nothing changes)."""
         with self._lock:
             if self._pending.pop(record_id, None) is None:
-                return
-            self._append({"sent": record_id})
+                return False
+            self._append({"stored": record_id})
             self._acked_lines += 1
             if self._acked_lines >= COMPACT_AFTER and self._acked_lines > len(self._pending):
                 os.close(self._fd)
@@ -127,15 +132,19 @@ class Outbox:
                     self._rewrite()
                 finally:
                     self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            return True
 
     def pending(self, limit: int | None = None) -> list[dict[str, Any]]:
-        """The records not yet acknowledged, oldest first (at most ``limit``)."""
+        """The records not yet receipted, oldest first (at most ``limit``)."""
         with self._lock:
             out = list(self._pending.values())
         return out if limit is None else out[:limit]
 
     def __len__(self) -> int:
         return len(self._pending)
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self._pending
 
     def close(self) -> None:
         with self._lock:

@@ -148,7 +148,7 @@ class LazyBuild:
         """High scores and saved games (each falls back to its unavailable stand-in), and the resume offers:
         opened in a thread (a large scores file or a long journal never holds the UI), taken by the app on the
         next frame after they are ready (:meth:`storage_opened`). Until then the boards say "not opened yet"."""
-        from kiosk.bestgames import trial_board
+        from kiosk.engine import trial_board
         from kiosk.storage.opener import open_in_background
 
         app = self.app

@@ -135,7 +135,8 @@ class EventRoom:
 
     def game_over(self, session: Any, key: str, players: list[dict[str, Any]], lower_is_better: bool = False) -> None:
         """A finished game's final results on the board ``key`` (``players`` as the contract has them): into the
-        outbox, then out."""
+        outbox, then out. A record its game could not produce (the game's spec says which) stays off the event, with
+        a log line naming the table (:meth:`kiosk.events.link.EventLink.publish`)."""
         if self.link is None or session.attract:
             return
         from kiosk.events.contract import ContractError, new_record
@@ -147,4 +148,4 @@ class EventRoom:
             )
             self.link.publish(record)
         except (ContractError, OSError) as exc:  # the table's own boards have it; say why the event does not
-            log.error("the game could not go to the event's outbox: %s", exc)
+            log.error("table %s: the game could not go to the event's outbox: %s", s.table, exc)

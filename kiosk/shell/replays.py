@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 
-from kiosk.bestgames import Played, choose_best, day_played, trial_board
+from kiosk.bestgames import Played, choose_best, day_played
+from kiosk.engine import trial_board
 from kiosk.i18n import translator
 from kiosk.storage.journal import SUFFIX, load_journal, replay_journal
 from kiosk.ui.replay import ReplayCorners, ReplaySession

@@ -14,7 +14,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.bestgames import trial_board
+from kiosk.engine import trial_board
 from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone

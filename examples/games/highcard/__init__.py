@@ -9,13 +9,16 @@ like a built-in game when its parent folder is named by ``$KIOSK_GAMES_PATH``::
 
 ``tests/test_example_game.py`` runs the engine-contract tests (``tests/test_conformance.py``) against it. Copy
 the folder to ``kiosk/games/<key>/``, rename the key, and change the rules: the rest of the table follows.
+
+``results``: what a real game can score, from the rules, for an event's shared leaderboard (which takes no record
+outside it): a seat scores a point per trick it wins, and a game has ``HAND`` tricks, so 0 to ``HAND``.
 """
 
 from __future__ import annotations
 
-from kiosk.engine import GameSpec, action_codec
+from kiosk.engine import GameSpec, Results, action_codec
 from kiosk.games.highcard.bots import BOTS
-from kiosk.games.highcard.rules import HighCardState, Play
+from kiosk.games.highcard.rules import HAND, HighCardState, Play
 
 SPEC = GameSpec(
     key="highcard",
@@ -26,4 +29,5 @@ SPEC = GameSpec(
     action_from_json=action_codec(Play),
     bots=BOTS,
     symbol="\u2660",
+    results=Results(score=(0, HAND)),
 )

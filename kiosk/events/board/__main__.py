@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 from pathlib import Path
 
@@ -59,13 +60,37 @@ def main(argv: list[str] | None = None) -> int:
         store, args.event, args.broker, args.port, args.user, _secret(args.password_file), args.tls, args.ca_file
     )
     app = make_app(store, args.event, _secret(args.admin_password_file), collector)
+    listener = listen(args.http_host, args.http_port)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=GRACE_S)
     collector.start()
     try:
-        uvicorn.run(app, host=args.http_host, port=args.http_port, log_level="warning")
+        uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:  # Ctrl-C in a terminal: stopped as asked, no traceback
+        logging.getLogger("kiosk.events.board").info("event board stopped (Ctrl-C)")
     finally:
         collector.stop()
         store.close()
     return 0
+
+
+#: The send buffer of every connection (accepted sockets take it from the listening one): a wall page that stops
+#: reading holds this much of its stream in the kernel, a few snapshots at most, not megabytes of old ones
+#: (:mod:`.web`: the service itself holds only the latest).
+SEND_BUFFER = 64 * 1024
+#: Seconds the service waits for open streams when it stops (a stalled page must not hold it up).
+GRACE_S = 3
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The HTTP listening socket, with :data:`SEND_BUFFER`."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
 
 
 if __name__ == "__main__":

@@ -3,9 +3,15 @@
 Tables: ``events`` (slug, title, opened, closed), ``tables`` (the tables registered for an event, their status),
 ``records`` (one finished game per id, as received, with ``hidden`` for an entry the organiser took off the
 boards) and ``players`` (one row per seat of a record, for the boards' queries). Written in WAL mode with
-``synchronous=NORMAL``: a power cut loses at most the last moments, never the file; a record lost that way is sent
-again by its table (its outbox keeps it until the broker acknowledged it, and the broker's session keeps it for
-the service), and the id makes the second copy count once.
+``synchronous=FULL``: a commit is on the disk when :meth:`BoardStore.add` returns, because the receipt the
+service then sends makes the table forget the game (a power cut after the receipt must not lose it).
+
+A record is taken only when it follows the contract, its event is open, its table registered, every result one
+its game can produce (:func:`kiosk.events.contract.check_results`, from the game's spec), and its
+``finished_at`` not ahead of this clock by more than :data:`~kiosk.events.contract.CLOCK_SKEW` (a table whose
+clock runs ahead keeps the game and sends it again: it is taken once its time has come, never shown early) nor
+more than :data:`BEHIND` before the event opened. Boards rank each game by its own spec's ordering (a time
+trial's fastest first), never by a flag in a record.
 """
 
 from __future__ import annotations
@@ -13,20 +19,37 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import unicodedata
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from kiosk.events.contract import ContractError, check_record, parse_utc, utc_text
+from kiosk.events.contract import (
+    CLOCK_SKEW,
+    MAX_ROWS,
+    BoardRules,
+    ContractError,
+    check_record,
+    check_results,
+    event_rules,
+    parse_utc,
+    utc_text,
+)
 
-__all__ = ["BoardStore", "Refused", "ROWS"]
+__all__ = ["BoardStore", "Refused", "ROWS", "clean_title"]
 
-#: Rows on each board.
-ROWS = 10
-#: How far ahead of the service's clock a record's time may be (a table's clock far off is refused).
-AHEAD = timedelta(hours=24)
+#: Rows on each board of the wall page.
+ROWS = MAX_ROWS
 #: How long before the event opened a record may be (a table's backlog from the day before).
 BEHIND = timedelta(days=7)
+
+
+def clean_title(text: str, fallback: str = "") -> str:
+    """An event's title as shown: no control characters (nor halves of broken characters), at most 80."""
+    kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cs")).strip()
+    return (kept or fallback)[:80]
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (slug TEXT PRIMARY KEY, title TEXT NOT NULL, opened TEXT NOT NULL, closed TEXT);
@@ -48,12 +71,14 @@ class Refused(Exception):
 class BoardStore:
     """The event board's records in the SQLite file ``path`` (``":memory:"`` for a throwaway one)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, rules: Mapping[str, BoardRules] | None = None) -> None:
         self.path = str(path)
+        #: the boards this event takes, from the games' specs (:func:`~kiosk.events.contract.event_rules`)
+        self.rules = dict(rules if rules is not None else event_rules())
         self._lock = threading.Lock()
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(_SCHEMA)
 
     def close(self) -> None:
@@ -61,13 +86,16 @@ class BoardStore:
             self.db.close()
 
     # ------------------------------------------------------------------------------------------------ events
-    def open_event(self, slug: str, title: str, tables: list[str] | None = None, now: datetime | None = None) -> None:
-        """Open (or reopen) the event ``slug`` and register ``tables`` for it."""
+    def open_event(
+        self, slug: str, title: str = "", tables: list[str] | None = None, now: datetime | None = None
+    ) -> None:
+        """Open (or reopen) the event ``slug``, named ``title`` if given (else as it was, or ``slug`` when new), and
+        register ``tables`` for it."""
         with self._lock:
             self.db.execute(
-                "INSERT INTO events (slug, title, opened) VALUES (?, ?, ?) "
-                "ON CONFLICT(slug) DO UPDATE SET title = excluded.title, closed = NULL",
-                (slug, title[:80], utc_text(now or datetime.now(UTC))),
+                "INSERT INTO events (slug, title, opened) VALUES (?, ?, ?) ON CONFLICT(slug) DO UPDATE SET "
+                "title = CASE WHEN ? != '' THEN excluded.title ELSE events.title END, closed = NULL",
+                (slug, clean_title(title, slug), utc_text(now or datetime.now(UTC)), clean_title(title)),
             )
             for name in tables or []:
                 self.db.execute("INSERT OR IGNORE INTO tables (event, name) VALUES (?, ?)", (slug, name))
@@ -78,10 +106,10 @@ class BoardStore:
         with self._lock:
             self.db.execute(
                 "INSERT OR IGNORE INTO events (slug, title, opened) VALUES (?, ?, ?)",
-                (slug, (title or slug)[:80], utc_text(datetime.now(UTC))),
+                (slug, clean_title(title, slug), utc_text(datetime.now(UTC))),
             )
-            if title:
-                self.db.execute("UPDATE events SET title = ? WHERE slug = ?", (title[:80], slug))
+            if clean_title(title):
+                self.db.execute("UPDATE events SET title = ? WHERE slug = ?", (clean_title(title), slug))
             for name in tables or []:
                 self.db.execute("INSERT OR IGNORE INTO tables (event, name) VALUES (?, ?)", (slug, name))
 
@@ -115,7 +143,7 @@ class BoardStore:
         """Take a record (checked against the contract and the event): True when new, False when already held;
         :class:`Refused` saying why when the event does not take it."""
         try:
-            check_record(record)
+            check_results(check_record(record), self.rules)
         except ContractError as exc:
             raise Refused(str(exc)) from exc
         now = now or datetime.now(UTC)
@@ -131,8 +159,14 @@ class BoardStore:
             if known is None:
                 raise Refused(f"table {record['table']!r} is not registered for {record['event']!r}")
             finished = parse_utc(record["finished_at"])
-            if finished > now + AHEAD or finished < parse_utc(ev[0]) - BEHIND:
-                raise Refused(f"finished_at {record['finished_at']} is too far from now (the table's clock?)")
+            if finished > now + CLOCK_SKEW:
+                ahead = (finished - now).total_seconds() / 60
+                raise Refused(
+                    f"finished_at {record['finished_at']} is {ahead:.0f} min ahead of this clock (the table's clock?):"
+                    " taken once its time has come"
+                )
+            if finished < parse_utc(ev[0]) - BEHIND:
+                raise Refused(f"finished_at {record['finished_at']} is too long before the event opened")
             try:
                 self.db.execute("BEGIN IMMEDIATE")
                 cur = self.db.execute(
@@ -145,7 +179,7 @@ class BoardStore:
                         record["game"],
                         record["finished_at"],
                         utc_text(now),
-                        int(bool(record.get("lower_is_better"))),
+                        int(self.rules[record["game"]].lower_is_better),  # the game's ordering, not the record's
                         json.dumps(record),
                     ),
                 )
@@ -180,31 +214,33 @@ class BoardStore:
         return [json.loads(b) for (b,) in rows]
 
     # ------------------------------------------------------------------------------------------------ boards
-    def boards(self, event: str, now: datetime | None = None) -> dict[str, Any]:
-        """The contract's board message for ``event``: per game the best of the event, of today (the service's
-        local day) and of the last hour; humans with initials only, best first."""
+    def boards(self, event: str, now: datetime | None = None, rows: int = ROWS) -> dict[str, Any]:
+        """The event's boards (the wall page's; the tables get :func:`~kiosk.events.contract.table_board` of it):
+        per game the best ``rows`` of the event, of today (the service's local day) and of the last hour; humans
+        with initials only, best first by the game's own ordering, games in the registry's order."""
         now = now or datetime.now(UTC)
         local = now.astimezone()
         day_start = local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(UTC)
         periods = {"all": None, "today": utc_text(day_start), "hour": utc_text(now - timedelta(hours=1))}
+        until = utc_text(now + CLOCK_SKEW)  # nothing timed later is taken; an older database's stay off the boards
         ev = self.event(event) or {"title": event}
         games: dict[str, dict[str, list[dict[str, Any]]]] = {}
-        keys = [
-            g for (g,) in self.db.execute("SELECT DISTINCT game FROM records WHERE event = ? ORDER BY game", (event,))
-        ]
+        held = {g for (g,) in self.db.execute("SELECT DISTINCT game FROM records WHERE event = ?", (event,))}
+        order = list(self.rules)
+        keys = sorted(held, key=lambda g: (order.index(g) if g in order else len(order), g))
         for game in keys:
+            rules = self.rules.get(game)
+            direction = "ASC" if rules is not None and rules.lower_is_better else "DESC"
             games[game] = {}
             for period, since in periods.items():
-                rows = self.db.execute(
-                    "SELECT p.initials, p.score, r.tbl, r.finished_at, r.id, r.lower_is_better FROM players p "
+                found = self.db.execute(
+                    "SELECT p.initials, p.score, r.tbl, r.finished_at, r.id FROM players p "
                     "JOIN records r ON r.id = p.record WHERE r.event = ? AND r.game = ? AND r.hidden = 0 "
                     "AND p.bot = 0 AND p.initials IS NOT NULL AND (? IS NULL OR r.finished_at >= ?) "
-                    "ORDER BY CASE WHEN r.lower_is_better = 1 THEN p.score ELSE -p.score END, r.finished_at, r.id "
-                    "LIMIT ?",
-                    (event, game, since, since, ROWS),
+                    f"AND r.finished_at <= ? ORDER BY p.score {direction}, r.finished_at, r.id, p.seat LIMIT ?",
+                    (event, game, since, since, until, rows),
                 )
                 games[game][period] = [
-                    {"initials": i, "score": s, "table": t, "finished_at": f, "id": rid}
-                    for i, s, t, f, rid, _low in rows
+                    {"initials": i, "score": sc, "table": t, "finished_at": f, "id": rid} for i, sc, t, f, rid in found
                 ]
         return {"v": 1, "event": event, "title": ev["title"], "updated": utc_text(now), "games": games}

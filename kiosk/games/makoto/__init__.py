@@ -1,10 +1,14 @@
 """Makoto: the climbing card game for 2 to 6 players (rules in ``rules.py``, bots in ``bots.py``,
-a match of several games with the box-lid rule in ``match.py``)."""
+a match of several games with the box-lid rule in ``match.py``).
+
+:data:`MAX_SCORE`, the highest score a real game can reach (``SPEC.results``: what an event's board believes; an
+event record is one game, not a match's total), is derived from the rules in the comment beside it.
+"""
 
 from collections.abc import Mapping
 from typing import Any
 
-from kiosk.engine import GameSpec
+from kiosk.engine import GameSpec, Results
 from kiosk.games.makoto.actions import action_from_json
 from kiosk.games.makoto.bots import BOTS
 from kiosk.games.makoto.rules import MakotoState, new_game
@@ -30,6 +34,18 @@ def _setup_game(players: int, seed: int, setup: Mapping[str, Any]) -> MakotoStat
     return MakotoState(players, seed, dealer=setup.get("dealer"), lid_holder=setup.get("lid_holder"))
 
 
+# How high a real game's score can go, from ``rules.py`` and the rulebook's scoring. A seat's score is its
+# reward card plus the points of the cards it won (a 2 is 20, a 5 is 5, a 10 is 10:
+# :data:`~kiosk.games.makoto.rules.POINTS`), plus the Blind's scoring cards for whoever went out first
+# (``MakotoState.scores``); nothing takes points away, so the lowest is 0. The highest: the first reward, 50, plus
+# every scoring card of the game in one seat's hands. The deck and the Oracle hold, at 4 to 6 players (``SETUP``:
+# numbers up to 13 or 16, with Swords), six 2s, six 5s and six 10s, 210 points; at 2 and 3 players (no Swords) five
+# of each, 175. A card is in one place at a time (won, in the Blind, in a hand, set aside), so no seat can end a real
+# game above 50 + 210 = **260**; a record claiming more is refused.
+
+#: The highest score a real game can reach (derived above; ``tests/test_result_ranges.py`` redoes the sum).
+MAX_SCORE = 260
+
 SPEC = GameSpec(
     key="makoto",
     title="Makoto",
@@ -42,4 +58,5 @@ SPEC = GameSpec(
     setup_game=_setup_game,
     symbol="\u2694",
     match_choices=(1, 0),  # one game, or the full match (everyone deals once)
+    results=Results(score=(0, MAX_SCORE)),
 )

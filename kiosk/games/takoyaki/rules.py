@@ -30,6 +30,10 @@ MIN_PLAYERS = 1
 MAX_PLAYERS = 4
 #: A seat holding this many order cards ends the game (and finishes a time trial).
 ORDERS_TO_WIN = 5
+#: The screen's pacing (``TakoyakiScreen``): the countdown before the first order, and the pause before every
+#: later one, during which no grill takes a move. A time trial's clock starts at the first order's reveal.
+COUNTDOWN_S = 3.0
+BETWEEN_S = 1.5
 #: Name of the deck's chance record in the journal.
 DECK = "orders"
 

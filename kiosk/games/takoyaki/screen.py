@@ -22,6 +22,7 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 
 from kiosk import clock
 from kiosk.engine import Action
+from kiosk.games.takoyaki import rules
 from kiosk.games.takoyaki.actions import Claim, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, ROWS, SPACES, colour_of, parse_grill, parse_order
 from kiosk.games.takoyaki.grillview import (
@@ -228,8 +229,8 @@ class TakoPanel(SeatZone):
 class TakoyakiScreen(BaseGameScreen):
     """The Takoyaki screen (see the module docstring). Built once by the shell; ``begin`` for every game."""
 
-    COUNTDOWN_S = 3.0
-    BETWEEN_S = 1.5
+    COUNTDOWN_S = rules.COUNTDOWN_S
+    BETWEEN_S = rules.BETWEEN_S
 
     title = StringProperty("Takoyaki")
     centre_text = StringProperty("")

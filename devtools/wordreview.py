@@ -48,7 +48,7 @@ def glossary_lines(lang: str) -> Iterator[str]:
     words = json.loads((ROOT / "kiosk" / "locale" / f"glossary.{lang}.json").read_text(encoding="utf-8"))
     for key, term in terms["terms"].items():
         where = ", ".join(term["scope"])
-        yield f"{term['en']} ({where}): {words['terms'][key]['term']}  - {term['means']}"
+        yield f"{' / '.join(term['en'])} ({where}): {words['terms'][key]['term']}  - {term['means']}"
 
 
 def main(argv: list[str] | None = None) -> int:

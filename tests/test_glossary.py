@@ -60,7 +60,7 @@ def terms(lang: str) -> tuple[Term, ...]:
         forms = "|".join(form_pattern(f, lang) for f in word.get("forms", [word["term"]]))
         out.append(
             Term(key, re.compile(pattern, flags), frozenset(term["scope"]), term.get("exclusive", True),
-                 frozenset(term.get("except", [])), word["term"], re.compile(forms, flags))
+                 frozenset(term.get("except", []) + word.get("except", [])), word["term"], re.compile(forms, flags))
         )  # fmt: skip
     return tuple(out)
 
@@ -156,3 +156,16 @@ def test_a_games_catalog_words_a_shared_message_as_the_shells(game: str, lang: s
         if m.id and (key := (m.context, m.id if isinstance(m.id, str) else m.id[0])) in shell and m.string != shell[key]
     ]
     assert not drift, "\n".join(drift)
+
+
+def test_the_review_prints_every_message_beside_its_english(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m devtools.wordreview ja``: every message of every domain, its English, context and notes."""
+    from devtools.wordreview import main
+
+    assert main(["ja", "--terms"]) == 0
+    out = capsys.readouterr().out
+    total = sum(1 for d in domains() for m in po(d, "ja") if m.id)
+    assert out.rstrip().endswith(f"{total} messages in ja")
+    assert "Pantry (maki, wasabi): 食材置き場" in out
+    assert "  context: seat\n  en: Circle\n  ja: まる" in out
+    assert "  note: TRANSLATORS: a button: draw a recipe card of {n} ingredients" in out

@@ -442,6 +442,7 @@ class MakotoScreen(BaseGameScreen):
                 else:
                     label = tr.gettext("Play (choose cards)")
                 out.append((label, match, match is not None))
+                # TRANSLATORS: a button: unselect the cards chosen so far
                 out.append((tr.gettext("Clear"), "clear", True))
             else:
                 quick = sorted(plays, key=lambda a: (len(a.cards) != 1, len(a.cards), max(c % 20 for c in a.cards)))
@@ -468,6 +469,7 @@ class MakotoScreen(BaseGameScreen):
                 out.append((tr.gettext("Take {cards}").format(cards=cards_text(t.cards, tr)), t, True))
             out.append((tr.gettext("End turn"), EndTurn(), EndTurn() in legal))
             if panel.game_seat in self._undo:
+                # TRANSLATORS: a button: undo the cards just played this turn (not "Back", not "Cancel")
                 out.append((tr.sym("\u21b6") + " " + tr.gettext("Take back"), "undo", True))
         elif phase == ORACLE_STEP:
             if sel:

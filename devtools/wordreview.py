@@ -32,13 +32,13 @@ def blocks(lang: str, domain: str) -> Iterator[str]:
             continue
         number += 1
         lines = [f"[{domain} {number}]" + (f"  context: {message.context}" if message.context else "")]
-        lines += [f"  note: {note}" for note in message.auto_comments]
+        lines += [f"  note: {note}" for note in (*message.auto_comments, *message.user_comments)]
         ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
         strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
         for n, text in enumerate(ids):
-            lines.append(f"  en{'[%d]' % n if len(ids) > 1 else ''}: {text}")
-        for n, text in enumerate(strings):
-            lines.append(f"  {lang}{'[%d]' % n if len(strings) > 1 else ''}: {text}")
+            lines.append(f"  en{f'[{n}]' if len(ids) > 1 else ''}: {text}")
+        for n, translated in enumerate(strings):
+            lines.append(f"  {lang}{f'[{n}]' if len(strings) > 1 else ''}: {translated or ''}")
         yield "\n".join(lines)
 
 

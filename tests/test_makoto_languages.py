@@ -160,7 +160,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 assert cjk == CJK and ja.face == CJK and all(b.font_name == CJK for b in shown_buttons(ja))
             # the German seat (its tray closed): its hint, its points, in the table's face
             assert de.ids.tray.hint == "Hier halten (oder Platztaste), um deine Hand zu sehen"
-            assert de.info.startswith("Gewonnen: ") and de.face != CJK
+            assert de.info.startswith("Beute: ") and de.face != CJK
             # refusals reach each seat in its own language
             tb.screen._on_error(session, tb.g("south-west"), "You do not hold that card")
             tb.screen._on_error(session, tb.g("west"), "Play cards or pass first")

@@ -428,7 +428,8 @@ class MakotoScreen(BaseGameScreen):
                 if a.card not in seen and len(out) < MAX_ACTIONS - 1:
                     seen.add(a.card)
                     out.append((tr.gettext("Lid: take {card}").format(card=card_text(a.card, tr)), a, True))
-            return out + [(tr.gettext("Cancel"), "lid", True)]
+            # TRANSLATORS: a button in the narrow tray: do not use the box lid after all (one short word)
+            return out + [(tr.pgettext("makoto tray", "Cancel"), "lid", True)]
         sel = self._selection(panel)
         if phase == PLAY:
             plays = [a for a in legal if isinstance(a, Play)]

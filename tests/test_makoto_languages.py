@@ -262,7 +262,7 @@ def child_main(tmp: Path, out: Path) -> None:
                     tr.gettext("Pick a card"),
                     tr.gettext("Use box lid"),
                     tr.gettext("Lid: take {card}").format(card=card_text(32, tr)),
-                    tr.gettext("Cancel"),
+                    tr.pgettext("makoto tray", "Cancel"),
                 ]
                 button = next(b for b in panel.actions if b.opacity > 0 and b.parent is not None)
                 for label in labels:

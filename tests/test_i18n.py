@@ -210,7 +210,7 @@ def test_plural_forms_follow_each_language() -> None:
     assert [points("de", n) for n in (0, 1, 2)] == ["0 Punkte", "1 Punkt", "2 Punkte"]
     assert [points("fr", n) for n in (0, 1, 2)] == ["0 point", "1 point", "2 points"]  # French: 0 is singular
     assert [points("es", n) for n in (0, 1, 2)] == ["0 puntos", "1 punto", "2 puntos"]
-    assert [points("ja", n) for n in (0, 1, 2)] == ["0ポイント", "1ポイント", "2ポイント"]
+    assert [points("ja", n) for n in (0, 1, 2)] == ["0点", "1点", "2点"]
     assert [translator("fr").ordinal(n) for n in (1, 2)] == ["1er", "2e"]
     assert [translator("en").ordinal(n) for n in (1, 2, 3, 11, 22)] == ["1st", "2nd", "3rd", "11th", "22nd"]
     assert translator("ja").ordinal(3) == "3位" and translator("de").ordinal(3) == "3."

@@ -66,7 +66,7 @@ def test_every_refusal_of_the_engine_is_translated() -> None:
             "Gegen eine 3er-Straße bis 9 musst du eine Straße aus 3 Karten (oder einen Kensei) spielen"
         ),
         f"You must play higher than {rules.describe((rules.SET, 3, 4))}": "Du musst höher spielen als 3-mal die 4",
-        "The card you put in the Blind must be lower than 7": "Die Karte für die Auslage muss niedriger als 7 sein",
+        "The card you put in the Blind must be lower than 7": "Die Karte für den Talon muss niedriger als 7 sein",
         "You may take at most 1 card(s): as many as you played": (
             "Du darfst höchstens 1 Karte nehmen: so viele, wie du gespielt hast"
         ),
@@ -262,7 +262,7 @@ def child_main(tmp: Path, out: Path) -> None:
                     tr.gettext("Pick a card"),
                     tr.gettext("Use box lid"),
                     tr.gettext("Lid: take {card}").format(card=card_text(32, tr)),
-                    tr.gettext("Cancel"),
+                    tr.pgettext("makoto tray", "Cancel"),
                 ]
                 button = next(b for b in panel.actions if b.opacity > 0 and b.parent is not None)
                 for label in labels:

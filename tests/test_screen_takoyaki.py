@@ -405,7 +405,7 @@ def child_main(tmp: Path, out: Path) -> None:
             screenshot("takoyaki_languages_fr_ja")
             tap(buttons(ja, "TAKOYAKI!\n\uff08\u5ba3\u8a00\uff09")[0])
             frames(2)
-            assert fr.message == "Personne n'a réussi\u00a0: la commande est mise de côté", fr.message
+            assert fr.message == "Personne n\u2019a réussi\u00a0: la commande est mise de côté", fr.message
             assert ja.message == "だれも 仕上げられず： 注文は 流れました", ja.message
         finally:
             app.use_config(app.cfg.replace(language={"default": "en", "enabled": ["en"]}))

@@ -147,6 +147,7 @@ def maki_action_label(action: Action, cols: int, cells: int, recipes: dict[int, 
     if kind == "Serve":
         return _("Serve {recipe}").format(recipe=recipe(data["recipe"]))
     if kind == "Draw":
+        # TRANSLATORS: a button: draw a recipe card of {n} ingredients (its length; longer ones score more)
         return _("Draw {n}").format(n=tr.number(int(data["length"])))
     if kind == "EndTurn":
         return _("End Turn")

@@ -216,6 +216,7 @@ class MakotoPanel(SeatZone):
                 b.code, b.number, b.kind, b.face_up = c, c % 20, c // 20, True
                 b.selected = i in self.selected
                 b.fresh = c == self.drawn and i == self.hand.index(c)
+                # TRANSLATORS: a tag on the card just drawn from the Oracle (a few letters)
                 b.new_text, b.new_face = self.tr.gettext("NEW"), self.face
                 b.disabled = i not in enabled
                 b.opacity = 1

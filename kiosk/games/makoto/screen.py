@@ -428,7 +428,8 @@ class MakotoScreen(BaseGameScreen):
                 if a.card not in seen and len(out) < MAX_ACTIONS - 1:
                     seen.add(a.card)
                     out.append((tr.gettext("Lid: take {card}").format(card=card_text(a.card, tr)), a, True))
-            return out + [(tr.gettext("Cancel"), "lid", True)]
+            # TRANSLATORS: a button in the narrow tray: do not use the box lid after all (one short word)
+            return out + [(tr.pgettext("makoto tray", "Cancel"), "lid", True)]
         sel = self._selection(panel)
         if phase == PLAY:
             plays = [a for a in legal if isinstance(a, Play)]
@@ -442,6 +443,7 @@ class MakotoScreen(BaseGameScreen):
                 else:
                     label = tr.gettext("Play (choose cards)")
                 out.append((label, match, match is not None))
+                # TRANSLATORS: a button: unselect the cards chosen so far
                 out.append((tr.gettext("Clear"), "clear", True))
             else:
                 quick = sorted(plays, key=lambda a: (len(a.cards) != 1, len(a.cards), max(c % 20 for c in a.cards)))
@@ -468,6 +470,7 @@ class MakotoScreen(BaseGameScreen):
                 out.append((tr.gettext("Take {cards}").format(cards=cards_text(t.cards, tr)), t, True))
             out.append((tr.gettext("End turn"), EndTurn(), EndTurn() in legal))
             if panel.game_seat in self._undo:
+                # TRANSLATORS: a button: undo the cards just played this turn (not "Back", not "Cancel")
                 out.append((tr.sym("\u21b6") + " " + tr.gettext("Take back"), "undo", True))
         elif phase == ORACLE_STEP:
             if sel:

@@ -37,7 +37,7 @@ from kiosk.shell.service import KioskHardening, ServiceGlue
 from kiosk.sound import Sounds
 
 if TYPE_CHECKING:
-    from kiosk.ui.marks import CornerMark
+    from kiosk.shell.marks import CornerMark
 
 __all__ = ["KioskApp"]
 

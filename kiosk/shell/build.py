@@ -121,8 +121,8 @@ class LazyBuild:
         from kivy.uix.floatlayout import FloatLayout
         from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+        from kiosk.shell.attractscreen import AttractScreen
         from kiosk.ui import FIRST_FRAME, load_layouts
-        from kiosk.ui.attract import AttractScreen
 
         app = self.app
         load_layouts(FIRST_FRAME)
@@ -185,7 +185,7 @@ class LazyBuild:
         return screen
 
     def _picker(self) -> Any:
-        from kiosk.ui.picker import PickerScreen
+        from kiosk.shell.picker import PickerScreen
 
         app = self.app
         picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
@@ -194,13 +194,13 @@ class LazyBuild:
         return self._screen(picker)
 
     def _join(self) -> Any:
-        from kiosk.ui.join import JoinScreen
+        from kiosk.shell.join import JoinScreen
 
         app = self.app
         return self._screen(JoinScreen(name="join", table=app.table, on_start=app.start_game, on_back=app.open_picker))
 
     def _results(self) -> Any:
-        from kiosk.ui.results import ResultsScreen
+        from kiosk.shell.results import ResultsScreen
 
         app = self.app
         on_again = app.launcher.play_again
@@ -217,18 +217,18 @@ class LazyBuild:
         )
 
     def _operator(self) -> Any:
-        from kiosk.ui.operator import OperatorDesk, OperatorScreen
+        from kiosk.shell.operator import OperatorDesk, OperatorScreen
 
         desk: OperatorDesk = self.app.desk  # mypy checks here that the operator room implements the protocol
         return self._screen(OperatorScreen(name="operator", table=self.app.table, desk=desk))
 
     def _overlay(self) -> Any:
-        from kiosk.ui.overlay import Overlay
+        from kiosk.shell.overlay import Overlay
 
         return Overlay(table=self.app.table, on_answer=self.app.idle.answer)
 
     def _seat_menus(self) -> Any:
-        from kiosk.ui.seatmenu import SeatMenus
+        from kiosk.shell.seatmenu import SeatMenus
 
         app = self.app
         return SeatMenus(
@@ -243,7 +243,7 @@ class LazyBuild:
         )
 
     def _diagnostics(self) -> Any:
-        from kiosk.ui.diagnostics import DiagnosticsScreen
+        from kiosk.shell.diagnostics import DiagnosticsScreen
 
         screen = DiagnosticsScreen(name="diagnostics")
         screen.status = self.app.hardware.status  # after construction: the screen's rows exist by then

@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     from kiosk.shell.eventroom import EventRoom
     from kiosk.shell.idle import IdleWatch
     from kiosk.shell.launcher import GameLauncher
+    from kiosk.shell.marks import CornerMark
     from kiosk.shell.replays import ReplayRoom
     from kiosk.shell.seathelp import SeatHelp
     from kiosk.shell.service import ServiceGlue
     from kiosk.sound import Sounds
-    from kiosk.ui.marks import CornerMark
     from kiosk.ui.session import GameSession
 
 __all__ = [

@@ -5,7 +5,7 @@ is checked whole before its first move is shown: read, replayed by the engine to
 compared with its end record; one that fails (damaged, another version of the rules, a game not installed, a
 seat this table no longer has) is skipped with one log line and never shown (the day's next best on its board
 is, if there is one). A replay is read-only: its session keeps no journal, records no play and enters no score
-(:class:`kiosk.ui.replay.ReplaySession`).
+(:class:`kiosk.shell.replaycorners.ReplaySession`).
 
 Watch again (decision): any touch on the table or any seat button skips it, back to the results; the corners say
 so in the languages of the players on their edge.
@@ -23,8 +23,8 @@ from kivy.clock import Clock
 
 from kiosk.bestgames import Played, choose_best, day_played, trial_board
 from kiosk.i18n import translator
+from kiosk.shell.replaycorners import ReplayCorners, ReplaySession
 from kiosk.storage.journal import SUFFIX, load_journal, replay_journal
-from kiosk.ui.replay import ReplayCorners, ReplaySession
 
 from .seathelp import mark_badges
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kiosk.ui.attract import AttractScreen
-    from kiosk.ui.diagnostics import DiagnosticsScreen
-    from kiosk.ui.join import JoinScreen
-    from kiosk.ui.operator import OperatorScreen
-    from kiosk.ui.overlay import Overlay
-    from kiosk.ui.picker import PickerScreen
-    from kiosk.ui.results import ResultsScreen
-    from kiosk.ui.seatmenu import SeatMenus
+    from kiosk.shell.attractscreen import AttractScreen
+    from kiosk.shell.diagnostics import DiagnosticsScreen
+    from kiosk.shell.join import JoinScreen
+    from kiosk.shell.operator import OperatorScreen
+    from kiosk.shell.overlay import Overlay
+    from kiosk.shell.picker import PickerScreen
+    from kiosk.shell.results import ResultsScreen
+    from kiosk.shell.seatmenu import SeatMenus
 
 __all__ = ["BuiltRooms", "on_demand"]
 

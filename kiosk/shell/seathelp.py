@@ -45,7 +45,7 @@ def mark_badges(screen: Any, session: GameSession | None) -> None:
 
 
 class SeatHelp:
-    """Answers the seat menus (:class:`kiosk.ui.seatmenu.SeatMenus`) about the game in progress."""
+    """Answers the seat menus (:class:`kiosk.shell.seatmenu.SeatMenus`) about the game in progress."""
 
     def __init__(self, app: SeatHelpDoor) -> None:
         self.app = app

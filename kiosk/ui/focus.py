@@ -1,7 +1,7 @@
 """Playing from a seat's two buttons alone: a focus ring per seat over that seat's choices.
 
 Every game screen (:class:`~kiosk.ui.game.BaseGameScreen`) has a :class:`FocusRing`, and so do the joining
-screen (:class:`~kiosk.ui.join.JoinScreen`) and the seat menus (:class:`~kiosk.ui.seatmenu.SeatMenus`). A seat's
+screen (:class:`~kiosk.shell.join.JoinScreen`) and the seat menus (:class:`~kiosk.shell.seatmenu.SeatMenus`). A seat's
 choices are the widgets the ring's room (:class:`FocusRoom`: the screen) lists with ``focus_targets(seat)``: by
 default every visible, enabled widget in the seat's zone that a finger could choose (a Kivy ``ButtonBehavior``,
 or a widget with a ``choose()`` method doing what a tap does), in reading order as the seat sees them (top row

@@ -50,7 +50,7 @@ class BaseGameScreen(Speaks, Screen):
     hub = ObjectProperty(None, allownone=True)
     title = StringProperty("")
     attract = BooleanProperty(False)
-    #: "(replay)" beside the title while a finished game is replayed (:mod:`kiosk.ui.replay`), else "".
+    #: "(replay)" beside the title while a finished game is replayed (:mod:`kiosk.shell.replaycorners`), else "".
     replay_note = StringProperty("")
 
     def begin(self, session: GameSession) -> None:

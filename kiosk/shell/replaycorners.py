@@ -25,7 +25,7 @@ from kiosk.i18n import Translator, translator
 from kiosk.seats import Seat, SeatMap
 from kiosk.ui.session import GameSession
 
-log = logging.getLogger("kiosk.ui.replay")
+log = logging.getLogger("kiosk.shell.replaycorners")
 
 __all__ = ["ReplaySession", "ReplayCorners", "ReplayCorner"]
 

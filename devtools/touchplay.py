@@ -37,8 +37,8 @@ from typing import Any
 from devtools.harness import Toucher
 from kiosk import clock
 from kiosk.ai import make_bot
+from kiosk.board.touch import both_button
 from kiosk.engine import Action
-from kiosk.ui.boardtouch import both_button
 from kiosk.ui.touchplan import Move, NoTouches, OpenTray, Tap, buttons_of
 
 __all__ = ["Unreachable", "TouchLog", "Toucher", "both_button", "perform", "play", "start", "summary"]

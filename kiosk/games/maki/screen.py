@@ -1,4 +1,4 @@
-"""Maki on the table: the shared board screen (:class:`kiosk.ui.board.BoardScreen`: the board as a grid of tiles
+"""Maki on the table: the shared board screen (:class:`kiosk.board.board.BoardScreen`: the board as a grid of tiles
 in the centre, each seat's recipes in its private tray) with Maki's teacups, Wasabi pool and display, its button
 order, its prompts and its last moves in words (:func:`maki_event_text`).
 """
@@ -9,11 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Action, Event
-from kiosk.games.maki import look
-from kiosk.i18n import Translator, translator
-from kiosk.ui.board import BoardScreen
-from kiosk.ui.boardpieces import (
+from kiosk.board.board import BoardScreen
+from kiosk.board.pieces import (
     ACTION_BACK,
     WASABI_DISC,
     backs_counter,
@@ -22,6 +19,9 @@ from kiosk.ui.boardpieces import (
     served_counter,
     wasabi_counter,
 )
+from kiosk.engine import Action, Event
+from kiosk.games.maki import look
+from kiosk.i18n import Translator, translator
 from kiosk.ui.words import cell_name, fallback_event_text, game_over_text, join_names, plural
 from kiosk.ui.words import game_word as name
 from kiosk.ui.words import recipe_label as short

@@ -23,11 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Action, Event
-from kiosk.games.wasabi import look
-from kiosk.i18n import N_, Translator, translator
-from kiosk.ui.board import BoardScreen
-from kiosk.ui.boardpieces import (
+from kiosk.board.board import BoardScreen
+from kiosk.board.pieces import (
     TILE_BACK,
     backs_counter,
     load_categories,
@@ -35,6 +32,9 @@ from kiosk.ui.boardpieces import (
     served_counter,
     wasabi_counter,
 )
+from kiosk.engine import Action, Event
+from kiosk.games.wasabi import look
+from kiosk.i18n import N_, Translator, translator
 from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural
 from kiosk.ui.words import game_word as name
 from kiosk.ui.words import recipe_label as short

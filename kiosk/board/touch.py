@@ -1,7 +1,7 @@
 """The board screens' touches (Maki, Wasabi!): tiles dragged onto squares, squares tapped, the tray's buttons,
-and a two-choice button (:class:`~kiosk.ui.twostep.Then`) when it offers what the player wants next.
+and a two-choice button (:class:`~kiosk.board.twostep.Then`) when it offers what the player wants next.
 
-:func:`board_plan` is :meth:`kiosk.ui.board.BoardScreen.touch_plan` (see :mod:`kiosk.ui.touchplan`): the fewest
+:func:`board_plan` is :meth:`kiosk.board.board.BoardScreen.touch_plan` (see :mod:`kiosk.ui.touchplan`): the fewest
 touches the seat's own controls allow. A take-and-place is one drag when the player wants the tile on a square at
 once; opening the tray is a touch only when it is closed.
 """
@@ -19,11 +19,11 @@ __all__ = ["board_plan", "both_button"]
 
 def both_button(panel: Any, action: Action, next_intent: NextIntent) -> Action | None:
     """The seat's button doing ``action`` and the player's next choice in one touch (a
-    :class:`~kiosk.ui.twostep.Then`: Maki's "Serve Maguro N., then Draw 3"), when the seat's buttons (``panel``, a
+    :class:`~kiosk.board.twostep.Then`: Maki's "Serve Maguro N., then Draw 3"), when the seat's buttons (``panel``, a
     board screen's seat) offer one for what the player wants next: the intents after ``action`` on a copy of the
     state (``next_intent(*actions)``), through the steps between (a 2-ingredient recipe's reward card, chosen on
     its own afterwards) up to a choice such a button offers. None: no such button (the plain one is for it)."""
-    from kiosk.ui.twostep import Then
+    from kiosk.board.twostep import Then
 
     offered = [a for a in panel.actions if isinstance(a, Then) and a.first == action]
     kinds = {type(a.then) for a in offered}

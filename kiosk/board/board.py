@@ -5,8 +5,8 @@ The screen holds no rules: it draws ``state.view(None)`` and each seat's ``state
 tile and square is one of ``state.legal_actions(seat)`` for ``session.apply``. Its decisions (the board stays
 put, colour is never the only cue, drawn not written, playing by touch, two choices on one button, the tray at
 the start of a turn, no step played for the player) are in ``docs/screens.md``. Its parts: the words
-(:mod:`kiosk.ui.words`), the pieces (:mod:`kiosk.ui.boardpieces`), the two-step buttons and seat panel
-(:mod:`kiosk.ui.twostep`), the selection and gestures (:mod:`kiosk.ui.boardplay`).
+(:mod:`kiosk.ui.words`), the pieces (:mod:`kiosk.board.pieces`), the two-step buttons and seat panel
+(:mod:`kiosk.board.twostep`), the selection and gestures (:mod:`kiosk.board.play`).
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
+from kiosk.board.pieces import BoardTile, SeatLine, TileChoice, fit_public_column, set_face, size_seat_rows
+from kiosk.board.play import BoardPlay, SeatPanel
+from kiosk.board.touch import board_plan
+from kiosk.board.twostep import BoardPanel, Then
 from kiosk.engine import Action, Event
 from kiosk.i18n import Translator
-from kiosk.ui.boardpieces import BoardTile, SeatLine, TileChoice, fit_public_column, set_face, size_seat_rows
-from kiosk.ui.boardplay import BoardPlay, SeatPanel
-from kiosk.ui.boardtouch import board_plan
 from kiosk.ui.focus import reading_order
 from kiosk.ui.pieces import Tile, category_of
 from kiosk.ui.touchplan import NextIntent, Step
-from kiosk.ui.twostep import BoardPanel, Then
 from kiosk.ui.words import action_label, action_squares, cell_name, fallback_event_text, points, short_name
 
 __all__ = ["BoardScreen"]
@@ -231,7 +231,7 @@ class BoardScreen(BoardPlay):
         return sorted(actions, key=lambda a: rank.get(type(a).__name__, last))
 
     def touch_plan(self, seat_index: int, action: Action, next_intent: NextIntent) -> Iterator[Step]:
-        """Tiles, squares and the tray's buttons (:func:`kiosk.ui.boardtouch.board_plan`)."""
+        """Tiles, squares and the tray's buttons (:func:`kiosk.board.touch.board_plan`)."""
         return board_plan(self, seat_index, action, next_intent)
 
     def pick_tile(self, action: Action) -> tuple[str, bool] | None:

@@ -1,5 +1,5 @@
 """The board screen's pieces: board squares, pantry and tray tiles, counters, decks, seat lines, piece rows and the
-recipe shelf (their kv rules are in ``kiosk/ui/board.kv``). They hold no rule: the screen sets their properties."""
+recipe shelf (their kv rules are in ``kiosk/board/board.kv``). They hold no rule: the screen sets their properties."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from kiosk.engine import Action
 from kiosk.ui.pieces import Tile
 
 if TYPE_CHECKING:
-    from kiosk.ui.board import BoardScreen
+    from kiosk.board.board import BoardScreen
 
 #: The public column's pieces (:class:`Counter` looks): a Wasabi cube, a served recipe, a recipe's back, a tile's
 #: back, an action card's back.
@@ -128,7 +128,7 @@ class TileChoice(ButtonBehavior, Widget):
     """A tile the acting seat may take or place: in the centre's pantry (public picks: Maki's Take, Wasabi!'s
     DrawTile) or in the seat's tray (its hand: Wasabi!'s tiles to place, the starting tiles to give). A tap is
     :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). Its look
-    (``<TileChoice>`` in ``kiosk/ui/board.kv``): the ingredient's picture on its category colour, the category
+    (``<TileChoice>`` in ``kiosk/board/board.kv``): the ingredient's picture on its category colour, the category
     symbol readable at the smallest reading size, the name in fine print, a thick frame when chosen. Only ever on
     screen (and enabled) while choosable."""
 

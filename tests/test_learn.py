@@ -161,8 +161,8 @@ def _finished(key: str, players: int, seed: int) -> Any:
 
 def child_main(tmp: Path, out: Path) -> None:
     from kiosk.ai import RandomBot
+    from kiosk.session import GameSession
     from kiosk.shell.howto import howto_steps
-    from kiosk.ui.session import GameSession
 
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
     pos = app.table.by_position

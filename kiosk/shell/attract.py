@@ -19,9 +19,9 @@ from kivy.clock import Clock, ClockEvent
 from kiosk.ai import make_bot
 from kiosk.engine import Event
 from kiosk.i18n import translator
+from kiosk.session import GameSession
 from kiosk.shell.attractscreen import EdgeCalls, board_rows, offer_question
 from kiosk.shell.lively import lively_start, spread_seats
-from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import AttractDoor

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from kiosk.inputs import HardwareInputs, InputHub
     from kiosk.pin import PinGuard
     from kiosk.seats import SeatMap
+    from kiosk.session import GameSession
     from kiosk.shell.attract import AttractDirector
     from kiosk.shell.build import LazyBuild
     from kiosk.shell.desk import OperatorRoom
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from kiosk.shell.seathelp import SeatHelp
     from kiosk.shell.service import ServiceGlue
     from kiosk.sound import Sounds
-    from kiosk.ui.session import GameSession
 
 __all__ = [
     "AttractDoor",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kiosk.ai import make_bot
 from kiosk.engine import GameSpec
 from kiosk.i18n import SOURCE, translator
-from kiosk.ui.session import GameSession
+from kiosk.session import GameSession
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import SeatHelpDoor

@@ -40,9 +40,9 @@ from kiosk.games.makoto.words import (  # noqa: F401  (makoto_event_text: the ho
     seat_label,
 )
 from kiosk.inputs import SeatEvent
+from kiosk.session import GameSession
 from kiosk.ui import load_kv, motion
 from kiosk.ui.game import BaseGameScreen
-from kiosk.ui.session import GameSession
 
 log = logging.getLogger("kiosk.games.makoto.screen")
 

@@ -1,7 +1,7 @@
 """Takoyaki on the table: every seat's grill facing its player, gestures turned into engine actions.
 
 The screen holds no rules: it turns gestures into :class:`Push`, :class:`Turn`, :class:`Claim` and
-:class:`Fault` actions for :meth:`kiosk.ui.session.GameSession.apply`, and draws ``state.view(seat)``. Each seat's
+:class:`Fault` actions for :meth:`kiosk.session.GameSession.apply`, and draws ``state.view(seat)``. Each seat's
 panel is a :class:`~kiosk.ui.seatzone.SeatZone` (the seat model places and turns it), so every grill, order card,
 claim pad and message faces its own player and touches arrive in the grill's own coordinates (row 0 the far row,
 column 0 the player's left), which are the engine's space numbers.
@@ -47,11 +47,11 @@ from kiosk.games.takoyaki.texts import (
 from kiosk.games.takoyaki.touches import takoyaki_plan
 from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
+from kiosk.session import GameSession
 from kiosk.ui import load_kv
 from kiosk.ui.focus import reading_order
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.seatzone import SeatZone
-from kiosk.ui.session import GameSession
 
 log = logging.getLogger("kiosk.games.takoyaki.screen")
 

@@ -33,6 +33,7 @@ from kiosk.appliance.requests import (
     read_status,
     request_pin_reset,
 )
+from kiosk.pin import check_pin, hash_pin
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (files written as another user)")
 
@@ -89,13 +90,13 @@ def test_set_pin_as_root_writes_the_tables_folder_as_its_owner(table: Path, tmp_
     for name in ("kiosk.json", "kiosk.last-good.json", "operator-pin.json"):
         st = (table / name).stat()
         assert (st.st_uid, st.st_gid) == (NOBODY, NOBODY), name
-    assert kconfig.check_pin("1357", kconfig.load(table / "kiosk.json").operator.pin_hash)
+    assert check_pin("1357", kconfig.load(table / "kiosk.json").operator.pin_hash)
     assert not home.exists(), "nothing written in root's own state folder"
 
 
 @root_only
 def test_set_pin_as_root_keeps_the_tables_other_settings(table: Path) -> None:
-    cfg = kconfig.Config().replace(sound={"volume": 0.3}, operator={"pin_hash": kconfig.hash_pin("2580")})
+    cfg = kconfig.Config().replace(sound={"volume": 0.3}, operator={"pin_hash": hash_pin("2580")})
     kconfig.save(cfg, table / "kiosk.json")
     for p in table.iterdir():
         os.chown(p, NOBODY, NOBODY)
@@ -103,9 +104,7 @@ def test_set_pin_as_root_keeps_the_tables_other_settings(table: Path) -> None:
     assert r.returncode == 0, r.stderr
     again = kconfig.load(table / "kiosk.json")
     assert again.sound.volume == 0.3
-    assert kconfig.check_pin("97531", again.operator.pin_hash) and not kconfig.check_pin(
-        "2580", again.operator.pin_hash
-    )
+    assert check_pin("97531", again.operator.pin_hash) and not check_pin("2580", again.operator.pin_hash)
     assert kconfig.load(kconfig.last_good_path(table / "kiosk.json")).operator.pin_hash == again.operator.pin_hash
 
 
@@ -192,7 +191,7 @@ def test_the_helper_with_the_reset_file_lets_the_screen_set_a_pin(tmp_path: Path
     state, stick = tmp_path / "state", tmp_path / "stick"
     stick.mkdir()
     (stick / "KIOSK-PIN-RESET.TXT").write_text("")  # as a FAT stick lists it
-    cfg_before = kconfig.Config().replace(operator={"pin_hash": kconfig.hash_pin("2580")})
+    cfg_before = kconfig.Config().replace(operator={"pin_hash": hash_pin("2580")})
     kconfig.save(cfg_before, state / "kiosk.json")
     request_pin_reset(state)
     unmounted: list[Path] = []

@@ -143,7 +143,7 @@ EVENT_FIELDS: dict[str, tuple[str, int]] = {
     "password": (N_("Broker password"), 128),
     "ca_file": (N_("CA certificate file (for TLS)"), 4096),
 }
-#: What a refused setting must be (the config file's checks, kiosk/config.py), by its key, for the operator.
+#: What a refused setting must be (the config file's checks, kiosk/config/validate.py), by its key, for the operator.
 SETTING_RULES: dict[str, str] = {
     "event.broker": N_("must be a host name or address"),
     "event.port": N_("must be a whole number from 1 to 65535"),

@@ -59,11 +59,12 @@ def _set_pin(
     env_extra: dict[str, str], pin_lines: str = "1357\n1357\n", args: tuple[str, ...] = (), user: int | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``kiosk --set-pin`` as a real process with no terminal (getpass reads the answers from stdin); as ``user``,
-    from a copy of the kiosk that user can read (the checkout may be in a folder only root may enter)."""
+    from a copy of the kiosk (and the hardware package whose schema its settings read) that user can read (the
+    checkout may be in a folder only root may enter)."""
     env = {k: v for k, v in os.environ.items() if k not in ("STATE_DIRECTORY", "KIOSK_CONFIG", "XDG_STATE_HOME")}
     env.update(env_extra)
     with contextlib.ExitStack() as stack:
-        python = [sys.executable] if user is None else stack.enter_context(python_as(user, "kiosk"))
+        python = [sys.executable] if user is None else stack.enter_context(python_as(user, "kiosk", "hardware"))
         return subprocess.run(
             [*python, "-P", "-m", "kiosk", "--set-pin", *args],
             input=pin_lines,

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hardware.config import MAX_STICKS
 from kiosk.config.values import (
     BOT_LEVELS,
     DEFAULT_PINS,
@@ -239,8 +240,8 @@ def _serial(c: _Checker, s: Mapping[str, Any]) -> SerialConfig:
         return SerialConfig(port=port, sticks=sticks)
     for k, v in raw_sticks.items():
         key = f"serial.sticks.{k[:40]}"
-        if not re.fullmatch(r"[0-9]{1,2}", k) or not 0 <= int(k) <= 11:
-            c.bad(key, "stick numbers are 0 to 11")
+        if not re.fullmatch(r"[0-9]{1,2}", k) or not 0 <= int(k) < MAX_STICKS:
+            c.bad(key, f"stick numbers are 0 to {MAX_STICKS - 1}")
             continue
         if (
             not isinstance(v, Mapping)

@@ -12,12 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hardware.config import DEFAULT_SEATS, DEFAULT_WIRING, VALID_BCM_PINS
+from hardware.config import HANDS as HARDWARE_HANDS
+
 #: Seat positions in clockwise order around the table, seen from above (north = top edge of the picture).
 POSITIONS: tuple[str, ...] = ("south-east", "south", "south-west", "west", "north-west", "north", "north-east", "east")
 #: The positions in the order the messages and the picker list them (reading order).
 POSITION_HELP = ("south-west", "south", "south-east", "east", "north-east", "north", "north-west", "west")
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
-HANDS: tuple[str, ...] = ("left", "right")
+HANDS: tuple[str, ...] = HARDWARE_HANDS
 
 
 class ConfigError(ValueError):
@@ -39,7 +42,7 @@ class SeatsConfig:
     lives there.
     """
 
-    positions: tuple[str, ...] = ("south-east", "south-west", "west", "north-west", "north-east", "east")
+    positions: tuple[str, ...] = DEFAULT_SEATS
     depth: float = 0.25
 
 
@@ -143,7 +146,7 @@ class Config:
     """The whole configuration. ``pins`` maps a seat position to ``{button name: BCM pin}``."""
 
     seats: SeatsConfig = SeatsConfig()
-    pins: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: dict(DEFAULT_PINS))
+    pins: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: {p: dict(b) for p, b in DEFAULT_PINS.items()})
     serial: SerialConfig = SerialConfig()
     operator: OperatorConfig = OperatorConfig()
     timeouts: TimeoutsConfig = TimeoutsConfig()
@@ -174,16 +177,10 @@ class Config:
         return load_dict(data, check_ranges=self.ranges_checked if check_ranges is None else check_ranges)
 
 
-# Seat buttons: "a" = confirm / join / TAKOYAKI!, "b" = pass / back. BCM pins free of I2C/SPI/UART defaults.
-DEFAULT_PINS: dict[str, dict[str, int]] = {
-    "south-west": {"a": 5, "b": 6},
-    "south-east": {"a": 12, "b": 13},
-    "east": {"a": 16, "b": 19},
-    "north-east": {"a": 20, "b": 21},
-    "north-west": {"a": 22, "b": 23},
-    "west": {"a": 24, "b": 25},
-}
-VALID_BCM = range(2, 28)
+#: The table's wiring by position (seat buttons: "a" = confirm / join / TAKOYAKI!, "b" = pass / back) and the legal
+#: BCM pins: the hardware settings' one schema, :mod:`hardware.config`.
+DEFAULT_PINS: dict[str, dict[str, int]] = DEFAULT_WIRING
+VALID_BCM = VALID_BCM_PINS
 
 
 def to_dict(cfg: Config) -> dict[str, Any]:

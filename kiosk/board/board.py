@@ -45,6 +45,8 @@ class BoardScreen(BoardPlay):
     turns_to_mover = False
 
     categories: dict[str, str] = {}
+    #: The picture drawn on a covered square (the game's card lying there), "" for a game that covers none.
+    cover_picture = ""
     #: Action class names in button order when no square is selected (see the module docstring); classes not
     #: listed come after the listed ones; the engine's order is kept within a class.
     ACTION_ORDER: tuple[str, ...] = ()
@@ -454,7 +456,7 @@ class BoardScreen(BoardPlay):
         """What a square holds in words (tests, a text description; the tile's picture carries it on screen)."""
         if covered:
             top = f"{short_name(kind)}\n" if kind else ""
-            return f"{top}W! covered"
+            return f"{top}covered"
         if not kind:
             return ""
         if kind == "teacup":
@@ -478,6 +480,7 @@ class BoardScreen(BoardPlay):
             tile.kind = c["kind"]
             tile.stack = c.get("stack", 0)
             tile.covered = c.get("covered", False)
+            tile.cover = self.cover_picture
             tile.text = self.tile_text(c["kind"], c.get("stack", 0), c.get("covered", False))
         self.info_text = "\n".join(self.public_lines(public))
         self.centre_text = ""

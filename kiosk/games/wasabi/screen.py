@@ -35,7 +35,7 @@ from kiosk.board.pieces import (
 from kiosk.engine import Action, Event
 from kiosk.games.wasabi import look
 from kiosk.i18n import N_, Translator, translator
-from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural
+from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural, short_name
 from kiosk.ui.words import game_word as name
 from kiosk.ui.words import recipe_label as short
 
@@ -199,6 +199,8 @@ class WasabiScreen(BoardScreen):
     """Wasabi!: stacks and Wasabi covers on the board, hand tiles and recipes in the private tray."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "categories")
+    #: A Wasabi card lying on a square: its plant drawn over the square.
+    cover_picture = "wasabi"
     MOTION = look.MOTION
     #: Setup and refill draws, the reward, End Step, Stack!, Spicy!; placing; Pass; cards aimed at squares.
     ACTION_ORDER = (
@@ -224,6 +226,13 @@ class WasabiScreen(BoardScreen):
     PRIVATE_PICKS = {"GiveTile": "tile"}
     #: Two recipes of one length done and one token free: the ones the seat may complete are framed in gold.
     READY = {"ChooseRecipe": "recipe"}
+
+    def tile_text(self, kind: str, stack: int, covered: bool) -> str:
+        """A square under a Wasabi card reads ``W! covered`` (with the top tile's name when there is one)."""
+        if covered:
+            top = f"{short_name(kind)}\n" if kind else ""
+            return f"{top}W! covered"
+        return super().tile_text(kind, stack, covered)
 
     def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
         return str(getattr(action, "tile", "")) if type(action).__name__ == "Place" else None

@@ -266,3 +266,32 @@ def test_one_touch_harness() -> None:
             assert not defined & own, f"{p.relative_to(ROOT)} defines its own {sorted(defined & own)}"
     driver = (ROOT / "devtools" / "touchplay.py").read_text(encoding="utf-8")
     assert "kiosk.games." not in driver and "Driver(" not in driver, "the touch driver knows a game"
+
+
+def test_every_view_is_typed() -> None:
+    """Each game declares its view's shape in its ``views.py`` (``TypedDict``\\s: the JSON shape is the contract),
+    its state is a ``GameState`` of it, ``view`` returns it, and no screen or kit takes a view as
+    ``dict[str, Any]``: a renamed key fails mypy, not a guest's game."""
+    found = []
+    for key in GAMES:
+        rules = ast.parse((KIOSK / "games" / key / "rules.py").read_text(encoding="utf-8"))
+        assert (KIOSK / "games" / key / "views.py").exists(), f"{key}: no views.py"
+        states = [c for c in rules.body if isinstance(c, ast.ClassDef) and c.name.endswith("State")]
+        assert any(ast.unparse(b).startswith("GameState[") for c in states for b in c.bases), f"{key}: not a GameState"
+        for c in states:
+            for f in c.body:
+                if isinstance(f, ast.FunctionDef) and f.name == "view":
+                    returns = ast.unparse(f.returns) if f.returns else ""
+                    assert "dict" not in returns and "Any" not in returns, f"{key}: view() -> {returns}"
+                    found.append(f"{key}: view() -> {returns}")
+    views_in = [*modules(KIOSK / "games", KIOSK / "board", KIOSK / "ui", KIOSK / "shell")]
+    loose = []
+    for p in views_in:
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for a in node.args.args + node.args.kwonlyargs:
+                    annotation = ast.unparse(a.annotation) if a.annotation is not None else ""
+                    if a.arg in ("view", "public", "mine", "v") and "dict[str, Any]" in annotation:
+                        loose.append(f"{p.relative_to(ROOT)}:{node.lineno} {node.name}({a.arg})")
+    assert not loose, f"views taken as dict[str, Any]: {loose}"
+    print("\n".join(found))

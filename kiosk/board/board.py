@@ -12,14 +12,15 @@ the start of a turn, no step played for the player) are in ``docs/screens.md``. 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
+from kiosk.board.hooks import BoardHooks, ViewT
 from kiosk.board.pieces import BoardTile, SeatLine, TileChoice, fit_public_column, set_face, size_seat_rows
 from kiosk.board.play import BoardPlay, SeatPanel
 from kiosk.board.touch import board_plan
@@ -34,7 +35,7 @@ from kiosk.ui.words import action_label, action_squares, cell_name, fallback_eve
 __all__ = ["BoardScreen"]
 
 
-class BoardScreen(BoardPlay):
+class BoardScreen(BoardPlay, BoardHooks[ViewT]):
     """The generic screen with a board in the centre (see the module docstring). Subclasses give the board and
     texts through :meth:`board_cells`, :meth:`public_lines`, :meth:`private_lines`, :meth:`prompt_text` and
     :meth:`event_text`, the button order through :attr:`ACTION_ORDER`, and the tiles through :attr:`PICKS`,
@@ -92,7 +93,7 @@ class BoardScreen(BoardPlay):
         #: (tile, square, action) of every legal placement of the acting seat
         self._placements: list[tuple[str, int, Action]] = []
         self.eligible: set[int] = set()
-        self._public: dict[str, Any] = {}
+        self._public: ViewT = cast(ViewT, {})  # the game's public view, empty until the first draw
         self._history: deque[str] = deque(maxlen=self.HISTORY)
         self._tile_key: tuple[Any, ...] = ()
         self._ghost: Tile | None = None
@@ -118,43 +119,10 @@ class BoardScreen(BoardPlay):
             panel.sync_shown()
 
     # ------------------------------------------------------------------------------------------- per game
-    def board_cells(self, public: dict[str, Any]) -> list[dict[str, Any]]:
-        """One dict per square: ``kind`` ("" / "teacup" / ingredient), ``stack``, ``covered``."""
-        raise NotImplementedError
-
-    def board_size(self, public: dict[str, Any]) -> tuple[int, int]:
-        raise NotImplementedError
-
-    def public_lines(self, public: dict[str, Any]) -> list[str]:
-        return []
-
-    def recipe_names(self, mine: dict[str, Any], g: int) -> dict[int, str]:
-        """Recipe id -> name, for the seat's action buttons."""
-        return {}
-
-    def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
-        return []
-
-    def shelf_items(
-        self, mine: dict[str, Any], g: int, ready: set[int]
-    ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
-        """What seat ``g``'s tray draws from its own view: its recipes as :class:`RecipeShelf` card dicts (``ready``:
-        the ids it can serve now), the action cards it holds, the tiles in its hand ``(kind, category)``."""
-        return [], [], []
-
-    def seat_rows(self, public: dict[str, Any]) -> list[dict[str, Any]]:
-        """Per game seat, its row of the public column: ``points``, ``counters`` (:class:`SeatLine`) and ``cards``."""
-        return []
-
-    def shared_rows(
-        self, public: dict[str, Any]
-    ) -> tuple[list[tuple[str, float, dict[str, Any]]], list[tuple[str, float, dict[str, Any]]]]:
-        """The shared things as two :class:`PieceRow` spec lists: counts and decks; named cards."""
-        return [], []
-
-    def recipe_card(self, recipe: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    def recipe_card(self, recipe: Mapping[str, object], **extra: Any) -> dict[str, Any]:
         """A recipe from a view (``name``, ``ingredients``) as a :class:`RecipeShelf` card dict."""
-        ingredients = [str(k) for k in recipe.get("ingredients", [])]
+        listed = recipe.get("ingredients", [])
+        ingredients = [str(k) for k in listed] if isinstance(listed, list) else []
         card = {
             "name": str(recipe.get("name", "")),
             "ingredients": ingredients,
@@ -162,11 +130,6 @@ class BoardScreen(BoardPlay):
         }
         card.update(extra)
         return card
-
-    def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
-        """The tile ``action`` puts on its square (a placement), else None. Read from the action's fields and
-        the public view (Maki: the taken tile is public), never from rules."""
-        return None
 
     def describe_action(
         self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator | None = None
@@ -183,18 +146,6 @@ class BoardScreen(BoardPlay):
     def action_words(self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator) -> str:
         """One action's words on a button: subclasses word their own in ``tr`` (default :func:`action_label`)."""
         return action_label(action, cols, cells, recipes)
-
-    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:
-        """What the acting seat should do now, in its language ``tr``, from the kinds (class names) of its legal
-        actions and the public view; ``board_moves``: some legal action names a square. Never names anything
-        private."""
-        if board_moves:
-            return tr.gettext("Tap a marked square, or choose below")
-        return tr.gettext("Choose below")
-
-    def legend_text(self, tr: Translator) -> str:
-        """The centre's key to the tiles' category letters, in the table's language (subclasses: the game's)."""
-        return ""
 
     def event_text(self, ev: Event) -> str:
         """One event as a line of the last-moves box, in the table's language (subclasses: the game's formatter)."""
@@ -388,7 +339,7 @@ class BoardScreen(BoardPlay):
         session = self.session
         if session is None or not self.tiles or not events:
             return
-        cells = self.board_cells(session.state.view(None))
+        cells = self.board_cells(self.typed_view(session.state, None))
         touched: list[int] = getattr(self, "_touched", [])
         mover = getattr(self, "_touched_by", None)
         for ev in events:
@@ -470,7 +421,7 @@ class BoardScreen(BoardPlay):
         if session is None:
             return
         state = session.state
-        public = state.view(None)
+        public = self.typed_view(state, None)
         self._public = public
         rows, cols = self.board_size(public)
         cells = self.board_cells(public)
@@ -486,10 +437,10 @@ class BoardScreen(BoardPlay):
         self.centre_text = ""
         self.last_text = "\n".join(self._history)
         n = rows * cols
-        views: dict[int, dict[str, Any]] = {}
+        views: dict[int, ViewT] = {}
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
-            mine = state.view(g)
+            mine = self.typed_view(state, g)
             names = self.recipe_names(mine, g)
             panel.describe = partial(self.describe_action, cols=cols, cells=n, recipes=names, tr=panel.tr)
             panel._fill()
@@ -537,7 +488,7 @@ class BoardScreen(BoardPlay):
             scores = []
         panel.score = points(int(scores[g]), tr) if g < len(scores) else ""
 
-    def _fill_shelves(self, views: dict[int, dict[str, Any]]) -> None:
+    def _fill_shelves(self, views: dict[int, ViewT]) -> None:
         """Each human seat's tray draws its recipes, cards and tiles (:meth:`shelf_items`); a bot's stays empty (its
         tray never opens). The acting seat's recipes it can serve now are framed (:attr:`READY`)."""
         session = self.session
@@ -563,7 +514,7 @@ class BoardScreen(BoardPlay):
                 tiles = []  # the hand's tiles are the tray's tiles to choose already
             shelf.recipes, shelf.cards, shelf.tiles = recipes, cards, [list(t) for t in tiles]
 
-    def _fill_public(self, public: dict[str, Any]) -> None:
+    def _fill_public(self, public: ViewT) -> None:
         """The centre's public column: the turn line, one :class:`SeatLine` per seat, the shared rows."""
         from kivy.core.window import Window
 

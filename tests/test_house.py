@@ -295,3 +295,59 @@ def test_every_view_is_typed() -> None:
                         loose.append(f"{p.relative_to(ROOT)}:{node.lineno} {node.name}({a.arg})")
     assert not loose, f"views taken as dict[str, Any]: {loose}"
     print("\n".join(found))
+
+
+#: Each door's members (its own and what it inherits), at most: a door grows only by a decision written here.
+DOOR_SIZES = {
+    "AttractDoor": 17,
+    "BuildDoor": 21,
+    "DeskDoor": 27,
+    "EventsDoor": 2,
+    "GesturesDoor": 14,
+    "IdleDoor": 13,
+    "LauncherDoor": 21,
+    "ReplayDoor": 12,
+    "SeatHelpDoor": 8,
+}
+
+
+def test_doors_are_typed_and_no_wider_than_their_rooms_need() -> None:
+    """No door member is a bare ``Any``; each door stays within its measured size (:data:`DOOR_SIZES`)."""
+    import re
+
+    tree = ast.parse((SHELL / "doors.py").read_text(encoding="utf-8"))
+    classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+
+    def members(c: ast.ClassDef) -> list[ast.stmt]:
+        own = [n for n in c.body if isinstance(n, (ast.FunctionDef, ast.AnnAssign))]
+        inherited = [m for b in c.bases if ast.unparse(b) in classes for m in members(classes[ast.unparse(b)])]
+        return own + inherited
+
+    sizes = {}
+    for name, c in classes.items():
+        for n in members(c):
+            typed = ast.unparse(n.annotation) if isinstance(n, ast.AnnAssign) else ast.unparse(n.args)
+            typed += "" if isinstance(n, ast.AnnAssign) or n.returns is None else ast.unparse(n.returns)
+            assert not re.search(r"\bAny\b", typed), f"{name}: {typed}"
+        if not name.startswith("_"):
+            sizes[name] = len(members(c))
+    assert set(sizes) == set(DOOR_SIZES), sizes
+    wider = {k: (n, DOOR_SIZES[k]) for k, n in sizes.items() if n > DOOR_SIZES[k]}
+    assert not wider, f"doors wider than measured (members, limit): {wider}"
+    print("door members:", sizes)
+
+
+def test_build_steps_are_typed_factories() -> None:
+    """The app's built rooms name their factory (a ``LazyBuild`` method), never a string looked up with getattr."""
+    rooms = ast.parse((SHELL / "rooms.py").read_text(encoding="utf-8"))
+    calls = [n for n in ast.walk(rooms) if isinstance(n, ast.Call) and ast.unparse(n.func) == "on_demand"]
+    assert len(calls) >= 8, len(calls)
+    strings = [ast.unparse(c) for c in calls if any(isinstance(a, ast.Constant) for a in c.args)]
+    assert not strings, f"build steps named by a string: {strings}"
+    build = ast.parse((SHELL / "build.py").read_text(encoding="utf-8"))
+    lookups = [
+        ast.unparse(n)
+        for n in ast.walk(build)
+        if isinstance(n, ast.Call) and ast.unparse(n.func) == "getattr" and ast.unparse(n.args[0]) == "self"
+    ]
+    assert not lookups, f"a build step looked up by name: {lookups}"

@@ -351,3 +351,87 @@ def test_build_steps_are_typed_factories() -> None:
         if isinstance(n, ast.Call) and ast.unparse(n.func) == "getattr" and ast.unparse(n.args[0]) == "self"
     ]
     assert not lookups, f"a build step looked up by name: {lookups}"
+
+
+def _import_graph(*folders: str, local: bool) -> dict[str, set[str]]:
+    """Module -> the project modules it imports when it is imported (``local``: also inside its functions);
+    ``if TYPE_CHECKING:`` blocks are not imports."""
+    files = {p: ".".join(p.relative_to(ROOT).with_suffix("").parts) for f in folders for p in (ROOT / f).rglob("*.py")}
+    files = {p: m.removesuffix(".__init__") for p, m in files.items() if "firmware" not in p.parts}
+    known = set(files.values())
+    graph: dict[str, set[str]] = {}
+    for p, mod in files.items():
+        package = mod if p.name == "__init__.py" else mod.rpartition(".")[0]
+        found: set[str] = set()
+
+        def visit(nodes: list[ast.stmt], package: str = package, found: set[str] = found) -> None:
+            for n in nodes:
+                if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test):
+                    continue
+                if isinstance(n, ast.Import):
+                    found.update(a.name for a in n.names)
+                elif isinstance(n, ast.ImportFrom):
+                    base = n.module or ""
+                    if n.level:
+                        parts = package.split(".")[: len(package.split(".")) - n.level + 1]
+                        base = ".".join(parts + ([base] if base else []))
+                    subs = {f"{base}.{a.name}" for a in n.names} & known
+                    found.update(subs or {base})
+                elif isinstance(n, (ast.If, ast.Try, ast.With)) or (
+                    local and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                ):
+                    for field in ("body", "orelse", "finalbody"):
+                        visit(getattr(n, field, []))
+                    for handler in getattr(n, "handlers", []):
+                        visit(handler.body)
+                elif isinstance(n, ast.ClassDef):
+                    visit(n.body)
+
+        visit(ast.parse(p.read_text(encoding="utf-8")).body)
+        graph[mod] = {m for m in found if m in known and m != mod}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph`` (strongly connected parts of more than one module)."""
+    import sys
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                out.append(sorted(part))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle() -> None:
+    """Nothing imports itself round a cycle when it is imported (kiosk/, hardware/, devtools/); the tooling not even
+    through its functions' imports. (The one cycle a function breaks: ``Config.replace`` validates, and validation
+    builds a ``Config``.)"""
+    assert not _cycles(_import_graph("kiosk", "hardware", "devtools", local=False))
+    assert not _cycles(_import_graph("devtools", local=True))
+    found = _cycles(_import_graph("kiosk", "hardware", local=True))
+    assert found == [["kiosk.config.validate", "kiosk.config.values"]], found

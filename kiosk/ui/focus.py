@@ -13,7 +13,7 @@ Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/focus.py``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -543,8 +543,3 @@ def _inside(w: Any, ancestor: Any) -> bool:
         parent = node.parent
         node = parent if parent is not node else None
     return False
-
-
-def first_of(targets: Sequence[Any], *kinds: type) -> Any:
-    """The first target of one of ``kinds`` (for screens choosing where the highlight lands)."""
-    return next((w for w in targets if isinstance(w, kinds)), targets[0] if targets else None)

@@ -154,6 +154,10 @@ def tap(widget: Any) -> None:
     frames(1)
 
 
+class Unreachable(AssertionError):
+    """The seat's controls offer no way to make the move the player wants (or a widget to touch is not on screen)."""
+
+
 class Toucher:
     """Fingers that count their touches (one touch: a finger down and up again; a drag is one), for the touch
     driver and the benchmark. ``frames``/``tick`` are the harness's."""
@@ -180,8 +184,6 @@ class Toucher:
 
     def tap(self, widget: Any, fx: float = 0.5, fy: float = 0.5) -> None:
         if widget.get_root_window() is None:
-            from devtools.touchplay import Unreachable
-
             raise Unreachable(f"{widget} is not on screen")
         self.tap_at(*window_point(widget, fx, fy))
 

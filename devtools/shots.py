@@ -220,7 +220,7 @@ class Tour:
         self.attract_step("boards", next(iter(self.app.games)), 0.5)
         from types import SimpleNamespace
 
-        from kiosk.ui.attract import board_rows
+        from kiosk.shell.attractscreen import board_rows
 
         rows = board_rows([SimpleNamespace(name=n, score=s) for n, s in [("KEN", 212), ("MIA", 198), ("JO", 187)]])
         self.app.attract_screen.show_boards(
@@ -237,7 +237,7 @@ class Tour:
         from types import SimpleNamespace
 
         from kiosk.i18n import translator
-        from kiosk.ui.attract import offer_question
+        from kiosk.shell.attractscreen import offer_question
 
         offer = SimpleNamespace(title="Makoto", last_activity=datetime.datetime(2026, 12, 4, 14, 5), meta={})
         self.app.attract_screen.show_offer(offer_question(offer, translator(self.app.cfg.language.default)))
@@ -411,7 +411,7 @@ class Tour:
         for key in app.games:
             for edge, position in edges:
                 self.take(f"{key}_{edge}", only, partial(self.game, key, position))
-        from kiosk.ui.howto import howto_steps
+        from kiosk.shell.howto import howto_steps
 
         for key, spec in app.games.items():
             for edge, position in edges:  # every step (the fit set too: a few frames each)

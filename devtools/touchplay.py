@@ -34,18 +34,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from devtools.harness import Toucher
+from devtools.harness import Toucher, Unreachable
 from kiosk import clock
 from kiosk.ai import make_bot
+from kiosk.board.touch import both_button
 from kiosk.engine import Action
-from kiosk.ui.boardtouch import both_button
 from kiosk.ui.touchplan import Move, NoTouches, OpenTray, Tap, buttons_of
 
 __all__ = ["Unreachable", "TouchLog", "Toucher", "both_button", "perform", "play", "start", "summary"]
-
-
-class Unreachable(AssertionError):
-    """The seat's controls offer no way to make the move the player wants."""
 
 
 @dataclass

@@ -1,15 +1,16 @@
-"""Hardware configuration as plain data: the default pin map, the stick map, the board's USB ids.
+"""The one schema of the hardware settings, as plain data: the table's wiring (seat buttons' BCM pins), the stick
+map, the board's USB ids, the legal values (:data:`VALID_BCM_PINS`, :data:`HANDS`, :data:`MAX_STICKS`).
 
-The kiosk shell keeps its own configuration file; this module gives it the defaults and one validation
-function per part, so a typo in the config is a :class:`HardwareConfigError` with a message an operator can
-act on, at start-up, rather than a stick silently tapping for the wrong seat mid-game.
+The kiosk's configuration file (:mod:`kiosk.config`) takes its ``pins`` and ``serial`` defaults and limits from
+here, and this module gives the hardware package one validation function per part, so a typo is a
+:class:`HardwareConfigError` with a message an operator can act on, not a stick tapping for the wrong seat.
 
 Everything here is plain ``dict``/``list``/``int``/``str`` so it round-trips through JSON unchanged, except
 that JSON object keys are strings: the ``parse_*`` functions accept ``"0"`` as well as ``0`` for a seat or
 stick number and always return ints.
 
 >>> pins = parse_pins(DEFAULT_PINS)
->>> pins[0]
+>>> pins[1]
 {'a': 5, 'b': 6}
 >>> sticks = parse_sticks({"0": {"seat": 0, "hand": "left"}})
 >>> sticks[0]
@@ -27,15 +28,23 @@ from typing import Any
 #: Button names every seat has by default, with what the games use them for.
 BUTTON_ROLES: dict[str, str] = {"a": "confirm / TAKOYAKI!", "b": "pass / back"}
 
-#: seat -> {button name: BCM pin}
-DEFAULT_PINS: dict[int, dict[str, int]] = {
-    0: {"a": 5, "b": 6},
-    1: {"a": 12, "b": 13},
-    2: {"a": 16, "b": 17},
-    3: {"a": 19, "b": 20},
-    4: {"a": 21, "b": 22},
-    5: {"a": 23, "b": 24},
+#: The table's wiring by seat position: {button name: BCM pin}, pins free of I2C/SPI/UART/PWM audio/one-wire. The
+#: kiosk's ``pins`` default (``kiosk.json``) and the maker's wiring table (``scripts/gen_docs.py``) are this map.
+DEFAULT_WIRING: dict[str, dict[str, int]] = {
+    "south-west": {"a": 5, "b": 6},
+    "south-east": {"a": 12, "b": 13},
+    "east": {"a": 16, "b": 19},
+    "north-east": {"a": 20, "b": 21},
+    "north-west": {"a": 22, "b": 23},
+    "west": {"a": 24, "b": 25},
 }
+
+#: The default table's seats, clockwise from above (the kiosk's ``seats.positions`` default): seat ``n`` sits at
+#: ``DEFAULT_SEATS[n]``.
+DEFAULT_SEATS: tuple[str, ...] = ("south-east", "south-west", "west", "north-west", "north-east", "east")
+
+#: seat -> {button name: BCM pin}: the default table's wiring by seat number.
+DEFAULT_PINS: dict[int, dict[str, int]] = {n: dict(DEFAULT_WIRING[pos]) for n, pos in enumerate(DEFAULT_SEATS)}
 
 #: Legal BCM GPIO numbers on the 40-pin header (Pi 4 and Pi 5).
 VALID_BCM_PINS = frozenset(range(2, 28))

@@ -35,9 +35,10 @@ from kiosk.shell.rooms import BuiltRooms
 from kiosk.shell.seathelp import SeatHelp
 from kiosk.shell.service import KioskHardening, ServiceGlue
 from kiosk.sound import Sounds
+from kiosk.storage import GameStore, ScoreStore, UnavailableHighScores, UnavailableSavedGames, UnfinishedGame
 
 if TYPE_CHECKING:
-    from kiosk.ui.marks import CornerMark
+    from kiosk.shell.marks import CornerMark
 
 __all__ = ["KioskApp"]
 
@@ -67,8 +68,6 @@ class KioskApp(KioskHardening, BuiltRooms, App):
         bot_iterations: int | None = None,
         **kw: Any,
     ) -> None:
-        from kiosk.storage import UnavailableHighScores, UnavailableSavedGames
-
         super().__init__(**kw)
         if games is None:
             from kiosk.games import GAMES
@@ -86,8 +85,8 @@ class KioskApp(KioskHardening, BuiltRooms, App):
         self.table = SeatMap.from_config(cfg)
         self.hub = InputHub()
         self.sounds = Sounds(None, cfg.sound.volume, cfg.sound.muted)  # silent until the build loads them
-        self.scores: Any = UnavailableHighScores("not opened yet")
-        self.saved_games: Any = UnavailableSavedGames("not opened yet")
+        self.scores: ScoreStore = UnavailableHighScores("not opened yet")
+        self.saved_games: GameStore = UnavailableSavedGames("not opened yet")
         self.builder = LazyBuild(self)
         self.service = ServiceGlue(self.stop, self.builder.start, kiosk_mode=kiosk_mode, handle_signals=handle_signals)
         self.director = AttractDirector(self)
@@ -121,7 +120,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
     def use_config(self, cfg: Config, loaded: LoadedConfig | None = None) -> None:
         self.cfg, self.loaded_config = cfg, loaded if loaded is not None else self.loaded_config
 
-    def use_stores(self, scores: Any, saved_games: Any, offers: list[Any]) -> None:
+    def use_stores(self, scores: ScoreStore, saved_games: GameStore, offers: list[UnfinishedGame]) -> None:
         """The stores opened (:class:`LazyBuild`): the boards and journals, and the resume offers to make."""
         self.scores, self.saved_games, self.director.offers = scores, saved_games, offers
         self.director.offer_if_any()

@@ -27,7 +27,7 @@ import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 __all__ = [
     "recorded_chance",
@@ -35,6 +35,8 @@ __all__ = [
     "Action",
     "Event",
     "State",
+    "GameState",
+    "View",
     "Bot",
     "GameSpec",
     "Results",
@@ -53,6 +55,11 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+#: What any game's ``view(seat)`` is at run time: a read-only, JSON-ready mapping (fingerprints, the generic screen,
+#: the conformance checks read it so). Each game narrows it to its own shape: :class:`GameState`.
+View = Mapping[str, object]
+#: A game's own view type: a ``TypedDict`` naming every key and its type (the JSON shape is the contract).
+ViewT = TypeVar("ViewT", bound=View, covariant=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -342,7 +349,8 @@ class State:
         best = max(keys)
         return [s for s in range(self.players) if keys[s] == best]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` (or a spectator, ``None``) may know, JSON-ready: the game's own :class:`GameState` type."""
         raise NotImplementedError
 
     def determinize(self, seat: int, rng: random.Random) -> State:
@@ -419,6 +427,15 @@ class State:
         """Everything observable, as one string: every seat's view, the spectator's, and the journal."""
         views = [self.view(s) for s in range(self.players)] + [self.view(None)]
         return json.dumps({"views": views, "journal": self.journal, "to_move": self.to_move()}, sort_keys=True)
+
+
+class GameState(State, Generic[ViewT]):
+    """A game's state with its own view type: ``class MakiState(GameState[MakiView])``, where ``MakiView`` is a
+    ``TypedDict`` in the game's ``views.py`` naming every key a view holds (what a seat sees of hidden things is
+    said there). Screens and bots read the game's own type, so a renamed key fails ``mypy``, not a guest's game."""
+
+    def view(self, seat: int | None) -> ViewT:
+        raise NotImplementedError
 
 
 def _copy_random(rng: random.Random) -> random.Random:

@@ -9,12 +9,15 @@ on :mod:`kiosk.storage.atomic` use them; the installer imports the config withou
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import secrets
 import time
 from pathlib import Path
 
-__all__ = ["atomic_write_bytes", "aside_name", "fsync_dir", "temp_name"]
+__all__ = ["atomic_write_bytes", "aside_name", "fsync_dir", "quarantine", "temp_name"]
+
+log = logging.getLogger("kiosk.storage")
 
 
 def fsync_dir(folder: str | os.PathLike[str]) -> None:
@@ -67,4 +70,13 @@ def aside_name(path: Path, kind: str = "corrupt") -> Path:
     while dest.exists():
         dest = path.with_name(f"{path.stem}.{kind}-{stamp}-{n}{path.suffix}")
         n += 1
+    return dest
+
+
+def quarantine(path: Path, reason: str) -> Path:
+    """Move an unreadable file aside as ``<stem>.corrupt-<timestamp><suffix>`` and log it; returns the new path."""
+    dest = aside_name(path)
+    os.replace(path, dest)
+    fsync_dir(path.parent)
+    log.warning("%s could not be read (%s); moved aside to %s and started fresh", path, reason, dest.name)
     return dest

@@ -1,4 +1,5 @@
-"""The operator PIN's policy: growing delays, a lockout, and a log of every wrong PIN (no Kivy, no screens).
+"""The operator PIN: its hash in the config file (:func:`hash_pin`, :func:`check_pin`, PBKDF2), and its policy:
+growing delays, a lockout, and a log of every wrong PIN (no Kivy, no screens).
 
     >>> guard = PinGuard(None, clock=lambda: 1000.0)     # None: kept in memory only (a test, a try-out)
     >>> for _ in range(3):
@@ -13,19 +14,30 @@ Rationale and decisions: docs/developer/design.md, section ``kiosk/pin.py``.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
+import re
+import secrets
 import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from kiosk import clock as kiosk_clock
 from kiosk import safejson
-from kiosk.config import check_pin, hash_pin
-from kiosk.storage.atomic import atomic_write_bytes, quarantine
+from kiosk.files import atomic_write_bytes, quarantine
 
 __all__ = [
+    "hash_pin",
+    "check_pin",
+    "pin_hash_problem",
+    "PIN_ITERATIONS",
+    "FORMER_DEFAULT_PIN",
+    "FORMER_DEFAULT_PIN_HASH",
+    "DEFAULT_PIN",
     "PinGuard",
     "delay_after",
     "check_in_background",
@@ -37,6 +49,73 @@ __all__ = [
 ]
 
 log = logging.getLogger("kiosk.operator")
+
+#: The factory PIN of the versions that had one. Never accepted now: a config still holding its factory hash
+#: (:data:`FORMER_DEFAULT_PIN_HASH`, fixed salt) loads as "no PIN", with a problem for the operator, and the
+#: installer uses the PIN to recognise an old install's hash and replace it. (``DEFAULT_PIN`` is its old name.)
+FORMER_DEFAULT_PIN = "2468"
+DEFAULT_PIN = FORMER_DEFAULT_PIN
+FORMER_DEFAULT_PIN_HASH = (
+    "pbkdf2_sha256$120000$6b696f736b2d64656661756c74$fdcf4b5c917e763de93fb06130f90cc99a1cc296b79e889542c7c6d03a62e08e"
+)
+#: PBKDF2 iterations of a new PIN hash, and the range a stored hash may use.
+PIN_ITERATIONS = 120_000
+PIN_ITERATIONS_RANGE = (10_000, 600_000)
+_PIN_HASH = re.compile(r"pbkdf2_sha256\$([0-9]{1,9})\$([0-9a-fA-F]{16,128})\$([0-9a-fA-F]{64})\Z")
+_PIN = re.compile(r"[0-9]{4,8}\Z")
+
+
+def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = PIN_ITERATIONS) -> str:
+    """Hash an operator PIN for the config file. PINs are 4 to 8 digits (0-9)."""
+    if not (isinstance(pin, str) and _PIN.match(pin)):
+        raise ValueError("the operator PIN must be 4 to 8 digits (0-9)")
+    lo, hi = PIN_ITERATIONS_RANGE
+    if not lo <= iterations <= hi:
+        raise ValueError(f"iterations must be between {lo} and {hi}")
+    salt = salt if salt is not None else secrets.token_bytes(16)
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, iterations)
+    return f"pbkdf2_sha256${iterations}${salt.hex()}${digest.hex()}"
+
+
+def check_pin(pin: str, pin_hash: str | None) -> bool:
+    """True when ``pin`` matches the stored hash (constant-time comparison). False for no hash or a hash whose
+    parameters are out of range (never a multi-second computation). Takes about 0.1 to 0.5 s: call it off the UI
+    thread."""
+    if pin_hash is None or pin_hash_problem(pin_hash) is not None or not _PIN.match(pin or ""):
+        return False
+    _algo, iterations, salt, digest = pin_hash.split("$")
+    got = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), int(iterations))
+    return hmac.compare_digest(got.hex(), digest.lower())
+
+
+def pin_hash_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be an operator PIN hash (None if it can); the text names what is allowed."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        return f"must be a string made by `kiosk --set-pin` (or null: no PIN yet), got {_short(value)}"
+    if not value.startswith("pbkdf2_sha256$"):
+        return (
+            "unknown algorithm: must look like pbkdf2_sha256$<iterations>$<salt hex>$<hash hex> (use `kiosk --set-pin`)"
+        )
+    m = _PIN_HASH.match(value)
+    if not m:
+        return (
+            "must look like pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>: iterations in digits 0-9, a salt of "
+            "16 to 128 and a hash of 64 hexadecimal digits (use `kiosk --set-pin`)"
+        )
+    lo, hi = PIN_ITERATIONS_RANGE
+    if not lo <= int(m.group(1)) <= hi:
+        return f"iterations must be between {lo} and {hi}, got {int(m.group(1))} (use `kiosk --set-pin`)"
+    if len(m.group(2)) % 2:
+        return "the salt must have an even number of hexadecimal digits (use `kiosk --set-pin`)"
+    return None
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
 
 FREE_TRIES = 3
 LOCKOUT_AFTER = 10

@@ -130,7 +130,7 @@ def _run_check(cache: Path, keep: bool) -> None:
             root,
             "/opt/sushi-kiosk/current/bin/python",
             "-c",
-            "import json,sys; from kiosk.config import check_pin;"
+            "import json,sys; from kiosk.pin import check_pin;"
             "h=json.load(open('/var/lib/sushi-kiosk/kiosk.json'))['operator']['pin_hash'];"
             f"sys.exit(0 if check_pin('{PIN}', h) and not check_pin('2468', h) else 1)",
         )

@@ -46,8 +46,8 @@ from hardware.simboard import SimulatedBoard  # noqa: E402
 from hardware.status import HardwareStatus  # noqa: E402
 from hardware.taps import TapEvent, TapReader  # noqa: E402
 from kiosk import clock  # noqa: E402
-from kiosk.ui import diagnostics  # noqa: E402
-from kiosk.ui.diagnostics import DiagnosticsScreen  # noqa: E402
+from kiosk.shell import diagnostics  # noqa: E402
+from kiosk.shell.diagnostics import DiagnosticsScreen  # noqa: E402
 
 obs: dict = {"window": type(Window).__module__}
 virtual = clock.freeze()

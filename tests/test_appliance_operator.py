@@ -25,7 +25,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     assert os.environ.get("DISPLAY"), "UI tests need a display: run them under xvfb-run (see test.sh)"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     state = tmp_path_factory.mktemp("kiosk-state")
-    from kiosk.config import Config, hash_pin
+    from kiosk.config import Config
+    from kiosk.pin import hash_pin
 
     cfg = Config().replace(
         timeouts={"menu_idle_s": 120.0},

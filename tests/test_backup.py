@@ -26,6 +26,7 @@ from kiosk.appliance import backup
 from kiosk.appliance.admin import Admin
 from kiosk.appliance.backup import BackupError, read_backup, restore_backup, write_backup
 from kiosk.appliance.requests import read_status, request_backup, request_restore
+from kiosk.pin import check_pin, hash_pin
 from kiosk.storage import HighScores
 
 pytestmark = pytest.mark.appliance
@@ -66,7 +67,7 @@ def _table(state: Path, pin: str = "2580", volume: float = 0.3) -> None:
     scores.add("takoyaki", "XYZ", 31)
     scores.record_play("makoto")
     scores.close()
-    cfg = kconfig.Config().replace(sound={"volume": volume}, operator={"pin_hash": kconfig.hash_pin(pin)})
+    cfg = kconfig.Config().replace(sound={"volume": volume}, operator={"pin_hash": hash_pin(pin)})
     kconfig.save(cfg, state / "kiosk.json")
 
 
@@ -95,7 +96,7 @@ def test_a_backup_is_one_verified_file_restored_into_another_table(stick: Path, 
     scores.close()
     cfg = kconfig.load(there / "kiosk.json")
     assert cfg.sound.volume == 0.3, "the backup's settings"
-    assert kconfig.check_pin("97531", cfg.operator.pin_hash), "the restored table keeps its own PIN"
+    assert check_pin("97531", cfg.operator.pin_hash), "the restored table keeps its own PIN"
     assert kconfig.load(kconfig.last_good_path(there / "kiosk.json")) == cfg
 
 
@@ -108,7 +109,7 @@ def test_a_backup_with_the_pin_restores_it(stick: Path, tmp_path: Path) -> None:
     path = write_backup(here, stick, with_pin=True)
     assert read_backup(path)[0]["with_pin"] is True
     assert "PIN kept" not in restore_backup(path, there)
-    assert kconfig.check_pin("2580", kconfig.load(there / "kiosk.json").operator.pin_hash)
+    assert check_pin("2580", kconfig.load(there / "kiosk.json").operator.pin_hash)
 
 
 def _restore_refused(path: Path, state: Path, needle: str) -> None:

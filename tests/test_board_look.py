@@ -48,7 +48,7 @@ def test_scenario(results: dict[str, Any], name: str) -> None:
 def test_recipe_grid_fills_the_shelf() -> None:
     """Three recipes sit side by side in a wide tray and one above the other in a tall one; cards never leave
     the box."""
-    from kiosk.ui.boardpieces import RecipeShelf
+    from kiosk.board.pieces import RecipeShelf
 
     assert RecipeShelf.grid(3, 660, 150, 6)[0] == 3
     assert RecipeShelf.grid(3, 200, 300, 6)[0] == 1
@@ -205,7 +205,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
         from devtools.fit import check_tree
         from devtools.touchplay import start
-        from kiosk.ui.boardpieces import SeatLine
+        from kiosk.board.pieces import SeatLine
 
         Window.size = size
         frames(4)

@@ -297,8 +297,8 @@ def child_main(tmp: Path, out: Path) -> None:
         """One move the player wants (``action``), chosen by buttons among the seat's tiles, squares and buttons."""
         from kivy.uix.button import Button
 
-        from kiosk.ui.boardpieces import BoardTile, TileChoice
-        from kiosk.ui.twostep import Then
+        from kiosk.board.pieces import BoardTile, TileChoice
+        from kiosk.board.twostep import Then
         from kiosk.ui.words import action_squares
 
         session = screen.session
@@ -587,7 +587,7 @@ def child_main(tmp: Path, out: Path) -> None:
         from kivy.uix.button import Button
 
         from kiosk import clock
-        from kiosk.ui.boardpieces import BoardTile
+        from kiosk.board.pieces import BoardTile
         from kiosk.ui.words import action_squares
 
         session = start("wasabi", [("south-west", None), ("north-east", "easy")], seed=16)

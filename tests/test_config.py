@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk import config as kc
-from kiosk.config import Config, ConfigError, check_pin, hash_pin, load, load_dict, save
+from kiosk.config import Config, ConfigError, load, load_dict, save
+from kiosk.pin import check_pin, hash_pin
 
 
 def test_empty_file_is_all_defaults() -> None:

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kiosk import config as kc
-from kiosk.config import Config, ConfigError, check_pin, hash_pin, last_good_path, load_dict, load_safely, save
+from kiosk.config import Config, ConfigError, last_good_path, load_dict, load_safely, save
+from kiosk.pin import FORMER_DEFAULT_PIN_HASH, check_pin, hash_pin
 
 GOOD = Config().replace(sound={"volume": 0.3}, attract={"text": "Sushi time"})
 
@@ -236,23 +237,24 @@ def test_set_pin_asks_twice_and_ends_a_lockout(tmp_path: Path, monkeypatch: pyte
 def test_an_old_install_with_the_former_factory_pin_has_no_pin(tmp_path: Path) -> None:
     """A table installed by a version that had the factory PIN 2468 does not keep accepting it after an update."""
     path = tmp_path / "kiosk.json"
-    path.write_text(json.dumps({"operator": {"pin_hash": kc.FORMER_DEFAULT_PIN_HASH}, "sound": {"volume": 0.2}}))
-    assert check_pin("2468", kc.FORMER_DEFAULT_PIN_HASH), "the hash old versions wrote"
+    path.write_text(json.dumps({"operator": {"pin_hash": FORMER_DEFAULT_PIN_HASH}, "sound": {"volume": 0.2}}))
+    assert check_pin("2468", FORMER_DEFAULT_PIN_HASH), "the hash old versions wrote"
     loaded = load_safely(path)
     assert loaded.config.operator.pin_hash is None and not loaded.config.operator.pin_set
     assert any("former factory PIN 2468" in p for p in loaded.problems)
 
 
 def test_the_config_imports_without_third_party_packages() -> None:
-    """The installer checks and sets the PIN with the system's Python, before the kiosk's packages exist."""
+    """The installer checks and sets the PIN with the system's Python, before the kiosk's packages exist (the
+    config and the PIN's hashing import no third-party package)."""
     import subprocess
     import sys
 
     code = (
         "import sys\n"
         "for name in ('tinydb', 'kivy', 'gpiozero', 'serial'): sys.modules[name] = None\n"
-        "from kiosk import config\n"
-        "assert config.check_pin('2468', config.FORMER_DEFAULT_PIN_HASH)\n"
+        "from kiosk import config, pin\n"
+        "assert pin.check_pin('2468', pin.FORMER_DEFAULT_PIN_HASH)\n"
         "assert config.load_dict({}).operator.pin_hash is None\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

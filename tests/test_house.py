@@ -1,8 +1,8 @@
 """The house rules of the code base, checked on the source tree (``kiosk/``, ``layouts/``):
 
-* the import graph: no module of the shared UI (``kiosk/ui/``) or the shell (``kiosk/shell/``, ``kiosk/app.py``)
-  imports a game (``kiosk.games.<name>``; the registry ``kiosk.games`` and its lookups by key are fine), and no game
-  imports another game;
+* the import graph: no module of the shared UI (``kiosk/ui/``, the board kit ``kiosk/board/``) or the shell
+  (``kiosk/shell/``, ``kiosk/app.py``) imports a game (``kiosk.games.<name>``; the registry ``kiosk.games`` and
+  its lookups by key are fine), and no game imports another game;
 * sizes: no UI module (under ``kiosk/ui/``, ``kiosk/shell/``, or a game's modules that use Kivy) over 700 lines;
 * kv in two kinds of places: ``layouts/`` for the shell's screens, or beside the module it styles (a ``.kv`` file
   next to a ``.py`` of the same name); no kv strings in Python;
@@ -47,7 +47,7 @@ def modules(*folders: Path) -> list[Path]:
 
 
 def test_the_shared_ui_and_the_shell_import_no_game() -> None:
-    shared = [*modules(KIOSK / "ui", KIOSK / "shell"), KIOSK / "app.py"]
+    shared = [*modules(KIOSK / "ui", KIOSK / "board", KIOSK / "shell"), KIOSK / "app.py"]
     found = {f"{p.relative_to(ROOT)} imports {m}" for p in shared for m in imports_of(p) if game_of(m) is not None}
     print(f"import graph: {len(shared)} shared UI and shell modules, none imports a game" if not found else "")
     assert not found, sorted(found)
@@ -67,7 +67,11 @@ def uses_kivy(path: Path) -> bool:
 
 
 def test_no_ui_module_is_over_700_lines() -> None:
-    ui = [p for p in modules(KIOSK / "ui", KIOSK / "shell", KIOSK / "games") if p.parts[-3:-1] != ("kiosk",)]
+    ui = [
+        p
+        for p in modules(KIOSK / "ui", KIOSK / "board", KIOSK / "shell", KIOSK / "games")
+        if p.parts[-3:-1] != ("kiosk",)
+    ]
     ui = [p for p in ui if "ui" in p.parts or "shell" in p.parts or uses_kivy(p)]
     lines = {p: len(p.read_text(encoding="utf-8").splitlines()) for p in ui}
     too_long = {str(p.relative_to(ROOT)): n for p, n in lines.items() if n > 700}
@@ -167,8 +171,22 @@ def test_module_docstrings_are_short() -> None:
 SHELL = KIOSK / "shell"
 
 
+def _takes_a_door(path: Path) -> bool:
+    """A room's module: a class whose constructor's first argument is ``app`` (its door)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            args = node.args.args[1:]
+            if args and args[0].arg == "app":
+                return True
+    return False
+
+
 def test_rooms_are_small_and_the_router_thin() -> None:
-    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in SHELL.glob("*.py")}
+    """A room (a module of ``kiosk/shell/`` whose class takes a door) <= 250 lines; the screens the rooms show sit
+    beside them under the UI modules' limit."""
+    rooms = [p for p in SHELL.glob("*.py") if _takes_a_door(p) or p.name in ("doors.py", "rooms.py")]
+    assert len(rooms) >= 9, [p.name for p in rooms]
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in rooms}
     assert all(n <= 250 for n in sizes.values()), {k: n for k, n in sizes.items() if n > 250}
     app = len((KIOSK / "app.py").read_text(encoding="utf-8").splitlines())
     assert app < 200, f"kiosk/app.py has {app} lines"
@@ -248,3 +266,172 @@ def test_one_touch_harness() -> None:
             assert not defined & own, f"{p.relative_to(ROOT)} defines its own {sorted(defined & own)}"
     driver = (ROOT / "devtools" / "touchplay.py").read_text(encoding="utf-8")
     assert "kiosk.games." not in driver and "Driver(" not in driver, "the touch driver knows a game"
+
+
+def test_every_view_is_typed() -> None:
+    """Each game declares its view's shape in its ``views.py`` (``TypedDict``\\s: the JSON shape is the contract),
+    its state is a ``GameState`` of it, ``view`` returns it, and no screen or kit takes a view as
+    ``dict[str, Any]``: a renamed key fails mypy, not a guest's game."""
+    found = []
+    for key in GAMES:
+        rules = ast.parse((KIOSK / "games" / key / "rules.py").read_text(encoding="utf-8"))
+        assert (KIOSK / "games" / key / "views.py").exists(), f"{key}: no views.py"
+        states = [c for c in rules.body if isinstance(c, ast.ClassDef) and c.name.endswith("State")]
+        assert any(ast.unparse(b).startswith("GameState[") for c in states for b in c.bases), f"{key}: not a GameState"
+        for c in states:
+            for f in c.body:
+                if isinstance(f, ast.FunctionDef) and f.name == "view":
+                    returns = ast.unparse(f.returns) if f.returns else ""
+                    assert "dict" not in returns and "Any" not in returns, f"{key}: view() -> {returns}"
+                    found.append(f"{key}: view() -> {returns}")
+    views_in = [*modules(KIOSK / "games", KIOSK / "board", KIOSK / "ui", KIOSK / "shell")]
+    loose = []
+    for p in views_in:
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for a in node.args.args + node.args.kwonlyargs:
+                    annotation = ast.unparse(a.annotation) if a.annotation is not None else ""
+                    if a.arg in ("view", "public", "mine", "v") and "dict[str, Any]" in annotation:
+                        loose.append(f"{p.relative_to(ROOT)}:{node.lineno} {node.name}({a.arg})")
+    assert not loose, f"views taken as dict[str, Any]: {loose}"
+    print("\n".join(found))
+
+
+#: Each door's members (its own and what it inherits), at most: a door grows only by a decision written here.
+DOOR_SIZES = {
+    "AttractDoor": 17,
+    "BuildDoor": 21,
+    "DeskDoor": 27,
+    "EventsDoor": 2,
+    "GesturesDoor": 14,
+    "IdleDoor": 13,
+    "LauncherDoor": 21,
+    "ReplayDoor": 12,
+    "SeatHelpDoor": 8,
+}
+
+
+def test_doors_are_typed_and_no_wider_than_their_rooms_need() -> None:
+    """No door member is a bare ``Any``; each door stays within its measured size (:data:`DOOR_SIZES`)."""
+    import re
+
+    tree = ast.parse((SHELL / "doors.py").read_text(encoding="utf-8"))
+    classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+
+    def members(c: ast.ClassDef) -> list[ast.stmt]:
+        own = [n for n in c.body if isinstance(n, (ast.FunctionDef, ast.AnnAssign))]
+        inherited = [m for b in c.bases if ast.unparse(b) in classes for m in members(classes[ast.unparse(b)])]
+        return own + inherited
+
+    sizes = {}
+    for name, c in classes.items():
+        for n in members(c):
+            typed = ast.unparse(n.annotation) if isinstance(n, ast.AnnAssign) else ast.unparse(n.args)
+            typed += "" if isinstance(n, ast.AnnAssign) or n.returns is None else ast.unparse(n.returns)
+            assert not re.search(r"\bAny\b", typed), f"{name}: {typed}"
+        if not name.startswith("_"):
+            sizes[name] = len(members(c))
+    assert set(sizes) == set(DOOR_SIZES), sizes
+    wider = {k: (n, DOOR_SIZES[k]) for k, n in sizes.items() if n > DOOR_SIZES[k]}
+    assert not wider, f"doors wider than measured (members, limit): {wider}"
+    print("door members:", sizes)
+
+
+def test_build_steps_are_typed_factories() -> None:
+    """The app's built rooms name their factory (a ``LazyBuild`` method), never a string looked up with getattr."""
+    rooms = ast.parse((SHELL / "rooms.py").read_text(encoding="utf-8"))
+    calls = [n for n in ast.walk(rooms) if isinstance(n, ast.Call) and ast.unparse(n.func) == "on_demand"]
+    assert len(calls) >= 8, len(calls)
+    strings = [ast.unparse(c) for c in calls if any(isinstance(a, ast.Constant) for a in c.args)]
+    assert not strings, f"build steps named by a string: {strings}"
+    build = ast.parse((SHELL / "build.py").read_text(encoding="utf-8"))
+    lookups = [
+        ast.unparse(n)
+        for n in ast.walk(build)
+        if isinstance(n, ast.Call) and ast.unparse(n.func) == "getattr" and ast.unparse(n.args[0]) == "self"
+    ]
+    assert not lookups, f"a build step looked up by name: {lookups}"
+
+
+def _import_graph(*folders: str, local: bool) -> dict[str, set[str]]:
+    """Module -> the project modules it imports when it is imported (``local``: also inside its functions);
+    ``if TYPE_CHECKING:`` blocks are not imports."""
+    files = {p: ".".join(p.relative_to(ROOT).with_suffix("").parts) for f in folders for p in (ROOT / f).rglob("*.py")}
+    files = {p: m.removesuffix(".__init__") for p, m in files.items() if "firmware" not in p.parts}
+    known = set(files.values())
+    graph: dict[str, set[str]] = {}
+    for p, mod in files.items():
+        package = mod if p.name == "__init__.py" else mod.rpartition(".")[0]
+        found: set[str] = set()
+
+        def visit(nodes: list[ast.stmt], package: str = package, found: set[str] = found) -> None:
+            for n in nodes:
+                if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test):
+                    continue
+                if isinstance(n, ast.Import):
+                    found.update(a.name for a in n.names)
+                elif isinstance(n, ast.ImportFrom):
+                    base = n.module or ""
+                    if n.level:
+                        parts = package.split(".")[: len(package.split(".")) - n.level + 1]
+                        base = ".".join(parts + ([base] if base else []))
+                    subs = {f"{base}.{a.name}" for a in n.names} & known
+                    found.update(subs or {base})
+                elif isinstance(n, (ast.If, ast.Try, ast.With)) or (
+                    local and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                ):
+                    for field in ("body", "orelse", "finalbody"):
+                        visit(getattr(n, field, []))
+                    for handler in getattr(n, "handlers", []):
+                        visit(handler.body)
+                elif isinstance(n, ast.ClassDef):
+                    visit(n.body)
+
+        visit(ast.parse(p.read_text(encoding="utf-8")).body)
+        graph[mod] = {m for m in found if m in known and m != mod}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph`` (strongly connected parts of more than one module)."""
+    import sys
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                out.append(sorted(part))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle() -> None:
+    """Nothing imports itself round a cycle when it is imported (kiosk/, hardware/, devtools/); the tooling not even
+    through its functions' imports. (The one cycle a function breaks: ``Config.replace`` validates, and validation
+    builds a ``Config``.)"""
+    assert not _cycles(_import_graph("kiosk", "hardware", "devtools", local=False))
+    assert not _cycles(_import_graph("devtools", local=True))
+    found = _cycles(_import_graph("kiosk", "hardware", local=True))
+    assert found == [["kiosk.config.validate", "kiosk.config.values"]], found

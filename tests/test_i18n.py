@@ -96,7 +96,7 @@ def test_extraction_finds_python_and_kv_messages() -> None:
     assert len(found) >= 50, found
     assert (None, "Join") in found  # layouts/join.kv
     assert (None, "Still playing?") in found  # layouts/overlay.kv
-    assert found[(None, "{n} point")] == ("{n} point", "{n} points")  # kiosk/ui/results.py
+    assert found[(None, "{n} point")] == ("{n} point", "{n} points")  # kiosk/shell/results.py
     assert ("bot level", "hard") in found  # kiosk/i18n.py
 
 

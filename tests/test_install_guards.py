@@ -12,6 +12,7 @@ import pytest
 
 from kiosk import config as kconfig
 from kiosk.appliance import install, readonly
+from kiosk.pin import hash_pin
 
 pytestmark = pytest.mark.appliance
 
@@ -49,7 +50,7 @@ def test_an_overlay_that_is_not_pi_os_read_only_mode_is_no_reason_to_stop(monkey
 
 def test_a_pin_already_set_is_kept_and_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(install, "STATE_DIR", tmp_path)
-    kconfig.save(kconfig.Config().replace(operator={"pin_hash": kconfig.hash_pin("2580")}), tmp_path / "kiosk.json")
+    kconfig.save(kconfig.Config().replace(operator={"pin_hash": hash_pin("2580")}), tmp_path / "kiosk.json")
     lines: list[str] = []
     _installer(lines).step_pin()
     assert lines == [

@@ -124,7 +124,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert next(w for w in menu.walk() if getattr(w, "text", None) == title).font_name == (cjk or table_face)
         assert button_with_text(menu, "次へ " + sym("\u25b6"))
         # a demo's captions in the seat's language (the game's formatter with the seat's translator)
-        from kiosk.ui.demo import demo_frames
+        from kiosk.shell.demo import demo_frames
 
         assert demo_frames(app.games["wasabi"], moves=0, tr=translator("ja", "wasabi"))[0].caption == "ゲーム開始"
         app.seat_menus.close_all()
@@ -169,7 +169,7 @@ def child_main(tmp: Path, out: Path) -> None:
                 assert missing_glyphs(label) == missing, (text, missing_glyphs(label))
 
     def picker_in_the_tables_german() -> None:
-        from kiosk.ui.howto import players_text
+        from kiosk.shell.howto import players_text
 
         app.use_config(app.cfg.replace(language={"default": "de", "enabled": ["de", "en"]}))
         app.go_attract()
@@ -194,7 +194,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert "Spiel auswählen" in texts(picker)
 
     def attract_call_cycles_languages_per_seat() -> None:
-        from kiosk.ui.attract import CALL, CALL_LANGUAGE_S
+        from kiosk.shell.attractscreen import CALL, CALL_LANGUAGE_S
 
         enabled = ["en", "ja", "de", "fr", "es"]
         app.use_config(app.cfg.replace(language={"default": "fr", "enabled": enabled}))
@@ -239,7 +239,7 @@ def child_main(tmp: Path, out: Path) -> None:
         import datetime
         from types import SimpleNamespace
 
-        from kiosk.ui.attract import offer_question
+        from kiosk.shell.attractscreen import offer_question
 
         offer = SimpleNamespace(
             title="Makoto", last_activity=datetime.datetime(2026, 5, 1, 14, 5), meta={"series": [2, 3]}

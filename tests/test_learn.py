@@ -39,7 +39,7 @@ ONLY = [n for n in __import__("os").environ.get("LEARN_ONLY", "").split(",") if 
 
 # =============================================================================================== plain tests
 def test_points_text_is_singular_for_one() -> None:
-    from kiosk.ui.results import points_text
+    from kiosk.shell.results import points_text
 
     assert [points_text(n) for n in (0, 1, 2, 12)] == ["0 points", "1 point", "2 points", "12 points"]
 
@@ -66,13 +66,13 @@ def test_event_words_are_singular_for_one() -> None:
     ],
 )
 def test_trivial_score(score: int, board: int | None, table: int | None, lower: bool, trivial: bool) -> None:
-    from kiosk.ui.results import trivial_score
+    from kiosk.shell.results import trivial_score
 
     assert trivial_score(score, board, table, lower) is trivial
 
 
 def test_marked_rows_frame_the_new_entry_and_add_it_below_the_five() -> None:
-    from kiosk.ui.results import marked_rows
+    from kiosk.shell.results import marked_rows
 
     entries = [SimpleNamespace(id=i, name=f"A{i}", score=100 - i) for i in range(1, 9)]
     rows = marked_rows(entries, {2})
@@ -85,8 +85,8 @@ def test_marked_rows_frame_the_new_entry_and_add_it_below_the_five() -> None:
 @pytest.mark.parametrize("key", ["maki", "wasabi", "makoto", "takoyaki"])
 def test_every_game_has_a_demo_of_real_moves_in_words(key: str) -> None:
     from kiosk.games import GAMES
-    from kiosk.ui.demo import demo_frames
-    from kiosk.ui.howto import howto_steps
+    from kiosk.shell.demo import demo_frames
+    from kiosk.shell.howto import howto_steps
     from kiosk.ui.pictures import PICTURES
 
     spec = GAMES[key]
@@ -161,8 +161,8 @@ def _finished(key: str, players: int, seed: int) -> Any:
 
 def child_main(tmp: Path, out: Path) -> None:
     from kiosk.ai import RandomBot
-    from kiosk.ui.howto import howto_steps
-    from kiosk.ui.session import GameSession
+    from kiosk.session import GameSession
+    from kiosk.shell.howto import howto_steps
 
     app = build_app(tmp / "state", bots={"move_delay_s": 0.0, "default_level": "easy"})
     pos = app.table.by_position

@@ -106,7 +106,7 @@ def child_main(tmp: Path, out: Path) -> None:
         from kivy.core.window import Window
 
         from devtools.fit import check_tree
-        from kiosk.ui.results import trivial_score
+        from kiosk.shell.results import trivial_score
 
         Window.size = (1280, 800)
         frames(3)

@@ -409,7 +409,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     # ------------------------------------------------------------------------------------------- attract
     def attract_lively_with_edge_calls() -> None:
-        from kiosk.ui.attract import EdgeCall
+        from kiosk.shell.attractscreen import EdgeCall
 
         if app.session is not None:
             app.launcher.end()

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk import health
-from kiosk.config import hash_pin, load_safely
-from kiosk.pin import LOCKOUT_AFTER, LOCKOUT_S, PinGuard, check_in_background, delay_after, new_pin_hash
+from kiosk.config import load_safely
+from kiosk.pin import LOCKOUT_AFTER, LOCKOUT_S, PinGuard, check_in_background, delay_after, hash_pin, new_pin_hash
 from kiosk.storage import HighScores, SavedGames
 
 

@@ -33,6 +33,7 @@ from kiosk.appliance.requests import (
     read_status,
     request_pin_reset,
 )
+from kiosk.pin import check_pin, hash_pin
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (files written as another user)")
 
@@ -58,11 +59,12 @@ def _set_pin(
     env_extra: dict[str, str], pin_lines: str = "1357\n1357\n", args: tuple[str, ...] = (), user: int | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``kiosk --set-pin`` as a real process with no terminal (getpass reads the answers from stdin); as ``user``,
-    from a copy of the kiosk that user can read (the checkout may be in a folder only root may enter)."""
+    from a copy of the kiosk (and the hardware package whose schema its settings read) that user can read (the
+    checkout may be in a folder only root may enter)."""
     env = {k: v for k, v in os.environ.items() if k not in ("STATE_DIRECTORY", "KIOSK_CONFIG", "XDG_STATE_HOME")}
     env.update(env_extra)
     with contextlib.ExitStack() as stack:
-        python = [sys.executable] if user is None else stack.enter_context(python_as(user, "kiosk"))
+        python = [sys.executable] if user is None else stack.enter_context(python_as(user, "kiosk", "hardware"))
         return subprocess.run(
             [*python, "-P", "-m", "kiosk", "--set-pin", *args],
             input=pin_lines,
@@ -89,13 +91,13 @@ def test_set_pin_as_root_writes_the_tables_folder_as_its_owner(table: Path, tmp_
     for name in ("kiosk.json", "kiosk.last-good.json", "operator-pin.json"):
         st = (table / name).stat()
         assert (st.st_uid, st.st_gid) == (NOBODY, NOBODY), name
-    assert kconfig.check_pin("1357", kconfig.load(table / "kiosk.json").operator.pin_hash)
+    assert check_pin("1357", kconfig.load(table / "kiosk.json").operator.pin_hash)
     assert not home.exists(), "nothing written in root's own state folder"
 
 
 @root_only
 def test_set_pin_as_root_keeps_the_tables_other_settings(table: Path) -> None:
-    cfg = kconfig.Config().replace(sound={"volume": 0.3}, operator={"pin_hash": kconfig.hash_pin("2580")})
+    cfg = kconfig.Config().replace(sound={"volume": 0.3}, operator={"pin_hash": hash_pin("2580")})
     kconfig.save(cfg, table / "kiosk.json")
     for p in table.iterdir():
         os.chown(p, NOBODY, NOBODY)
@@ -103,9 +105,7 @@ def test_set_pin_as_root_keeps_the_tables_other_settings(table: Path) -> None:
     assert r.returncode == 0, r.stderr
     again = kconfig.load(table / "kiosk.json")
     assert again.sound.volume == 0.3
-    assert kconfig.check_pin("97531", again.operator.pin_hash) and not kconfig.check_pin(
-        "2580", again.operator.pin_hash
-    )
+    assert check_pin("97531", again.operator.pin_hash) and not check_pin("2580", again.operator.pin_hash)
     assert kconfig.load(kconfig.last_good_path(table / "kiosk.json")).operator.pin_hash == again.operator.pin_hash
 
 
@@ -192,7 +192,7 @@ def test_the_helper_with_the_reset_file_lets_the_screen_set_a_pin(tmp_path: Path
     state, stick = tmp_path / "state", tmp_path / "stick"
     stick.mkdir()
     (stick / "KIOSK-PIN-RESET.TXT").write_text("")  # as a FAT stick lists it
-    cfg_before = kconfig.Config().replace(operator={"pin_hash": kconfig.hash_pin("2580")})
+    cfg_before = kconfig.Config().replace(operator={"pin_hash": hash_pin("2580")})
     kconfig.save(cfg_before, state / "kiosk.json")
     request_pin_reset(state)
     unmounted: list[Path] = []

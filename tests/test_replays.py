@@ -350,7 +350,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def time_trial_keeps_its_time() -> None:
         """A time trial's journal ends with the screen's time (what the day's best is chosen by)."""
-        from kiosk.ui.session import GameSession
+        from kiosk.session import GameSession
 
         spec, sw = GAMES["takoyaki"], pos("south-west").index
         state = spec.new_game(1, 4)

@@ -525,8 +525,8 @@ def child_main(tmp: Path, out: Path) -> None:
         tray's own words), while the centre (whose turn, the last moves) reads the table's language, English."""
         import importlib
 
+        from kiosk.board.twostep import Then
         from kiosk.i18n import translator
-        from kiosk.ui.twostep import Then
 
         screen, sw, _ne, session, g = start_human_against_bot(key)
         de, en = translator("de", key), translator("en", key)

@@ -257,8 +257,8 @@ def child_main(tmp: Path, out: Path) -> None:
         and that tap draws from the chosen deck by itself: two touches for three decisions."""
         from devtools.harness import Toucher
         from devtools.touchplay import _buttons
+        from kiosk.board.twostep import Then
         from kiosk.games.maki.rules import RECIPES, Draw, Gain, Serve
-        from kiosk.ui.twostep import Then
 
         spec = app.games["maki"]
         sw, ne = app.table.by_position(position).index, app.table.by_position("north-east").index

@@ -542,7 +542,8 @@ def test_without_a_pin_a_guest_holding_the_corner_cannot_set_one(
     """No default PIN, and no first-come set-up: the corner says how the owner sets one; a PIN reset stick (read by
     the root helper) is the only way to set it from the screen."""
     from kiosk.appliance import requests
-    from kiosk.config import LoadedConfig, check_pin
+    from kiosk.config import LoadedConfig
+    from kiosk.pin import check_pin
 
     assert not app.cfg.operator.pin_set
     to_attract(app)

@@ -328,13 +328,13 @@ class Installer:
         step = "operator PIN"
         config_file = STATE_DIR / "kiosk.json"
         current = self._stored_pin_hash(config_file)
-        from kiosk import config as kconfig
+        from kiosk import pin as kpin
 
         if current and self.pin is None:
             # a reinstall, or a data stick that already holds the table's settings: one PIN, the one already set
             self.ok(step, f"kept the PIN already set in {config_file} (another one: --pin, or kiosk --set-pin)")
             return
-        if current and self.pin is not None and kconfig.check_pin(self.pin, current):
+        if current and self.pin is not None and kpin.check_pin(self.pin, current):
             self.ok(step, f"the PIN given is the one set in {config_file}")
             return
         pin = self.pin
@@ -351,7 +351,7 @@ class Installer:
             self.pin = pin  # asked once: the same PIN for the data stick
         if pin is not None:
             try:
-                kconfig.hash_pin(pin)
+                kpin.hash_pin(pin)
             except ValueError as exc:
                 self.out(f"[FAIL]  {step}: {exc}")
                 self.failed.append(step)

@@ -28,8 +28,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from kiosk.files import atomic_write_bytes
-from kiosk.storage.atomic import copy_aside, quarantine
+from kiosk.files import atomic_write_bytes, quarantine
+from kiosk.storage.atomic import copy_aside
 
 from .contract import ContractError, check_record
 

@@ -7,7 +7,7 @@ next to it; without one the game plays on the generic screen) and ``howto.json``
 from ``examples/games/highcard/``.
 
 * ``howto.json``: the how-to-play steps, a list of ``{"title": ..., "text": ..., "pictures": [names]}`` (a step
-  may add ``"demo": {"players", "seed", "moves", "level"}``: real moves shown by :mod:`kiosk.ui.demo`), loaded
+  may add ``"demo": {"players", "seed", "moves", "level"}``: real moves shown by :mod:`kiosk.shell.demo`), loaded
   into ``SPEC.howto`` when the spec declares none (the shell builds a generic how-to from the spec otherwise).
 * Extra folders: ``$KIOSK_GAMES_PATH`` (directories separated by ``os.pathsep``) is added to this package's
   search path before discovery, so a game kept outside the installed package (a game in development, a test's

@@ -10,7 +10,7 @@ input hub, sounds, storage, screens).
 * :class:`~kiosk.shell.gestures.TableGestures` -- window touches to seat events, the operator corner hold,
   seat buttons to the current screen.
 * :class:`~kiosk.shell.desk.OperatorRoom` -- opens/closes the operator menu and implements
-  :class:`kiosk.ui.operator.OperatorDesk` for it.
+  :class:`kiosk.shell.operator.OperatorDesk` for it.
 
 Each room takes its door (:mod:`kiosk.shell.doors`: a Protocol naming what it uses) and keeps its own flow's state;
 only the router changes the table's mode and shared parts.

@@ -5,7 +5,7 @@ there is one), then the "touch to play" call, cycling. At start, games interrupt
 stays in the folder until a later start or its maximum age).
 
 Each game is shown at its most lively (:mod:`kiosk.shell.lively`). While a bots' game is shown, "Touch to play"
-faces every edge of the table (:class:`kiosk.ui.attract.EdgeCalls`).
+faces every edge of the table (:class:`kiosk.shell.attractscreen.EdgeCalls`).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from kivy.clock import Clock, ClockEvent
 from kiosk.ai import make_bot
 from kiosk.engine import Event
 from kiosk.i18n import translator
+from kiosk.session import GameSession
+from kiosk.shell.attractscreen import EdgeCalls, board_rows, offer_question
 from kiosk.shell.lively import lively_start, spread_seats
-from kiosk.ui.attract import EdgeCalls, board_rows, offer_question
-from kiosk.ui.session import GameSession
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import AttractDoor

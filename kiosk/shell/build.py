@@ -21,13 +21,16 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kivy.clock import Clock
 
+from kiosk.shell.factories import RoomFactories
 from kiosk.sound import Sounds
 
 if TYPE_CHECKING:
+    from kivy.uix.widget import Widget
+
     from kiosk.shell.doors import BuildDoor
     from kiosk.storage.opener import OpenedStorage
 
@@ -37,10 +40,11 @@ __all__ = ["LazyBuild", "GUEST_ROOMS"]
 
 #: Built the frame after a guest's first touch (:meth:`LazyBuild.ensure_ready` with ``guests``), let go when the
 #: table goes back to attract mode, where nobody opens them (:meth:`LazyBuild.forget`).
+R = TypeVar("R")
 GUEST_ROOMS = ("join_screen", "seat_menus")
 
 
-class LazyBuild:
+class LazyBuild(RoomFactories):
     """Builds the app's screens onto ``app`` (``picker``, ``join_screen``, ``overlay``), one step per frame after
     :meth:`start`; ``results``, ``operator``, ``diagnostics`` and ``seat_menus`` when first used (:func:`on_demand`).
     """
@@ -48,15 +52,15 @@ class LazyBuild:
     def __init__(self, app: BuildDoor) -> None:
         self.app = app
         #: the rooms built so far, by the app's attribute name (read through :func:`on_demand`)
-        self.rooms: dict[str, Any] = {}
+        self.rooms: dict[str, Widget] = {}
         self._storage_thread: threading.Thread | None = None
         self._opened: OpenedStorage | None = None
-        self.steps: list[Callable[[], None]] = [
+        self.steps: list[Callable[[], object]] = [
             self._layouts,
             self._games,
             self._sounds,
-            lambda: self.room("picker", "_picker"),
-            lambda: self.room("overlay", "_overlay"),
+            lambda: self.room("picker", LazyBuild.picker),
+            lambda: self.room("overlay", LazyBuild.overlay),
         ]
 
     @property
@@ -71,17 +75,17 @@ class LazyBuild:
         """Whether the app's room ``name`` (``seat_menus``, ``results``...) has been built yet."""
         return name in self.rooms
 
-    def room(self, name: str, step: str) -> Any:
-        """The room ``name``, built by the step method ``step`` the first time."""
+    def room(self, name: str, factory: Callable[[LazyBuild], R]) -> R:
+        """The room ``name``, built by ``factory`` (one of this class's room methods) the first time."""
         if name not in self.rooms:
-            from kiosk.ui import load_layouts
+            from kiosk.ui import load_layouts  # (Kivy's kv parser: off the import of the app's start)
 
             load_layouts()  # (read before the lazy build's first step: its looks first)
-            self.rooms[name] = getattr(self, step)()
-        return self.rooms[name]
+            self.rooms[name] = factory(self)
+        return cast(R, self.rooms[name])  # what ``factory`` built under ``name``
 
     def prepare(self, *names: str) -> None:
-        """Build the on-demand rooms ``names`` now, ahead of their first use."""
+        """Build the on-demand rooms ``names`` (the app's attributes) now, ahead of their first use."""
         for name in names:
             getattr(self.app, name)
 
@@ -121,8 +125,8 @@ class LazyBuild:
         from kivy.uix.floatlayout import FloatLayout
         from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+        from kiosk.shell.attractscreen import AttractScreen
         from kiosk.ui import FIRST_FRAME, load_layouts
-        from kiosk.ui.attract import AttractScreen
 
         app = self.app
         load_layouts(FIRST_FRAME)
@@ -179,72 +183,3 @@ class LazyBuild:
     def _sounds(self) -> None:
         cfg = self.app.cfg.sound
         self.app.use_sounds(Sounds(self.app.state_dir / "sounds", cfg.volume, cfg.muted))
-
-    def _screen(self, screen: Any) -> Any:
-        self.app.sm.add_widget(screen)
-        return screen
-
-    def _picker(self) -> Any:
-        from kiosk.ui.picker import PickerScreen
-
-        app = self.app
-        picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
-        picker.table_language = lambda: app.cfg.language.default  # the operator may change it: read when shown
-        picker.set_games(app.games)
-        return self._screen(picker)
-
-    def _join(self) -> Any:
-        from kiosk.ui.join import JoinScreen
-
-        app = self.app
-        return self._screen(JoinScreen(name="join", table=app.table, on_start=app.start_game, on_back=app.open_picker))
-
-    def _results(self) -> Any:
-        from kiosk.ui.results import ResultsScreen
-
-        app = self.app
-        on_again = app.launcher.play_again
-        return self._screen(
-            ResultsScreen(
-                name="results",
-                table=app.table,
-                on_done=app.go_attract,
-                on_again=on_again,
-                on_final=app.events.game_over,
-                on_watch=app.replays.watch_again,
-                can_watch=app.replays.can_watch,
-            )
-        )
-
-    def _operator(self) -> Any:
-        from kiosk.ui.operator import OperatorDesk, OperatorScreen
-
-        desk: OperatorDesk = self.app.desk  # mypy checks here that the operator room implements the protocol
-        return self._screen(OperatorScreen(name="operator", table=self.app.table, desk=desk))
-
-    def _overlay(self) -> Any:
-        from kiosk.ui.overlay import Overlay
-
-        return Overlay(table=self.app.table, on_answer=self.app.idle.answer)
-
-    def _seat_menus(self) -> Any:
-        from kiosk.ui.seatmenu import SeatMenus
-
-        app = self.app
-        return SeatMenus(
-            host=app.root,
-            table=app.table,
-            offered=app.seat_help.menu_offered,
-            leave_question=app.seat_help.leave_question,
-            on_leave=app.seat_help.leave_seat,
-            hints_at=app.seat_help.hints_at,
-            on_switch_hints=app.seat_help.switch_hints,
-            language_at=app.seat_help.language_at,
-        )
-
-    def _diagnostics(self) -> Any:
-        from kiosk.ui.diagnostics import DiagnosticsScreen
-
-        screen = DiagnosticsScreen(name="diagnostics")
-        screen.status = self.app.hardware.status  # after construction: the screen's rows exist by then
-        return self._screen(screen)

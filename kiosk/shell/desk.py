@@ -1,4 +1,4 @@
-"""The operator desk: the room behind the operator menu. It implements :class:`kiosk.ui.operator.OperatorDesk`
+"""The operator desk: the room behind the operator menu. It implements :class:`kiosk.shell.operator.OperatorDesk`
 (the only thing the operator screen knows of the app): it opens the menu over whatever was on (a game in
 progress pauses and goes on when the menu closes; anything else returns to attract mode), and it carries out the
 menu's actions (settings written to the config file at once, a board reset, diagnostics, quit, and the system
@@ -24,7 +24,7 @@ from kiosk.pin import PinGuard
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import DeskDoor
-    from kiosk.ui.marks import CornerMark
+    from kiosk.shell.marks import CornerMark
 
 log = logging.getLogger("kiosk.shell.desk")
 
@@ -32,7 +32,7 @@ __all__ = ["OperatorRoom"]
 
 
 class OperatorRoom:
-    """Opens and closes the operator menu and serves it (see :class:`kiosk.ui.operator.OperatorDesk`)."""
+    """Opens and closes the operator menu and serves it (see :class:`kiosk.shell.operator.OperatorDesk`)."""
 
     def __init__(self, app: DeskDoor) -> None:
         self.app = app
@@ -167,7 +167,7 @@ class OperatorRoom:
 
     def corner_mark_on(self, screen: Any) -> CornerMark:
         """The attract screen's corner mark (no operator PIN, settings problems), added to ``screen``."""
-        from kiosk.ui.marks import CornerMark
+        from kiosk.shell.marks import CornerMark
 
         mark = CornerMark()
         screen.add_widget(mark)

@@ -10,26 +10,40 @@ Kivy property ``session`` and re-published by the router as ``app.session``: the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.screenmanager import ScreenManager
+
     from kiosk.config import Config, LoadedConfig
     from kiosk.engine import GameSpec
     from kiosk.inputs import HardwareInputs, InputHub
     from kiosk.pin import PinGuard
     from kiosk.seats import SeatMap
+    from kiosk.session import GameSession
     from kiosk.shell.attract import AttractDirector
+    from kiosk.shell.attractscreen import AttractScreen
     from kiosk.shell.build import LazyBuild
     from kiosk.shell.desk import OperatorRoom
+    from kiosk.shell.diagnostics import DiagnosticsScreen
     from kiosk.shell.eventroom import EventRoom
     from kiosk.shell.idle import IdleWatch
+    from kiosk.shell.join import JoinScreen
     from kiosk.shell.launcher import GameLauncher
+    from kiosk.shell.marks import CornerMark
+    from kiosk.shell.operator import OperatorScreen
+    from kiosk.shell.overlay import Overlay
+    from kiosk.shell.picker import PickerScreen
     from kiosk.shell.replays import ReplayRoom
+    from kiosk.shell.results import ResultsScreen
     from kiosk.shell.seathelp import SeatHelp
+    from kiosk.shell.seatmenu import SeatMenus
     from kiosk.shell.service import ServiceGlue
     from kiosk.sound import Sounds
-    from kiosk.ui.marks import CornerMark
-    from kiosk.ui.session import GameSession
+    from kiosk.storage.journal import UnfinishedGame
+    from kiosk.storage.stores import GameStore, ScoreStore
 
 __all__ = [
     "AttractDoor",
@@ -49,11 +63,11 @@ class _Shown(Protocol):
 
     mode: str
     cfg: Config
-    sm: Any
+    sm: ScreenManager
 
     def show(self, screen: str, mode: str | None = None) -> None: ...
 
-    def go_attract(self, *_a: Any) -> None: ...
+    def go_attract(self, *_a: object) -> None: ...
 
 
 class AttractDoor(_Shown, Protocol):
@@ -63,9 +77,9 @@ class AttractDoor(_Shown, Protocol):
     bot_iterations: int | None
     games: dict[str, GameSpec]
     table: SeatMap
-    root: Any
-    attract_screen: Any
-    scores: Any
+    root: FloatLayout
+    attract_screen: AttractScreen
+    scores: ScoreStore
     service: ServiceGlue
     builder: LazyBuild
     launcher: GameLauncher
@@ -75,9 +89,9 @@ class BuildDoor(Protocol):
     cfg: Config
     games: dict[str, GameSpec]
     table: SeatMap
-    state_dir: Any
-    root: Any
-    sm: Any
+    state_dir: Path
+    root: FloatLayout
+    sm: ScreenManager
     hardware: HardwareInputs
     service: ServiceGlue
     director: AttractDirector
@@ -91,9 +105,9 @@ class BuildDoor(Protocol):
     open_picker: Callable[..., None]
     start_game: Callable[..., None]
 
-    def go_attract(self, *_a: Any) -> None: ...
+    def go_attract(self, *_a: object) -> None: ...
 
-    def use_stores(self, scores: Any, saved_games: Any, offers: list[Any]) -> None: ...
+    def use_stores(self, scores: ScoreStore, saved_games: GameStore, offers: list[UnfinishedGame]) -> None: ...
 
     def use_sounds(self, sounds: Sounds) -> None: ...
 
@@ -101,15 +115,15 @@ class BuildDoor(Protocol):
 class DeskDoor(_Shown, Protocol):
     events: EventRoom
     games: dict[str, GameSpec]
-    state_dir: Any
-    config_path: Any
+    state_dir: Path
+    config_path: Path | None
     loaded_config: LoadedConfig | None
-    attract_screen: Any
-    operator: Any
-    diagnostics: Any
+    attract_screen: AttractScreen
+    operator: OperatorScreen
+    diagnostics: DiagnosticsScreen
     corner_mark: CornerMark
-    scores: Any
-    saved_games: Any
+    scores: ScoreStore
+    saved_games: GameStore
     sounds: Sounds
     hub: InputHub
     hardware: HardwareInputs
@@ -127,20 +141,20 @@ class DeskDoor(_Shown, Protocol):
 
 class EventsDoor(Protocol):
     cfg: Config
-    state_dir: Any
+    state_dir: Path
 
 
 class GesturesDoor(Protocol):
     mode: str
     cfg: Config
-    sm: Any
+    sm: ScreenManager
     table: SeatMap
     hub: InputHub
-    attract_screen: Any
-    picker: Any
-    join_screen: Any
-    results: Any
-    seat_menus: Any
+    attract_screen: AttractScreen
+    picker: PickerScreen
+    join_screen: JoinScreen
+    results: ResultsScreen
+    seat_menus: SeatMenus
     builder: LazyBuild
     desk: OperatorRoom
     replays: ReplayRoom
@@ -149,10 +163,10 @@ class GesturesDoor(Protocol):
 
 
 class IdleDoor(_Shown, Protocol):
-    root: Any
+    root: FloatLayout
     hub: InputHub
-    overlay: Any
-    seat_menus: Any
+    overlay: Overlay
+    seat_menus: SeatMenus
     sounds: Sounds
     session: GameSession | None
     builder: LazyBuild
@@ -166,12 +180,12 @@ class LauncherDoor(_Shown, Protocol):
     table: SeatMap
     hub: InputHub
     hardware: HardwareInputs
-    scores: Any
-    saved_games: Any
+    scores: ScoreStore
+    saved_games: GameStore
     sounds: Sounds
-    join_screen: Any
-    results: Any
-    seat_menus: Any
+    join_screen: JoinScreen
+    results: ResultsScreen
+    seat_menus: SeatMenus
     builder: LazyBuild
     director: AttractDirector
     idle: IdleWatch
@@ -182,19 +196,19 @@ class LauncherDoor(_Shown, Protocol):
 class ReplayDoor(_Shown, Protocol):
     games: dict[str, GameSpec]
     table: SeatMap
-    root: Any
-    scores: Any
-    saved_games: Any
-    results: Any
+    root: FloatLayout
+    scores: ScoreStore
+    saved_games: GameStore
+    results: ResultsScreen
     launcher: GameLauncher
 
 
 class SeatHelpDoor(Protocol):
     mode: str
     cfg: Config
-    sm: Any
+    sm: ScreenManager
     bot_iterations: int | None
-    join_screen: Any
+    join_screen: JoinScreen
     sounds: Sounds
     session: GameSession | None
     launcher: GameLauncher

@@ -127,7 +127,7 @@ class EventRoom:
         board = self.board
         if board is None:
             return "", []
-        from kiosk.ui.attract import board_rows
+        from kiosk.shell.attractscreen import board_rows
 
         rows = board["games"].get(key, {}).get("all", [])
         entries = [SimpleNamespace(name=r["initials"], score=r["score"]) for r in rows]

@@ -17,8 +17,8 @@ from kivy.properties import ObjectProperty
 
 from kiosk.ai import make_bot
 from kiosk.engine import Event, GameSpec, State
+from kiosk.session import GameSession
 from kiosk.ui.game import BaseGameScreen
-from kiosk.ui.session import GameSession
 
 from .screens import GameScreens
 from .seathelp import mark_badges

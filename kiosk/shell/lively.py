@@ -37,17 +37,19 @@ def watchable(state: State, moves: int) -> bool:
     place on a square) with :data:`LIVELY_TILES` squares filled; a play on the table (``current``, Makoto) after
     every seat had a turn; a revealed order (``order``, Takoyaki) with three moves a seat made on it and every seat
     still racing (``out``); any other game at once."""
-    view = state.view(None)
+    view = state.view(None)  # any game's: read as JSON, each key checked for its type
     players = state.players
-    if isinstance(view.get("board"), list):
+    board = view.get("board")
+    if isinstance(board, list):
         movers = state.to_move()
         if not movers or not any(_names_square(a) for a in state.legal_actions(movers[0])):
             return False
-        return sum(1 for v in view["board"] if v and v != "teacup") >= LIVELY_TILES
+        return sum(1 for v in board if v and v != "teacup") >= LIVELY_TILES
     if "current" in view:
         return view["current"] is not None and moves >= players
     if "order" in view:
-        racing = all(o is None for o in view.get("out", []))
+        out = view.get("out", [])
+        racing = isinstance(out, list) and all(o is None for o in out)
         return view["order"] is not None and racing and moves >= 3 * players
     return True
 

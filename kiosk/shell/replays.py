@@ -5,7 +5,7 @@ is checked whole before its first move is shown: read, replayed by the engine to
 compared with its end record; one that fails (damaged, another version of the rules, a game not installed, a
 seat this table no longer has) is skipped with one log line and never shown (the day's next best on its board
 is, if there is one). A replay is read-only: its session keeps no journal, records no play and enters no score
-(:class:`kiosk.ui.replay.ReplaySession`).
+(:class:`kiosk.shell.replaycorners.ReplaySession`).
 
 Watch again (decision): any touch on the table or any seat button skips it, back to the results; the corners say
 so in the languages of the players on their edge.
@@ -24,8 +24,8 @@ from kivy.clock import Clock
 from kiosk.bestgames import Played, choose_best, day_played
 from kiosk.engine import trial_board
 from kiosk.i18n import translator
+from kiosk.shell.replaycorners import ReplayCorners, ReplaySession
 from kiosk.storage.journal import SUFFIX, load_journal, replay_journal
-from kiosk.ui.replay import ReplayCorners, ReplaySession
 
 from .seathelp import mark_badges
 
@@ -70,7 +70,8 @@ class ReplayRoom:
             self.best = {}
             return
         lower = {k: s.lower_is_better for k, s in self.app.games.items()}
-        played = day_played(self.app.saved_games.archive, datetime.date.today())
+        archive = self.app.saved_games.archive
+        played = day_played(archive, datetime.date.today()) if archive is not None else []
         self.best = choose_best(played, lower, self._skip)
 
     def has_best(self, key: str) -> bool:
@@ -112,12 +113,14 @@ class ReplayRoom:
     # ---------------------------------------------------------------------------------------------- watch again
     def can_watch(self, journal_id: str) -> bool:
         """Whether the game of ``journal_id`` (just finished) can be watched again."""
-        return self.enabled and bool(journal_id) and self._path(journal_id).is_file()
+        path = self._path(journal_id) if journal_id else None
+        return self.enabled and path is not None and path.is_file()
 
     def watch_again(self, journal_id: str, languages: Mapping[int, str]) -> bool:
         """Replay the game just finished, fast, facing its players (``languages``: table seat -> language); the
         results come back when it ends or is skipped. False (nothing shown) when its journal does not replay."""
-        session = self._prepare(self._path(journal_id), WATCH_PACE)
+        path = self._path(journal_id)
+        session = self._prepare(path, WATCH_PACE) if path is not None else None
         if session is None:
             return False
         session.set_languages(self.app.cfg.language.default, {str(i): v for i, v in languages.items()})
@@ -141,8 +144,10 @@ class ReplayRoom:
             self.app.results.resume()
 
     # ---------------------------------------------------------------------------------------------- the replay
-    def _path(self, journal_id: str) -> Path:
-        return Path(self.app.saved_games.archive) / f"{journal_id}{SUFFIX}"
+    def _path(self, journal_id: str) -> Path | None:
+        """The finished game's journal in the archive; None when the games are not kept (storage unavailable)."""
+        archive = self.app.saved_games.archive
+        return None if archive is None else archive / f"{journal_id}{SUFFIX}"
 
     def _prepare(self, path: Path, pace: tuple[float, float]) -> ReplaySession | None:
         """The replay of the journal at ``path``, checked whole (see the module docstring), or None (logged)."""

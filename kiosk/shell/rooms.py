@@ -1,58 +1,63 @@
 """The app's built rooms: its screens and overlays as the lazy build (:mod:`kiosk.shell.build`) keeps them.
 
-An app attribute declared with :func:`on_demand` reads the builder's room of that name, building it by its step the
-first time; the builder, not the app, holds what it built (and lets the guests' rooms go in attract mode).
+An app attribute declared with :func:`on_demand` reads the builder's room of that name, building it by its typed
+factory (a :class:`~kiosk.shell.build.LazyBuild` method) the first time; the builder, not the app, holds what it
+built (and lets the guests' rooms go in attract mode).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Generic, Protocol, TypeVar, overload
 
-if TYPE_CHECKING:
-    from kiosk.ui.attract import AttractScreen
-    from kiosk.ui.diagnostics import DiagnosticsScreen
-    from kiosk.ui.join import JoinScreen
-    from kiosk.ui.operator import OperatorScreen
-    from kiosk.ui.overlay import Overlay
-    from kiosk.ui.picker import PickerScreen
-    from kiosk.ui.results import ResultsScreen
-    from kiosk.ui.seatmenu import SeatMenus
+from kiosk.shell.build import LazyBuild
 
 __all__ = ["BuiltRooms", "on_demand"]
 
+R = TypeVar("R")
 
-class _OnDemand:
-    """A descriptor on the app: reading the attribute returns the room the builder keeps, running its build step
+
+class _Built(Protocol):
+    builder: LazyBuild
+
+
+class _OnDemand(Generic[R]):
+    """A descriptor on the app: reading the attribute returns the room the builder keeps, running its factory
     the first time (the builder, not the app, holds the built rooms)."""
 
-    def __init__(self, step: str) -> None:
-        self.step = step
+    def __init__(self, factory: Callable[[LazyBuild], R]) -> None:
+        self.factory = factory
         self.name = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, app: Any, owner: type | None = None) -> Any:
+    @overload
+    def __get__(self, app: None, owner: type | None = None) -> _OnDemand[R]: ...
+
+    @overload
+    def __get__(self, app: _Built, owner: type | None = None) -> R: ...
+
+    def __get__(self, app: _Built | None, owner: type | None = None) -> R | _OnDemand[R]:
         if app is None:
             return self
+        return app.builder.room(self.name, self.factory)
 
-        return app.builder.room(self.name, self.step)
 
-
-def on_demand(step: str) -> Any:
-    """An app attribute built by :class:`LazyBuild`'s method ``step`` the first time it is read."""
-    return _OnDemand(step)
+def on_demand(factory: Callable[[LazyBuild], R]) -> _OnDemand[R]:
+    """An app attribute built by ``factory`` (a :class:`LazyBuild` method) the first time it is read."""
+    return _OnDemand(factory)
 
 
 class BuiltRooms:
     """The app's screens and overlays, as the builder keeps them (the attract screen from the first frame, the others
     built one per frame after it or when first read)."""
 
-    attract_screen: AttractScreen = on_demand("")  # built by LazyBuild.first_frame
-    picker: PickerScreen = on_demand("_picker")
-    join_screen: JoinScreen = on_demand("_join")
-    results: ResultsScreen = on_demand("_results")
-    operator: OperatorScreen = on_demand("_operator")
-    overlay: Overlay = on_demand("_overlay")
-    seat_menus: SeatMenus = on_demand("_seat_menus")
-    diagnostics: DiagnosticsScreen = on_demand("_diagnostics")
+    attract_screen = on_demand(LazyBuild.attract_screen)  # built by LazyBuild.first_frame
+    picker = on_demand(LazyBuild.picker)
+    join_screen = on_demand(LazyBuild.join)
+    results = on_demand(LazyBuild.results)
+    operator = on_demand(LazyBuild.operator)
+    overlay = on_demand(LazyBuild.overlay)
+    seat_menus = on_demand(LazyBuild.seat_menus)
+    diagnostics = on_demand(LazyBuild.diagnostics)

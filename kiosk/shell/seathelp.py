@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kiosk.ai import make_bot
 from kiosk.engine import GameSpec
 from kiosk.i18n import SOURCE, translator
-from kiosk.ui.session import GameSession
+from kiosk.session import GameSession
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import SeatHelpDoor
@@ -45,7 +45,7 @@ def mark_badges(screen: Any, session: GameSession | None) -> None:
 
 
 class SeatHelp:
-    """Answers the seat menus (:class:`kiosk.ui.seatmenu.SeatMenus`) about the game in progress."""
+    """Answers the seat menus (:class:`kiosk.shell.seatmenu.SeatMenus`) about the game in progress."""
 
     def __init__(self, app: SeatHelpDoor) -> None:
         self.app = app

@@ -5,6 +5,7 @@ power cut. User documentation: ``docs/storage.md``.
 * :class:`AtomicJSONStorage` -- the TinyDB ``Storage`` behind it (temp file, fsync, ``os.replace``, folder fsync).
 * :class:`SavedGames`, :class:`GameJournal`, :class:`UnfinishedGame` -- the per-action journal of the game in
   progress, the "Resume the Makoto game from 14:05?" offers at start, and the archive.
+* :class:`ScoreStore`, :class:`GameStore` -- the stores as the kiosk uses them, real or stand-in (Protocols).
 """
 
 from .atomic import AtomicJSONStorage, StorageError, StorageUnavailable
@@ -20,8 +21,11 @@ from .journal import (
     replay_journal,
 )
 from .scores import HighScores, ScoreEntry, UnavailableHighScores, check_name, check_score
+from .stores import GameStore, ScoreStore
 
 __all__ = [
+    "GameStore",
+    "ScoreStore",
     "AtomicJSONStorage",
     "StorageError",
     "StorageUnavailable",

@@ -27,7 +27,7 @@ from typing import Any
 from tinydb.storages import Storage
 
 from kiosk import safejson
-from kiosk.files import aside_name, atomic_write_bytes, fsync_dir, temp_name
+from kiosk.files import aside_name, atomic_write_bytes, fsync_dir, quarantine, temp_name
 
 __all__ = [
     "StorageError",
@@ -73,15 +73,6 @@ def remove_stale_temps(target: Path) -> list[Path]:
     if removed:
         log.info("removed %d stale temporary file(s) next to %s", len(removed), target)
     return removed
-
-
-def quarantine(path: Path, reason: str) -> Path:
-    """Move an unreadable file aside as ``<stem>.corrupt-<timestamp><suffix>`` and log it; returns the new path."""
-    dest = aside_name(path)
-    os.replace(path, dest)
-    fsync_dir(path.parent)
-    log.warning("%s could not be read (%s); moved aside to %s and started fresh", path, reason, dest.name)
-    return dest
 
 
 def copy_aside(path: Path, reason: str) -> Path:

@@ -807,6 +807,7 @@ class UnavailableSavedGames:
     available = False
     set_aside: list[tuple[str, str]] = []
     last_error: str | None = None
+    archive: Path | None = None  # no archive: nothing is kept
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
@@ -820,6 +821,7 @@ class UnavailableSavedGames:
         state: Any = None,
         seats: Any = None,
         meta: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
     ) -> NullJournal:
         return NullJournal({"game": game, "players": players, "seed": seed, "seats": seats, "meta": meta})
 

@@ -1,7 +1,7 @@
 """Playing from a seat's two buttons alone: a focus ring per seat over that seat's choices.
 
 Every game screen (:class:`~kiosk.ui.game.BaseGameScreen`) has a :class:`FocusRing`, and so do the joining
-screen (:class:`~kiosk.ui.join.JoinScreen`) and the seat menus (:class:`~kiosk.ui.seatmenu.SeatMenus`). A seat's
+screen (:class:`~kiosk.shell.join.JoinScreen`) and the seat menus (:class:`~kiosk.shell.seatmenu.SeatMenus`). A seat's
 choices are the widgets the ring's room (:class:`FocusRoom`: the screen) lists with ``focus_targets(seat)``: by
 default every visible, enabled widget in the seat's zone that a finger could choose (a Kivy ``ButtonBehavior``,
 or a widget with a ``choose()`` method doing what a tap does), in reading order as the seat sees them (top row
@@ -13,7 +13,7 @@ Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/focus.py``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -543,8 +543,3 @@ def _inside(w: Any, ancestor: Any) -> bool:
         parent = node.parent
         node = parent if parent is not node else None
     return False
-
-
-def first_of(targets: Sequence[Any], *kinds: type) -> Any:
-    """The first target of one of ``kinds`` (for screens choosing where the highlight lands)."""
-    return next((w for w in targets if isinstance(w, kinds)), targets[0] if targets else None)

@@ -24,9 +24,9 @@ from kivy.uix.widget import Widget
 
 from kiosk.engine import Action
 from kiosk.inputs import SeatEvent
+from kiosk.session import GameSession, describe_action, format_value
 from kiosk.ui.focus import FocusRing, reading_order, walk_choices
 from kiosk.ui.seatzone import CentrePanel, SeatZone, use_players
-from kiosk.ui.session import GameSession, describe_action, format_value
 from kiosk.ui.speaks import Speaks
 from kiosk.ui.touchplan import NextIntent, Step, panel_plan
 from kiosk.ui.words import fallback_event_text, join_names, points
@@ -50,7 +50,7 @@ class BaseGameScreen(Speaks, Screen):
     hub = ObjectProperty(None, allownone=True)
     title = StringProperty("")
     attract = BooleanProperty(False)
-    #: "(replay)" beside the title while a finished game is replayed (:mod:`kiosk.ui.replay`), else "".
+    #: "(replay)" beside the title while a finished game is replayed (:mod:`kiosk.shell.replaycorners`), else "".
     replay_note = StringProperty("")
 
     def begin(self, session: GameSession) -> None:

@@ -2,7 +2,7 @@
 is celebrated, a new order card flips in.
 
 The game screens drive it from the session's events after each applied action (``animate_events`` of
-:class:`kiosk.ui.board.BoardScreen` and of the Makoto screen; the Takoyaki screen's order reveal): the state is
+:class:`kiosk.board.board.BoardScreen` and of the Makoto screen; the Takoyaki screen's order reveal): the state is
 already drawn when the motion starts, so the motion is decoration on top of it, never a step of the game.
 
 Decision: **motion never delays input.** Every animation here is drawn by a *ghost*: a copy of the piece laid

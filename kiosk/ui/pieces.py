@@ -58,7 +58,6 @@ class Category:
 UNKNOWN = Category("?", (0.80, 0.80, 0.80, 1), "other")
 TEACUP_RGBA = (0.62, 0.45, 0.32, 1)
 EMPTY_RGBA = (1, 1, 1, 0.08)
-WASABI_RGBA = (0.40, 0.74, 0.30, 1)
 _CATEGORIES: dict[str, Category] = {}
 
 
@@ -94,8 +93,8 @@ class Picture(Widget):
 
 
 class Tile(ButtonBehavior, Widget):
-    """A square of the Maki / Wasabi! board: ``kind`` is the ingredient (``""`` empty, ``"teacup"``),
-    ``category`` its category key; ``stack`` (Wasabi! stacks: ``×N`` badge), ``covered`` (under a Wasabi card),
+    """A square of a board: ``kind`` is the ingredient (``""`` empty, ``"teacup"``), ``category`` its category
+    key; ``stack`` (tiles stacked there: ``×N`` badge), ``covered`` (a card lies on it: the picture ``cover``),
     ``eligible`` (the acting player may tap it: a ``+``), ``selected`` (a thick double frame), ``cell`` (the
     square's name, ``B3``, small in a corner).
 
@@ -110,6 +109,8 @@ class Tile(ButtonBehavior, Widget):
     category = StringProperty("")
     stack = NumericProperty(0)
     covered = BooleanProperty(False)
+    #: The picture of what covers a covered square (the game's: the board screen's ``cover_picture``).
+    cover = StringProperty("")
     eligible = BooleanProperty(False)
     selected = BooleanProperty(False)
     cell = StringProperty("")
@@ -128,6 +129,7 @@ class Tile(ButtonBehavior, Widget):
             size=self._redraw_later,
             stack=self._redraw_later,
             covered=self._redraw_later,
+            cover=self._redraw_later,
             eligible=self._redraw_later,
             selected=self._redraw_later,
             cell=self._redraw_later,
@@ -178,11 +180,11 @@ class Tile(ButtonBehavior, Widget):
                     source=self.source, pos=(self.center_x - s / 2, self.center_y - side * 0.02 - s / 2), size=(s, s)
                 )
             if self.covered:
-                wasabi = pictures.picture("wasabi")
-                if wasabi:  # a Wasabi card on the square: its plant, large, over whatever lies under it
+                cover = pictures.picture(self.cover) if self.cover else ""
+                if cover:  # the card on the square: its picture, large, over whatever lies under it
                     s = side * 0.5
                     Color(1, 1, 1, 1)
-                    Rectangle(source=wasabi, pos=(self.right - s - 4, y + 4), size=(s, s))
+                    Rectangle(source=cover, pos=(self.right - s - 4, y + 4), size=(s, s))
             if filled and not self.source and self.symbol:
                 # without pictures: the symbol large (the category letter, or CUP)
                 tex = text_texture(self.symbol, side * 0.34, bold=True)
@@ -203,7 +205,7 @@ class Tile(ButtonBehavior, Widget):
                 Color(0.08, 0.08, 0.10, 1)
                 Rectangle(texture=tex, size=tex.size, pos=(dx + (d - tex.width) / 2, dy + (d - tex.height) / 2))
             if self.stack > 1:
-                # a Wasabi! stack: how many tiles lie there
+                # a stack: how many tiles lie there
                 words.append(f"\u00d7{int(self.stack)}")
                 tex = text_texture(words[-1], max(self.symbol_px, side * 0.2), bold=True)
                 Color(0.1, 0.1, 0.14, 0.85)

@@ -32,7 +32,6 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.scatterlayout import ScatterLayout
-from kivy.uix.widget import Widget
 
 from kiosk import clock
 from kiosk.i18n import LANGUAGES, N_, translator
@@ -568,7 +567,3 @@ class PrivateTray(BoxLayout):
         self.n_touches = len(self._touches)
         self.poke()
         return True
-
-
-class Spacer(Widget):
-    pass

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
-from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles
+from kiosk.engine import Action, Event, GamePhase, GameState, RuleError, State, handles
+from kiosk.games.highcard.views import HighCardView
 
 DECK = tuple(range(1, 16))
 HAND = 3
@@ -30,7 +30,7 @@ class Play(Action):
     card: int
 
 
-class HighCardState(State):
+class HighCardState(GameState[HighCardView]):
     COPY_NESTED = ("hands",)
     COPY_LISTS = ("trick", "points", "unseen")
 
@@ -79,7 +79,7 @@ class HighCardState(State):
     def scores(self) -> list[int]:
         return list(self.points)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> HighCardView:
         return {
             "phase": str(self.phase),
             "hand": list(self.hands[seat]) if seat is not None else None,

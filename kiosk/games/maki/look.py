@@ -1,5 +1,5 @@
 """Maki's look, as data (no Kivy): its pictures, its ingredient categories' colours and symbols, and its motion
-table (which event moves which piece on the shared board screen, :attr:`kiosk.ui.board.BoardScreen.MOTION`)."""
+table (which event moves which piece on the shared board screen, :attr:`kiosk.board.board.BoardScreen.MOTION`)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import itertools
 import random
 from typing import Any
 
-from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, GameState, RuleError, State, handles, shuffle_with
 from kiosk.games.maki.actions import (
     ACTION_CLASSES,
     Chop,
@@ -53,6 +53,7 @@ from kiosk.games.maki.cards import (
     RECIPES,
     Recipe,
 )
+from kiosk.games.maki.views import MakiBack, MakiDeck, MakiHeld, MakiRecipe, MakiServed, MakiView
 
 #: The rules module is the game's one entry point: the card set, the board and the actions are re-exported.
 __all__ = [
@@ -132,7 +133,7 @@ _CARD_ORDER = tuple(ACTION_CARDS)
 
 
 # ------------------------------------------------------------------------------------------------------- state
-class MakiState(State):
+class MakiState(GameState[MakiView]):
     """A game of Maki. Build one with :func:`new_game`."""
 
     RANDOM_START = True
@@ -716,14 +717,22 @@ class MakiState(State):
         return events
 
     # --- views ----------------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (or a spectator, ``None``) may know, JSON-ready."""
+    def view(self, seat: int | None) -> MakiView:
+        """What ``seat`` (or a spectator, ``None``) may know: :class:`~kiosk.games.maki.views.MakiView`."""
         bit = 0 if seat is None else 1 << seat
 
-        def card(rid: int) -> dict[str, Any]:
+        def card(rid: int) -> MakiRecipe | MakiBack:
             if self.known[rid] & bit:
-                return RECIPES[rid].to_json()
-            return {"length": RECIPE_LENGTH[rid], "back": RECIPE_BACK[rid]}
+                r = RECIPES[rid]
+                return MakiRecipe(
+                    id=r.id,
+                    name=r.name,
+                    ingredients=[KINDS[k] for k in r.ingredients],
+                    score=r.score,
+                    style=r.style,
+                    back=r.back,
+                )
+            return MakiBack(length=RECIPE_LENGTH[rid], back=RECIPE_BACK[rid])
 
         board = [None if v == EMPTY else "teacup" if v == CUP else KINDS[v] for v in self.board]
         return {
@@ -733,17 +742,17 @@ class MakiState(State):
             "contributed": self.touched() if self.phase != OVER else [],
             "pantry": {k: self.pantry[i] for i, k in enumerate(KINDS)},
             "decks": {
-                str(length): {"count": len(d), "top": RECIPE_BACK[d[-1]] if d else None}
+                str(length): MakiDeck(count=len(d), top=RECIPE_BACK[d[-1]] if d else None)
                 for length, d in self.decks.items()
             },
             "hands": [[card(r) for r in h] for h in self.hands],
-            "served": [[{"recipe": r, "name": RECIPES[r].name, "style": st} for r, st in x] for x in self.served],
+            "served": [[MakiServed(recipe=r, name=RECIPES[r].name, style=st) for r, st in x] for x in self.served],
             "wasabi": self.wasabi[:],
             "pool": self.pool,
             "display": self.display[:],
             "action_deck": len(self.action_deck),
             "discards": self.discards[:],
-            "held": [[{"card": c, "fresh": f} for c, f in h] for h in self.held],
+            "held": [[MakiHeld(card=c, fresh=f) for c, f in h] for h in self.held],
             "turn": self.turn,
             "phase": self.phase,
             "tiles_owed": self.tiles_owed,

@@ -1,4 +1,4 @@
-"""Maki on the table: the shared board screen (:class:`kiosk.ui.board.BoardScreen`: the board as a grid of tiles
+"""Maki on the table: the shared board screen (:class:`kiosk.board.board.BoardScreen`: the board as a grid of tiles
 in the centre, each seat's recipes in its private tray) with Maki's teacups, Wasabi pool and display, its button
 order, its prompts and its last moves in words (:func:`maki_event_text`).
 """
@@ -9,11 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Action, Event
-from kiosk.games.maki import look
-from kiosk.i18n import Translator, translator
-from kiosk.ui.board import BoardScreen
-from kiosk.ui.boardpieces import (
+from kiosk.board.board import BoardScreen
+from kiosk.board.pieces import (
     ACTION_BACK,
     WASABI_DISC,
     backs_counter,
@@ -22,6 +19,11 @@ from kiosk.ui.boardpieces import (
     served_counter,
     wasabi_counter,
 )
+from kiosk.engine import Action, Event, State
+from kiosk.games.maki import look
+from kiosk.games.maki.rules import MakiState
+from kiosk.games.maki.views import MakiView
+from kiosk.i18n import Translator, translator
 from kiosk.ui.words import cell_name, fallback_event_text, game_over_text, join_names, plural
 from kiosk.ui.words import game_word as name
 from kiosk.ui.words import recipe_label as short
@@ -163,7 +165,7 @@ def maki_action_label(action: Action, cols: int, cells: int, recipes: dict[int, 
     return kind
 
 
-class MakiScreen(BoardScreen):
+class MakiScreen(BoardScreen[MakiView]):
     """Maki: teacups on the board, recipes in the private tray, the Wasabi pool and display in the centre."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "pantry")
@@ -197,7 +199,11 @@ class MakiScreen(BoardScreen):
     #: serving another recipe before drawing.
     FOLLOW_UPS = {"Serve": ("Draw", "EndTurn")}
 
-    def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
+    def typed_view(self, state: State, seat: int | None) -> MakiView:
+        assert isinstance(state, MakiState), state  # this screen shows Maki only
+        return state.view(seat)
+
+    def placed_tile(self, action: Action, public: MakiView) -> str | None:
         """``Place`` puts the taken tile (public: ``pending``), ``MoveCup`` the lifted teacup."""
         name = type(action).__name__
         if name == "Place":
@@ -219,7 +225,7 @@ class MakiScreen(BoardScreen):
     def event_text(self, ev: Event) -> str:
         return maki_event_text(ev, self.seat_name, self.square_name, tr=self.tr)
 
-    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:
+    def prompt_text(self, public: MakiView, kinds: set[str], board_moves: bool, tr: Translator) -> str:
         """Maki's steps in the seat's words (``phase`` and ``pending`` are public; so are held action cards)."""
         _ = tr.gettext
         if "Place" in kinds:
@@ -257,13 +263,13 @@ class MakiScreen(BoardScreen):
             return _("Prep below: take an action card, the Wasabi pool, or return recipes")
         return super().prompt_text(public, kinds, board_moves, tr)
 
-    def board_size(self, public: dict[str, Any]) -> tuple[int, int]:
+    def board_size(self, public: MakiView) -> tuple[int, int]:
         return int(public["rows"]), int(public["cols"])
 
-    def board_cells(self, public: dict[str, Any]) -> list[dict[str, Any]]:
+    def board_cells(self, public: MakiView) -> list[dict[str, Any]]:
         return [{"kind": v or "", "stack": 1 if v and v != "teacup" else 0, "covered": False} for v in public["board"]]
 
-    def public_lines(self, public: dict[str, Any]) -> list[str]:
+    def public_lines(self, public: MakiView) -> list[str]:
         """The public information in words: the first line (whose turn, the step) is the centre's, in the
         table's language; the rest is a text description for tests."""
         s = self.session
@@ -306,7 +312,7 @@ class MakiScreen(BoardScreen):
             lines.append(f"Board full: {public['final_turns_left']} final turns left")
         return lines
 
-    def step_name(self, public: dict[str, Any]) -> str:
+    def step_name(self, public: MakiView) -> str:
         """The step of the turn (the public ``phase``) in the table's words."""
         tr = self.tr
         phase = public.get("phase")
@@ -323,11 +329,11 @@ class MakiScreen(BoardScreen):
         }
         return steps.get(str(phase), str(phase))
 
-    def recipe_names(self, mine: dict[str, Any], g: int) -> dict[int, str]:
+    def recipe_names(self, mine: MakiView, g: int) -> dict[int, str]:
         tr = self.seat_tr(g)
         return {r["id"]: name(tr, r["name"]) for r in mine["hands"][g] if "id" in r}
 
-    def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
+    def private_lines(self, mine: MakiView, g: int) -> list[str]:
         lines = ["Your recipes:"]
         for r in mine["hands"][g]:
             if "name" in r:
@@ -341,7 +347,7 @@ class MakiScreen(BoardScreen):
         return lines
 
     def shelf_items(
-        self, mine: dict[str, Any], g: int, ready: set[int]
+        self, mine: MakiView, g: int, ready: set[int]
     ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
         """The seat's recipes (points, style Wasabi; the ones it can serve now ready), its served recipes as one
         pile (the last one on top, with the count; recipe cards are public once served) and its action cards."""
@@ -366,7 +372,7 @@ class MakiScreen(BoardScreen):
             cards.append(self.recipe_card(last, done=True, count=len(served), name=name(tr, last["name"])))
         return cards, [str(h["card"]) for h in mine["held"][g]], []
 
-    def seat_rows(self, public: dict[str, Any]) -> list[dict[str, Any]]:
+    def seat_rows(self, public: MakiView) -> list[dict[str, Any]]:
         """Per seat: points, Wasabi, recipes served, recipes held (backs), held action cards."""
         return [
             {
@@ -382,7 +388,7 @@ class MakiScreen(BoardScreen):
         ]
 
     def shared_rows(
-        self, public: dict[str, Any]
+        self, public: MakiView
     ) -> tuple[list[tuple[str, float, dict[str, Any]]], list[tuple[str, float, dict[str, Any]]]]:
         """The Wasabi pool, the action deck and the recipe decks (by length); the display's cards, named."""
         counts: list[tuple[str, float, dict[str, Any]]] = [

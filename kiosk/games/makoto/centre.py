@@ -22,6 +22,7 @@ from kivy.uix.widget import Widget
 from kiosk.games.makoto.cards import card_width
 from kiosk.games.makoto.layout import PILE_STEP, blind_steps, legible_strip
 from kiosk.games.makoto.pieces import CardFan, CardRow, MakotoCard
+from kiosk.games.makoto.views import MakotoView
 from kiosk.i18n import Translator
 from kiosk.ui import load_kv
 from kiosk.ui.speaks import Speaks
@@ -136,7 +137,7 @@ class MakotoCentre(Speaks, Widget):
 
         return float(max(min_text_px(Window.size) * 1.7, self.height * 0.14))
 
-    def show(self, view: dict[str, Any], labels: list[str], headline: str, tr: Translator | None = None) -> None:
+    def show(self, view: MakotoView, labels: list[str], headline: str, tr: Translator | None = None) -> None:
         """Fill from the public view; ``labels`` names each game seat ("● Circle"); ``tr``: the table's language
         (the game's words)."""
         from kiosk.games.makoto.words import combo_text

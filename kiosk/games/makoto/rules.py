@@ -21,9 +21,8 @@ import itertools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, GameState, RuleError, handles, shuffle_with
 from kiosk.games.makoto.actions import (
     BlindDiscard,
     BlindTake,
@@ -33,9 +32,9 @@ from kiosk.games.makoto.actions import (
     Play,
     UseLid,
 )
+from kiosk.games.makoto.views import MakotoPlay, MakotoView
 
 RONIN, SWORD, ORACLE = 0, 1, 2
-KIND_NAMES = ("Ronin", "Sword", "Oracle")
 POINTS = {2: 20, 5: 5, 10: 10}
 REWARDS = (50, 40, 30, 20, 10)
 
@@ -53,11 +52,6 @@ def num(card: int) -> int:
 
 def kind_of(card: int) -> int:
     return card // 20
-
-
-def card_name(card: int) -> str:
-    k = kind_of(card)
-    return f"{num(card)}" + ("\u2694" if k == SWORD else "\u2600" if k == ORACLE else "")
 
 
 def points_of(cards: Iterable[int]) -> int:
@@ -204,7 +198,7 @@ WAITING = {
 }
 
 
-class MakotoState(State):
+class MakotoState(GameState[MakotoView]):
     """One game of Makoto. See the module docstring for the decisions taken where the rulebook is silent."""
 
     COPY_LISTS = ("blind", "set_aside", "oracle", "oracle_discard", "reward", "out", "pile")
@@ -586,11 +580,21 @@ class MakotoState(State):
                     known.remove(c)
 
     # --- views --------------------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator). Cards are codes: ``code % 20`` is the number,
-        ``code // 20`` the kind (0 Ronin, 1 Sword, 2 Oracle)."""
+    def view(self, seat: int | None) -> MakotoView:
+        """What ``seat`` may know (``None``: a spectator): :class:`~kiosk.games.makoto.views.MakotoView`."""
         over = self.phase == OVER
-        v: dict[str, Any] = {
+        current: MakotoPlay | None = None
+        if self.current is not None:
+            assert self.last_player is not None, "a play on the table has the seat that played it"
+            current = MakotoPlay(
+                type=("set", "run", "kensei")[self.current[0]],
+                size=self.current[1],
+                rank=self.current[2],
+                cards=list(self.current_cards),
+                by=self.last_player,
+                text=describe(self.current),
+            )
+        v: MakotoView = {
             "game": "makoto",
             "players": self.players,
             "seat": seat,
@@ -602,16 +606,7 @@ class MakotoState(State):
             "golden_backs": [sum(1 for c in h if c // 20 == ORACLE) for h in self.hands],
             "known_in_hand": [sorted(k) for k in self.known],
             "blind": list(self.blind),
-            "current": None
-            if self.current is None
-            else {
-                "type": ("set", "run", "kensei")[self.current[0]],
-                "size": self.current[1],
-                "rank": self.current[2],
-                "cards": list(self.current_cards),
-                "by": self.last_player,
-                "text": describe(self.current),
-            },
+            "current": current,
             "pile": list(self.pile),
             "passes": self.passes,
             "oracle_deck": len(self.oracle),

@@ -27,6 +27,7 @@ from kiosk.games.makoto.panel import MAX_ACTIONS, CentreSlice, HandCard, MakotoP
 from kiosk.games.makoto.pieces import MakotoCard
 from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY, MakotoState, classify
 from kiosk.games.makoto.touches import makoto_plan
+from kiosk.games.makoto.views import MakotoView
 from kiosk.games.makoto.words import (  # noqa: F401  (makoto_event_text: the how-to's demo finds it here)
     Worded,
     card_text,
@@ -40,9 +41,9 @@ from kiosk.games.makoto.words import (  # noqa: F401  (makoto_event_text: the ho
     seat_label,
 )
 from kiosk.inputs import SeatEvent
+from kiosk.session import GameSession
 from kiosk.ui import load_kv, motion
 from kiosk.ui.game import BaseGameScreen
-from kiosk.ui.session import GameSession
 
 log = logging.getLogger("kiosk.games.makoto.screen")
 
@@ -555,7 +556,7 @@ class MakotoScreen(BaseGameScreen):
                 combo = combo_text(cur["type"], cur["size"], cur["rank"], tr)
                 panel.prompt = tr.gettext("Beat {combination} or pass").format(combination=combo)
         elif phase == BLIND:
-            n = int(view["played_count"])
+            n = view["played_count"] or 0  # set in the Blind phase
             panel.prompt = tr.ngettext(
                 "Blind: put in one card lower than {low}, or take up to {n} card of one lower number",
                 "Blind: put in one card lower than {low}, or take up to {n} cards of one lower number",
@@ -614,7 +615,7 @@ class MakotoScreen(BaseGameScreen):
             sl.ids.centre.show(v, labels, headline, tr)
         self.sheet_text = self._sheet_text(labels) if self.sheet and self.match is not None else ""
 
-    def _fill_status(self, panel: MakotoPanel, g: int, v: dict[str, Any], over: bool) -> None:
+    def _fill_status(self, panel: MakotoPanel, g: int, v: MakotoView, over: bool) -> None:
         """A seat's status column, in the seat's language."""
         tr = panel.tr
         if self.sheet:
@@ -637,7 +638,7 @@ class MakotoScreen(BaseGameScreen):
         holds = v["lid_holder"] == g
         panel.lid = tr.sym("\u25a3") + " " + tr.gettext("Holds the box lid") if holds else ""
 
-    def _centre_text(self, v: dict[str, Any], labels: list[str], players: int) -> str:
+    def _centre_text(self, v: MakotoView, labels: list[str], players: int) -> str:
         """The table in a few lines of words, in the table's language."""
         tr = self.tr
         turn, cur = v["turn"], v["current"]

@@ -31,10 +31,6 @@ def space(row: int, col: int) -> int:
     return row * COLS + col
 
 
-def row_col(s: int) -> tuple[int, int]:
-    return divmod(s, COLS)
-
-
 HEATED: tuple[bool, ...] = tuple(s % COLS in HEATED_COLUMNS for s in range(SPACES))
 #: Manhattan distance between two spaces (the fewest pushes for a ball on an empty grill).
 DIST: tuple[tuple[int, ...], ...] = tuple(
@@ -61,11 +57,6 @@ def is_fried(code: int) -> bool:
 
 def flipped(code: int) -> int:
     return code + 3 if code <= 3 else code - 3
-
-
-def wants_fried(s: int) -> bool:
-    """A ball on space ``s`` must show its fried side (heated area) to meet an order."""
-    return HEATED[s]
 
 
 def _rows(text: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, GameState, RuleError, State, handles, shuffle_with
 from kiosk.games.takoyaki.actions import FAULT_KINDS, FAULT_TEXT, Claim, Fault, Push, Turn
 from kiosk.games.takoyaki.deck import band_of, card_difficulty, catalogue
 from kiosk.games.takoyaki.grill import (
@@ -25,6 +25,7 @@ from kiosk.games.takoyaki.grill import (
     matches,
     parse_order,
 )
+from kiosk.games.takoyaki.views import TakoyakiOrder, TakoyakiView
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 4
@@ -62,7 +63,7 @@ def _is_space(v: Any) -> bool:
     return type(v) is int and 0 <= v < SPACES
 
 
-class TakoyakiState(State):
+class TakoyakiState(GameState[TakoyakiView]):
     """One game of Takoyaki for 1 to 4 seats.
 
     >>> state = new_game(2, seed=3)
@@ -198,39 +199,39 @@ class TakoyakiState(State):
         """Orders won per seat (in a time trial the screen's clock, not this, ranks the high-score table)."""
         return [len(w) for w in self.won]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> TakoyakiView:
         """Everything public: grills, the current card with each seat's par, who is out and why, the cards won
         and set aside, and how many cards are left (never which)."""
         card = self.current
-        order: dict[str, Any] | None = None
+        order: TakoyakiOrder | None = None
         if card is not None:
             difficulty = card_difficulty(card)
-            order = {
-                "card": card,
-                "number": self.dealt,
-                "difficulty": difficulty,
-                "band": band_of(difficulty),
-                "par": [self.par(s) for s in range(self.players)],
-            }
-        return {
-            "game": "takoyaki",
-            "you": seat,
-            "players": self.players,
-            "time_trial": self.players == 1,
-            "orders_to_win": ORDERS_TO_WIN,
-            "order": order,
-            "deck_left": len(self.cards) - self.dealt,
-            "grills": [format_grill(g) for g in self.grills],
-            "racing": self.to_move(),
-            "out": list(self.out),
-            "won": [list(w) for w in self.won],
-            "set_aside": list(self.set_aside),
-            "moves": list(self.move_counts),
-            "phase": str(self.phase),
-            "over": self.phase == OVER,
-            "end_reason": self.end_reason,
-            "winners": self.winners(),
-        }
+            order = TakoyakiOrder(
+                card=card,
+                number=self.dealt,
+                difficulty=difficulty,
+                band=band_of(difficulty),
+                par=[self.par(s) for s in range(self.players)],
+            )
+        return TakoyakiView(
+            game="takoyaki",
+            you=seat,
+            players=self.players,
+            time_trial=self.players == 1,
+            orders_to_win=ORDERS_TO_WIN,
+            order=order,
+            deck_left=len(self.cards) - self.dealt,
+            grills=[format_grill(g) for g in self.grills],
+            racing=self.to_move(),
+            out=list(self.out),
+            won=[list(w) for w in self.won],
+            set_aside=list(self.set_aside),
+            moves=list(self.move_counts),
+            phase=str(self.phase),
+            over=self.phase == OVER,
+            end_reason=self.end_reason,
+            winners=self.winners(),
+        )
 
     def determinize(self, seat: int, rng: random.Random) -> TakoyakiState:
         """A search copy (no journal, a fresh generator drawn from ``rng``) in which the undealt cards are

@@ -1,7 +1,7 @@
 """Takoyaki on the table: every seat's grill facing its player, gestures turned into engine actions.
 
 The screen holds no rules: it turns gestures into :class:`Push`, :class:`Turn`, :class:`Claim` and
-:class:`Fault` actions for :meth:`kiosk.ui.session.GameSession.apply`, and draws ``state.view(seat)``. Each seat's
+:class:`Fault` actions for :meth:`kiosk.session.GameSession.apply`, and draws ``state.view(seat)``. Each seat's
 panel is a :class:`~kiosk.ui.seatzone.SeatZone` (the seat model places and turns it), so every grill, order card,
 claim pad and message faces its own player and touches arrive in the grill's own coordinates (row 0 the far row,
 column 0 the player's left), which are the engine's space numbers.
@@ -33,6 +33,7 @@ from kiosk.games.takoyaki.grillview import (
     OrderCard,
 )
 from kiosk.games.takoyaki.pieces import TakoOrderCard
+from kiosk.games.takoyaki.rules import TakoyakiState
 from kiosk.games.takoyaki.solver import solve
 from kiosk.games.takoyaki.texts import (
     MATCHED_HINT,
@@ -46,13 +47,14 @@ from kiosk.games.takoyaki.texts import (
     takoyaki_event_text,
 )
 from kiosk.games.takoyaki.touches import takoyaki_plan
+from kiosk.games.takoyaki.views import TakoyakiView
 from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
+from kiosk.session import GameSession
 from kiosk.ui import load_kv
 from kiosk.ui.focus import reading_order
 from kiosk.ui.game import BaseGameScreen
 from kiosk.ui.seatzone import SeatZone
-from kiosk.ui.session import GameSession
 
 log = logging.getLogger("kiosk.games.takoyaki.screen")
 
@@ -546,7 +548,7 @@ class TakoyakiScreen(BaseGameScreen):
         session = self.session
         if session is None:
             return
-        view = session.state.view(None)
+        view = self.public_view(session)
         order = view["order"]
         shown = order is not None and not self.counting_down
         cells = list(parse_order(order["card"])) if order is not None else [0] * SPACES
@@ -578,7 +580,14 @@ class TakoyakiScreen(BaseGameScreen):
                 panel.status = tr.gettext("Cook the order!") if not panel.is_bot else tr.gettext("Cooking...")
         self.centre_text = self._centre_text(view)
 
-    def _centre_text(self, view: dict[str, Any]) -> str:
+    @staticmethod
+    def public_view(session: GameSession) -> TakoyakiView:
+        """The game's public view, as the engine types it (this screen shows Takoyaki only)."""
+        state = session.state
+        assert isinstance(state, TakoyakiState), state
+        return state.view(None)
+
+    def _centre_text(self, view: TakoyakiView) -> str:
         """The centre's scoreboard in the table's language: the order and the cards left, each seat's orders won,
         the winners at the end."""
         from kiosk.ui.words import join_names

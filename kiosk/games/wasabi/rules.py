@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from kiosk.engine import Action, Event, GamePhase, RuleError, State, handles, shuffle_with
+from kiosk.engine import Action, Event, GamePhase, GameState, RuleError, handles, shuffle_with
 from kiosk.games.wasabi.actions import (
     ACTION_CLASSES,
     END_STEP,
@@ -61,6 +61,7 @@ from kiosk.games.wasabi.cards import (
     WASABI,
     Recipe,
 )
+from kiosk.games.wasabi.views import WasabiCandidate, WasabiDone, WasabiRecipe, WasabiSeat, WasabiView
 
 #: The rules module is the game's one entry point: the card set, the board and the actions are re-exported.
 __all__ = [
@@ -158,7 +159,7 @@ def _kind(name: Any) -> int:
 
 
 # ----------------------------------------------------------------------------------------------------- state
-class WasabiState(State):
+class WasabiState(GameState[WasabiView]):
     """A Wasabi! game. See the module docstring for phases and rules decisions."""
 
     RANDOM_START = True
@@ -843,24 +844,21 @@ class WasabiState(State):
         ev.append(Event("game_over", None, {"reason": reason, "scores": self.scores(), "winners": self.winners()}))
 
     # --- views ------------------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> WasabiView:
         """JSON-ready: the board, Pantry availability, Kitchen, every seat's public things, and ``seat``'s own
         hand and recipes."""
         geo = self.geo
         seats = []
         for s in range(self.players):
-            p: dict[str, Any] = {
+            p: WasabiSeat = {
                 "score": self.score_of(s),
                 "cubes": self.cubes[s],
                 "cards": [CARDS[c] for c in self.cards[s]],
                 "free_tokens": {str(n): self.free[s][n] for n in LENGTHS},
                 "completed": [
-                    {
-                        "recipe": RECIPES[r].name,
-                        "ingredients": RECIPES[r].ingredients,
-                        "length": RECIPES[r].length,
-                        "style": st,
-                    }
+                    WasabiDone(
+                        recipe=RECIPES[r].name, ingredients=RECIPES[r].ingredients, length=RECIPES[r].length, style=st
+                    )
                     for r, st in self.done[s]
                 ],
                 "hand_size": len(self.hands[s]),
@@ -869,7 +867,8 @@ class WasabiState(State):
             if s == seat:
                 p["hand"] = [KINDS[k] for k in self.hands[s]]
                 p["recipes"] = [
-                    {"id": r, "name": RECIPES[r].name, "ingredients": RECIPES[r].ingredients} for r in self.screens[s]
+                    WasabiRecipe(id=r, name=RECIPES[r].name, ingredients=RECIPES[r].ingredients)
+                    for r in self.screens[s]
                 ]
                 p["under_stacks"] = sorted(self.known[s])
             seats.append(p)
@@ -887,7 +886,7 @@ class WasabiState(State):
             "kitchen": {CARDS[c]: self.kitchen[c] for c in range(len(CARDS))},
             "recipe_stacks": {str(n): len(self.rstacks[n]) for n in LENGTHS},
             "seats": seats,
-            "turn": {
+            "turn": {  # a WasabiTurn
                 "tiles_left": self.tiles_left,
                 "tiles_played": self.tiles_played,
                 "card_played": CARDS[self.card_played] if self.card_played >= 0 else None,
@@ -896,7 +895,11 @@ class WasabiState(State):
                 "rewards": self.rewards,
                 # the chooser knows its candidate recipes; the others see which length is being decided
                 "choosing": (
-                    [{"id": r, "name": RECIPES[r].name, "style": st} for r, st in self.choosing if r in self._rivals()]
+                    [
+                        WasabiCandidate(id=r, name=RECIPES[r].name, style=st)
+                        for r, st in self.choosing
+                        if r in self._rivals()
+                    ]
                     if seat == self.current
                     else RECIPES[self.choosing[0][0]].length
                 )

@@ -23,11 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.engine import Action, Event
-from kiosk.games.wasabi import look
-from kiosk.i18n import N_, Translator, translator
-from kiosk.ui.board import BoardScreen
-from kiosk.ui.boardpieces import (
+from kiosk.board.board import BoardScreen
+from kiosk.board.pieces import (
     TILE_BACK,
     backs_counter,
     load_categories,
@@ -35,7 +32,12 @@ from kiosk.ui.boardpieces import (
     served_counter,
     wasabi_counter,
 )
-from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural
+from kiosk.engine import Action, Event, State
+from kiosk.games.wasabi import look
+from kiosk.games.wasabi.rules import WasabiState
+from kiosk.games.wasabi.views import WasabiView
+from kiosk.i18n import N_, Translator, translator
+from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural, short_name
 from kiosk.ui.words import game_word as name
 from kiosk.ui.words import recipe_label as short
 
@@ -195,10 +197,12 @@ def wasabi_action_label(action: Action, cols: int, cells: int, recipes: dict[int
     return action_label(action, cols, cells, recipes)
 
 
-class WasabiScreen(BoardScreen):
+class WasabiScreen(BoardScreen[WasabiView]):
     """Wasabi!: stacks and Wasabi covers on the board, hand tiles and recipes in the private tray."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "categories")
+    #: A Wasabi card lying on a square: its plant drawn over the square.
+    cover_picture = "wasabi"
     MOTION = look.MOTION
     #: Setup and refill draws, the reward, End Step, Stack!, Spicy!; placing; Pass; cards aimed at squares.
     ACTION_ORDER = (
@@ -225,7 +229,18 @@ class WasabiScreen(BoardScreen):
     #: Two recipes of one length done and one token free: the ones the seat may complete are framed in gold.
     READY = {"ChooseRecipe": "recipe"}
 
-    def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
+    def typed_view(self, state: State, seat: int | None) -> WasabiView:
+        assert isinstance(state, WasabiState), state  # this screen shows Wasabi only
+        return state.view(seat)
+
+    def tile_text(self, kind: str, stack: int, covered: bool) -> str:
+        """A square under a Wasabi card reads ``W! covered`` (with the top tile's name when there is one)."""
+        if covered:
+            top = f"{short_name(kind)}\n" if kind else ""
+            return f"{top}W! covered"
+        return super().tile_text(kind, stack, covered)
+
+    def placed_tile(self, action: Action, public: WasabiView) -> str | None:
         return str(getattr(action, "tile", "")) if type(action).__name__ == "Place" else None
 
     def action_words(self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator) -> str:
@@ -240,7 +255,7 @@ class WasabiScreen(BoardScreen):
     def event_text(self, ev: Event) -> str:
         return wasabi_event_text(ev, self.seat_name, self.square_name, tr=self.tr)
 
-    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:
+    def prompt_text(self, public: WasabiView, kinds: set[str], board_moves: bool, tr: Translator) -> str:
         """Wasabi!'s steps in the seat's words (from the public view and the kinds of the legal actions only)."""
         _ = tr.gettext
         t = public.get("turn", {})
@@ -279,17 +294,17 @@ class WasabiScreen(BoardScreen):
             return _("Pass below, or tap a square for an action card") if board_moves else _("Pass below")
         return super().prompt_text(public, kinds, board_moves, tr)
 
-    def board_size(self, public: dict[str, Any]) -> tuple[int, int]:
+    def board_size(self, public: WasabiView) -> tuple[int, int]:
         return int(public["rows"]), int(public["columns"])
 
-    def board_cells(self, public: dict[str, Any]) -> list[dict[str, Any]]:
+    def board_cells(self, public: WasabiView) -> list[dict[str, Any]]:
         covered = set(public["covered"])
         return [
             {"kind": st[-1] if st else "", "stack": len(st), "covered": i in covered}
             for i, st in enumerate(public["board"])
         ]
 
-    def public_lines(self, public: dict[str, Any]) -> list[str]:
+    def public_lines(self, public: WasabiView) -> list[str]:
         """The public information in words: the first line (whose turn, the step) is the centre's, in the
         table's language; the rest is a text description for tests."""
         s = self.session
@@ -339,11 +354,11 @@ class WasabiScreen(BoardScreen):
         )
         return lines
 
-    def recipe_names(self, mine: dict[str, Any], g: int) -> dict[int, str]:
+    def recipe_names(self, mine: WasabiView, g: int) -> dict[int, str]:
         tr = self.seat_tr(g)
         return {r["id"]: name(tr, r["name"]) for r in mine["seats"][g].get("recipes", [])}
 
-    def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
+    def private_lines(self, mine: WasabiView, g: int) -> list[str]:
         me = mine["seats"][g]
         lines = ["Your tiles: " + (", ".join(me.get("hand", [])) or "none")]
         recipes = me.get("recipes", [])
@@ -356,7 +371,7 @@ class WasabiScreen(BoardScreen):
         return lines
 
     def shelf_items(
-        self, mine: dict[str, Any], g: int, ready: set[int]
+        self, mine: WasabiView, g: int, ready: set[int]
     ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
         """The seat's recipes (points from the token for their length), its completed recipes as one pile, its
         reward cards and its hand's tiles."""
@@ -390,7 +405,7 @@ class WasabiScreen(BoardScreen):
             tiles += [(str(k), self.categories.get(str(k), "")) for k in giving]
         return cards, [str(c) for c in me.get("cards", [])], tiles
 
-    def seat_rows(self, public: dict[str, Any]) -> list[dict[str, Any]]:
+    def seat_rows(self, public: WasabiView) -> list[dict[str, Any]]:
         """Per seat: points, Wasabi cubes, recipes completed, recipes held (backs), tiles in hand, reward cards."""
         return [
             {
@@ -407,7 +422,7 @@ class WasabiScreen(BoardScreen):
         ]
 
     def shared_rows(
-        self, public: dict[str, Any]
+        self, public: WasabiView
     ) -> tuple[list[tuple[str, float, dict[str, Any]]], list[tuple[str, float, dict[str, Any]]]]:
         """The Pantry (kinds left) and the recipe stacks by length; the Kitchen's cards, named, with their counts."""
         counts: list[tuple[str, float, dict[str, Any]]] = [

@@ -3,7 +3,7 @@
 The picker is shared, so it faces one seat at a time: the player who touched the table to leave attract mode
 (the seat nearest the touch, or the seat whose button was pressed). Every seat zone has a "Turn to me" button
 that turns it to face that seat instead. Everything a card and its how-to show comes from the game's
-``GameSpec`` (title, players, symbol, ``howto``; see :mod:`kiosk.ui.howto`).
+``GameSpec`` (title, players, symbol, ``howto``; see :mod:`kiosk.shell.howto`).
 
 Seat buttons (the mapping of :mod:`kiosk.ui.focus`): a press at a seat the picker does not face turns it to that
 seat and highlights the first game; then "b" highlights the next game and "a" plays the highlighted one (the
@@ -28,7 +28,7 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.engine import GameSpec
 from kiosk.i18n import SOURCE, translator
-from kiosk.ui.howto import howto_text, players_text
+from kiosk.shell.howto import howto_text, players_text
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
 

@@ -1,5 +1,5 @@
 """The board screen's pieces: board squares, pantry and tray tiles, counters, decks, seat lines, piece rows and the
-recipe shelf (their kv rules are in ``kiosk/ui/board.kv``). They hold no rule: the screen sets their properties."""
+recipe shelf (their kv rules are in ``kiosk/board/board.kv``). They hold no rule: the screen sets their properties."""
 
 from __future__ import annotations
 
@@ -10,15 +10,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.engine import Action
-from kiosk.ui.pieces import Tile
+from kiosk.ui import pictures
+from kiosk.ui.fitting import laid_out
+from kiosk.ui.pieces import ActionCard, Ingredient, RecipeCard, Tile, category_of
+from kiosk.ui.typescale import face, min_target_px, min_text_px
 
 if TYPE_CHECKING:
-    from kiosk.ui.board import BoardScreen
+    from kiosk.board.board import BoardScreen
 
 #: The public column's pieces (:class:`Counter` looks): a Wasabi cube, a served recipe, a recipe's back, a tile's
 #: back, an action card's back.
@@ -51,10 +56,6 @@ def wide(ch: str) -> bool:
 
 def _text_height(text: str, font: float, bold: bool = False, face_name: str = "") -> float:
     """The height (px) a one-line Label of ``text`` at ``font`` px needs (its texture's height)."""
-    from kivy.core.text import Label as CoreLabel
-
-    from kiosk.ui.typescale import face
-
     key = (text, round(font, 2), bold, face_name or face(text))
     if key not in _HEIGHTS:
         lab = CoreLabel(text=text, font_size=font, bold=bold, font_name=key[3])
@@ -70,8 +71,6 @@ def set_face(root: Any, face: str) -> Any:
     """Set the Japanese words of every label under ``root`` (itself too) in ``face``, the reader's face (the CJK
     face; ``""``, or a label without CJK text: its own face again). For labels built elsewhere (buttons, cards, a
     banner) whose rule picks a Latin face: call it after their text is set. Returns ``root``."""
-    from kivy.uix.label import Label
-
     if root is None:
         return root
     for w in root.walk(restrict=True):
@@ -89,8 +88,6 @@ def set_face(root: Any, face: str) -> Any:
 def named_card(english: str, shown: str) -> dict[str, Any]:
     """An :class:`~kiosk.ui.pieces.ActionCard`'s props for a :class:`PieceRow`: its picture from the engine's
     (English) name, ``shown`` the name in the reader's language."""
-    from kiosk.ui import pictures
-
     return {"name": shown, "source": pictures.picture(pictures.picture_name(english)) if english else ""}
 
 
@@ -128,7 +125,7 @@ class TileChoice(ButtonBehavior, Widget):
     """A tile the acting seat may take or place: in the centre's pantry (public picks: Maki's Take, Wasabi!'s
     DrawTile) or in the seat's tray (its hand: Wasabi!'s tiles to place, the starting tiles to give). A tap is
     :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). Its look
-    (``<TileChoice>`` in ``kiosk/ui/board.kv``): the ingredient's picture on its category colour, the category
+    (``<TileChoice>`` in ``kiosk/board/board.kv``): the ingredient's picture on its category colour, the category
     symbol readable at the smallest reading size, the name in fine print, a thick frame when chosen. Only ever on
     screen (and enabled) while choosable."""
 
@@ -144,7 +141,7 @@ class TileChoice(ButtonBehavior, Widget):
     #: How far (in units of ``app.u``-free window pixels) a finger moves before a touch is a drag, not a tap.
     DRAG_PX = 24.0
 
-    def __init__(self, screen: BoardScreen | None = None, action: Action | None = None, **kw: Any) -> None:
+    def __init__(self, screen: BoardScreen[Any] | None = None, action: Action | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.screen = screen
         self.action = action
@@ -152,9 +149,6 @@ class TileChoice(ButtonBehavior, Widget):
         self._look()
 
     def _look(self, *_a: Any) -> None:
-        from kiosk.ui import pictures
-        from kiosk.ui.pieces import category_of
-
         cat = category_of(self.category)
         self.source = pictures.picture(self.kind) if self.kind else ""
         self.symbol, self.rgba = cat.symbol, list(cat.rgba)
@@ -183,7 +177,7 @@ class TileChoice(ButtonBehavior, Widget):
     def on_touch_move(self, touch: Any) -> bool:
         if touch.grab_current is not self:
             return False
-        from kivy.core.window import Window
+        from kivy.core.window import Window  # (importing it opens the window: only once the app runs)
 
         dx = (touch.sx - touch.osx) * Window.width
         dy = (touch.sy - touch.osy) * Window.height
@@ -196,7 +190,7 @@ class TileChoice(ButtonBehavior, Widget):
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is not self:
             return False
-        from kivy.core.window import Window
+        from kivy.core.window import Window  # (importing it opens the window: only once the app runs)
 
         touch.ungrab(self)
         if self.screen is None or self.disabled:
@@ -223,8 +217,6 @@ class Counter(Widget):
     font = NumericProperty(18.0)
 
     def on_picture(self, _w: Any, name: str) -> None:
-        from kiosk.ui import pictures
-
         self.source = pictures.picture(name) if name else ""
 
     def want_width(self) -> float:
@@ -272,8 +264,6 @@ class SeatLine(Widget):
         """The least height a row may get so that its texts at ``font`` px fit: the points (bold digits) in the
         disc's inner height (the row's height less its padding, :meth:`relayout`) and each seat symbol in the
         row's height (the symbol grows with the row: ``max(font, inner * 0.8)``, the kv rule)."""
-        from kiosk.ui.typescale import face
-
         need = max(_text_height("0", font, bold=True), _text_height("8", font, bold=True))
         h = float(math.ceil(max(need + 4.0, need / 0.84)))  # inner = h - 2 * max(2, 0.08 h) >= need
         for ch in symbols or "●":
@@ -285,8 +275,6 @@ class SeatLine(Widget):
         return h
 
     def relayout(self, *_a: Any) -> None:
-        from kiosk.ui.pieces import ActionCard
-
         h = self.height
         if h < 8 or self.width < 8:
             return  # no room yet: laid out when the row gets its size
@@ -345,8 +333,6 @@ class PieceRow(Widget):
         self.bind(pos=self._later, size=self._later)
 
     def fill(self, specs: list[tuple[str, float, dict[str, Any]]]) -> None:
-        from kiosk.ui.pieces import ActionCard
-
         kinds = tuple(k for k, _a, _p in specs)
         if kinds != self._kinds:
             self.clear_widgets()
@@ -362,9 +348,7 @@ class PieceRow(Widget):
         self._later()
 
     def relayout(self, *_a: Any) -> None:
-        from kivy.core.window import Window
-
-        from kiosk.ui.typescale import min_text_px
+        from kivy.core.window import Window  # (importing it opens the window: only once the app runs)
 
         if not self.pieces or self.height < 8 or self.width < 8:
             return  # hidden (no room): the pieces keep their last size
@@ -391,9 +375,7 @@ class PieceRow(Widget):
     @staticmethod
     def _word(w: Any) -> float:
         """The width of a named card's longest word at the reading size (0: not a named card)."""
-        from kivy.core.window import Window
-
-        from kiosk.ui.typescale import min_text_px
+        from kivy.core.window import Window  # (importing it opens the window: only once the app runs)
 
         label = w.ids.get("label") if hasattr(w, "named") else None
         if label is None or not w.name:
@@ -451,11 +433,7 @@ class RecipeShelf(Widget):
         return best
 
     def relayout(self, *_a: Any) -> None:
-        from kivy.core.window import Window
-
-        from kiosk.ui import pictures
-        from kiosk.ui.pieces import ActionCard, Ingredient, RecipeCard
-        from kiosk.ui.typescale import min_target_px, min_text_px
+        from kivy.core.window import Window  # (importing it opens the window: only once the app runs)
 
         def pool(widgets: list[Any], n: int, make: Callable[[], Any]) -> list[Any]:
             while len(widgets) < n:
@@ -561,10 +539,6 @@ class RecipeShelf(Widget):
     def widest_word(cls, name: str, px: float, font: str = "") -> float:
         """The width of the widest word of ``name`` set bold at ``px`` in ``font`` (``""``: the face its characters
         need; a card's name wraps at words)."""
-        from kivy.core.text import Label as CoreLabel
-
-        from kiosk.ui.typescale import face
-
         widest = 0.0
         for word in name.split():
             key = (word, round(px, 1), font)
@@ -602,8 +576,6 @@ def fit_public_column(col: Any, box: Any, last: Any, floor: float, last_text: st
     room = max(0.0, col.height - taken - rows_need)
     lines = last_text.split("\n") if last_text else []
     text, need = "", 0.0
-    from kiosk.ui.fitting import laid_out
-
     for k in range(len(lines), 0, -1):  # the newest lines that fit (a long move wraps), measured undrawn
         h = laid_out(last, "\n".join(lines[-k:]))[1]
         if h <= room:

@@ -1,4 +1,4 @@
-"""The operator menu's language settings (a part of :class:`kiosk.ui.operator.OperatorScreen`): the table's
+"""The operator menu's language settings (a part of :class:`kiosk.shell.operator.OperatorScreen`): the table's
 language (``language.default``: the shared centre, every seat until it picks another, and the menu itself) and the
 languages a seat may choose (``language.enabled``), checked and saved as the config file is
 (``desk.update_config``, :func:`kiosk.config.load_dict`). Each language is shown by its own name, in its own face.

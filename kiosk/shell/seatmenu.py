@@ -8,14 +8,14 @@ joining screen the join pad's "? How to play" opens the how-to directly. Nothing
 goes on (a reader whose turn comes sees "Your turn" again when closing the menu), other seats keep playing, bots
 keep their pace.
 
-* **How to play**: the game's steps (``howto.json`` through :func:`kiosk.ui.howto.howto_steps`), one at a time,
+* **How to play**: the game's steps (``howto.json`` through :func:`kiosk.shell.howto.howto_steps`), one at a time,
   each with its pictures from the atlas (``pictures`` names) and its words; "Next" / "Back" / "Close".
 * **Demos**: a step with a ``demo`` plays a few real moves of an example game, one every ``DEMO_STEP_S``
-  seconds, in words and, for a board game, on a small board of pictures (:mod:`kiosk.ui.demo`).
+  seconds, in words and, for a board game, on a small board of pictures (:mod:`kiosk.shell.demo`).
 * **Leave**: a confirmation naming what happens ("A bot plays your seat on" or, for the last player, "The game
   ends; no scores are saved"); "Yes, leave" hands the seat to the shell's ``leave(table index)``.
 
-Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/seatmenu.py``.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/shell/seatmenu.py``.
 """
 
 from __future__ import annotations
@@ -39,13 +39,13 @@ from kiosk import clock
 from kiosk.engine import GameSpec
 from kiosk.i18n import SOURCE, translator
 from kiosk.inputs import SeatEvent
-from kiosk.ui.demo import DemoFrame, demo_frames
+from kiosk.shell.demo import DemoFrame, demo_frames
+from kiosk.shell.howto import HowToStep, howto_steps
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
-from kiosk.ui.howto import HowToStep, howto_steps
 from kiosk.ui.pieces import Picture
 from kiosk.ui.seatzone import SeatBadge, SeatZone
 
-log = logging.getLogger("kiosk.ui.seatmenu")
+log = logging.getLogger("kiosk.shell.seatmenu")
 
 __all__ = ["SeatMenu", "SeatMenus", "DEMO_STEP_S"]
 

@@ -8,7 +8,7 @@ Example::
 
 It speaks the table's language (``screen.language``, set by the operator desk; :class:`kiosk.ui.speaks.Speaks`);
 the hardware layer's own warnings and errors stay as it writes them. Rationale and decisions:
-docs/developer/design.md, section ``kiosk/ui/diagnostics.py``.
+docs/developer/design.md, section ``kiosk/shell/diagnostics.py``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A finished game replayed from its journal on its own game screen, and the words laid over it.
 
-:class:`ReplaySession` is a :class:`~kiosk.ui.session.GameSession` whose moves come from the journal, one at a
+:class:`ReplaySession` is a :class:`~kiosk.session.GameSession` whose moves come from the journal, one at a
 time on Kivy's clock at the pace :func:`kiosk.bestgames.pace` gives, each applied with the journal's recorded
 chance outcomes (:func:`kiosk.engine.recorded_chance`). Every seat counts as a bot for the screen (trays locked,
 no buttons, no turn prompts), so what a seat held stays as hidden as during the game; it is an attract session,
@@ -23,9 +23,9 @@ from kiosk.bestgames import pace
 from kiosk.engine import Action, GameSpec, recorded_chance
 from kiosk.i18n import Translator, translator
 from kiosk.seats import Seat, SeatMap
-from kiosk.ui.session import GameSession
+from kiosk.session import GameSession
 
-log = logging.getLogger("kiosk.ui.replay")
+log = logging.getLogger("kiosk.shell.replaycorners")
 
 __all__ = ["ReplaySession", "ReplayCorners", "ReplayCorner"]
 

@@ -1,6 +1,6 @@
 """Results and high scores: final places at every seat, arcade initials entry on the seat's own edge, boards.
 
-Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/results.py``.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/shell/results.py``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
 from kiosk.ui.words import join_names
 
-log = logging.getLogger("kiosk.ui.results")
+log = logging.getLogger("kiosk.shell.results")
 
 __all__ = ["ResultsScreen", "ResultPad", "LETTERS", "ordinal", "points_text", "trivial_score", "marked_rows"]
 

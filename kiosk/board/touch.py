@@ -1,7 +1,7 @@
 """The board screens' touches (Maki, Wasabi!): tiles dragged onto squares, squares tapped, the tray's buttons,
-and a two-choice button (:class:`~kiosk.ui.twostep.Then`) when it offers what the player wants next.
+and a two-choice button (:class:`~kiosk.board.twostep.Then`) when it offers what the player wants next.
 
-:func:`board_plan` is :meth:`kiosk.ui.board.BoardScreen.touch_plan` (see :mod:`kiosk.ui.touchplan`): the fewest
+:func:`board_plan` is :meth:`kiosk.board.board.BoardScreen.touch_plan` (see :mod:`kiosk.ui.touchplan`): the fewest
 touches the seat's own controls allow. A take-and-place is one drag when the player wants the tile on a square at
 once; opening the tray is a touch only when it is closed.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from typing import Any
 
-from kiosk.engine import Action
+from kiosk.engine import Action, State
 from kiosk.ui.touchplan import Move, NextIntent, NoTouches, OpenTray, Step, Tap, panel_plan
 
 __all__ = ["board_plan", "both_button"]
@@ -19,11 +19,11 @@ __all__ = ["board_plan", "both_button"]
 
 def both_button(panel: Any, action: Action, next_intent: NextIntent) -> Action | None:
     """The seat's button doing ``action`` and the player's next choice in one touch (a
-    :class:`~kiosk.ui.twostep.Then`: Maki's "Serve Maguro N., then Draw 3"), when the seat's buttons (``panel``, a
+    :class:`~kiosk.board.twostep.Then`: Maki's "Serve Maguro N., then Draw 3"), when the seat's buttons (``panel``, a
     board screen's seat) offer one for what the player wants next: the intents after ``action`` on a copy of the
     state (``next_intent(*actions)``), through the steps between (a 2-ingredient recipe's reward card, chosen on
     its own afterwards) up to a choice such a button offers. None: no such button (the plain one is for it)."""
-    from kiosk.ui.twostep import Then
+    from kiosk.board.twostep import Then
 
     offered = [a for a in panel.actions if isinstance(a, Then) and a.first == action]
     kinds = {type(a.then) for a in offered}
@@ -54,10 +54,10 @@ def _tile_widget(screen: Any, panel: Any, action: Action | None, kind: str) -> G
     return None
 
 
-def _view_after(state: Any, g: int, action: Action) -> dict[str, Any]:
+def _view_after(screen: Any, state: State, g: int, action: Action) -> object:
     st = state.clone()
     st.apply(g, action)
-    return dict(st.view(None))
+    return screen.typed_view(st, None)
 
 
 def board_plan(screen: Any, seat_index: int, action: Action, next_intent: NextIntent) -> Iterator[Step]:
@@ -70,7 +70,7 @@ def board_plan(screen: Any, seat_index: int, action: Action, next_intent: NextIn
     before = len(journal) if journal is not None else 0
     n = len(screen.tiles)
     pick = screen.pick_tile(action)
-    tile = screen.placed_tile(action, session.state.view(None))
+    tile = screen.placed_tile(action, screen.typed_view(session.state, None))
     squares = action_squares(action, n)
     both = both_button(panel, action, next_intent) if pick is None and not squares else None
     if both is not None:
@@ -81,7 +81,7 @@ def board_plan(screen: Any, seat_index: int, action: Action, next_intent: NextIn
             raise NoTouches(f"no tile for {action}")
         after = next_intent(action)
         cell = action_squares(after, n)[0] if after is not None and action_squares(after, n) else -1
-        if after is not None and cell >= 0 and screen.placed_tile(after, _view_after(session.state, g, action)):
+        if after is not None and cell >= 0 and screen.placed_tile(after, _view_after(screen, session.state, g, action)):
             yield Move(widget, screen.tiles[cell])  # take it and put it on its square: one touch
         else:
             yield Tap(widget)

@@ -18,7 +18,7 @@ class HowToStep:
     title: str
     text: str
     pictures: tuple[str, ...] = ()
-    #: A demo of real moves (``kiosk.ui.demo``): ``{"players", "seed", "moves", "level"}``, all optional.
+    #: A demo of real moves (``kiosk.shell.demo``): ``{"players", "seed", "moves", "level"}``, all optional.
     demo: dict[str, Any] | None = None
 
 

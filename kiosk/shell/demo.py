@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.engine import Event, GameSpec
+from kiosk.engine import Event, GameSpec, View
 from kiosk.i18n import Translator, translator
 
 __all__ = ["DemoFrame", "demo_frames"]
@@ -55,7 +55,7 @@ def _formatter(spec: GameSpec, tr: Translator) -> Callable[[Event, Callable[[int
     return lambda ev, who, square: fn(ev, who, square, tr=tr)
 
 
-def _board(public: dict[str, Any]) -> tuple[int, tuple[str, ...]]:
+def _board(public: View) -> tuple[int, tuple[str, ...]]:
     from kiosk.ui.pictures import picture_name
 
     board = public.get("board")

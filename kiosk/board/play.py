@@ -1,5 +1,5 @@
 """The board screen's selection and gestures: taps on squares and tiles, drags onto squares, the selected
-square, the chosen tile and the two-step buttons' follow-ups. A mixin of :class:`kiosk.ui.board.BoardScreen`
+square, the chosen tile and the two-step buttons' follow-ups. A mixin of :class:`kiosk.board.board.BoardScreen`
 (its methods take the screen as ``self``); the rules stay in the engine: every choice is a legal action.
 :class:`SeatPanel` is the board screen's seat: its buttons and prompts in the seat's language (``tr``)."""
 
@@ -9,17 +9,17 @@ from typing import Any
 
 from kivy.properties import NumericProperty, StringProperty
 
+from kiosk.board.pieces import TileChoice
+from kiosk.board.twostep import BoardPanel, Then, shared_words
 from kiosk.engine import Action, RuleError
-from kiosk.ui.boardpieces import TileChoice
 from kiosk.ui.game import GenericGameScreen
 from kiosk.ui.pieces import Tile
-from kiosk.ui.twostep import BoardPanel, Then, shared_words
 
 __all__ = ["BoardPlay", "SeatPanel"]
 
 
 class SeatPanel(BoardPanel):
-    """A board screen's seat (:class:`~kiosk.ui.twostep.BoardPanel`, its look ``<BoardPanel>``) whose words are
+    """A board screen's seat (:class:`~kiosk.board.twostep.BoardPanel`, its look ``<BoardPanel>``) whose words are
     the seat's: a two-choice group's line ("Serve Maguro N., then Draw:") in its language, and its buttons set in
     its face (Japanese in the CJK face)."""
 
@@ -35,7 +35,7 @@ class SeatPanel(BoardPanel):
 
     def on_labels(self, *_a: Any) -> None:
         super().on_labels()
-        from kiosk.ui.boardpieces import set_face
+        from kiosk.board.pieces import set_face
 
         grid = self.ids.get("buttons")
         if grid is not None:

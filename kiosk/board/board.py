@@ -5,36 +5,37 @@ The screen holds no rules: it draws ``state.view(None)`` and each seat's ``state
 tile and square is one of ``state.legal_actions(seat)`` for ``session.apply``. Its decisions (the board stays
 put, colour is never the only cue, drawn not written, playing by touch, two choices on one button, the tray at
 the start of a turn, no step played for the player) are in ``docs/screens.md``. Its parts: the words
-(:mod:`kiosk.ui.words`), the pieces (:mod:`kiosk.ui.boardpieces`), the two-step buttons and seat panel
-(:mod:`kiosk.ui.twostep`), the selection and gestures (:mod:`kiosk.ui.boardplay`).
+(:mod:`kiosk.ui.words`), the pieces (:mod:`kiosk.board.pieces`), the two-step buttons and seat panel
+(:mod:`kiosk.board.twostep`), the selection and gestures (:mod:`kiosk.board.play`).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
+from kiosk.board.hooks import BoardHooks, ViewT
+from kiosk.board.pieces import BoardTile, SeatLine, TileChoice, fit_public_column, set_face, size_seat_rows
+from kiosk.board.play import BoardPlay, SeatPanel
+from kiosk.board.touch import board_plan
+from kiosk.board.twostep import BoardPanel, Then
 from kiosk.engine import Action, Event
 from kiosk.i18n import Translator
-from kiosk.ui.boardpieces import BoardTile, SeatLine, TileChoice, fit_public_column, set_face, size_seat_rows
-from kiosk.ui.boardplay import BoardPlay, SeatPanel
-from kiosk.ui.boardtouch import board_plan
 from kiosk.ui.focus import reading_order
 from kiosk.ui.pieces import Tile, category_of
 from kiosk.ui.touchplan import NextIntent, Step
-from kiosk.ui.twostep import BoardPanel, Then
 from kiosk.ui.words import action_label, action_squares, cell_name, fallback_event_text, points, short_name
 
 __all__ = ["BoardScreen"]
 
 
-class BoardScreen(BoardPlay):
+class BoardScreen(BoardPlay, BoardHooks[ViewT]):
     """The generic screen with a board in the centre (see the module docstring). Subclasses give the board and
     texts through :meth:`board_cells`, :meth:`public_lines`, :meth:`private_lines`, :meth:`prompt_text` and
     :meth:`event_text`, the button order through :attr:`ACTION_ORDER`, and the tiles through :attr:`PICKS`,
@@ -45,6 +46,8 @@ class BoardScreen(BoardPlay):
     turns_to_mover = False
 
     categories: dict[str, str] = {}
+    #: The picture drawn on a covered square (the game's card lying there), "" for a game that covers none.
+    cover_picture = ""
     #: Action class names in button order when no square is selected (see the module docstring); classes not
     #: listed come after the listed ones; the engine's order is kept within a class.
     ACTION_ORDER: tuple[str, ...] = ()
@@ -90,7 +93,7 @@ class BoardScreen(BoardPlay):
         #: (tile, square, action) of every legal placement of the acting seat
         self._placements: list[tuple[str, int, Action]] = []
         self.eligible: set[int] = set()
-        self._public: dict[str, Any] = {}
+        self._public: ViewT = cast(ViewT, {})  # the game's public view, empty until the first draw
         self._history: deque[str] = deque(maxlen=self.HISTORY)
         self._tile_key: tuple[Any, ...] = ()
         self._ghost: Tile | None = None
@@ -116,43 +119,10 @@ class BoardScreen(BoardPlay):
             panel.sync_shown()
 
     # ------------------------------------------------------------------------------------------- per game
-    def board_cells(self, public: dict[str, Any]) -> list[dict[str, Any]]:
-        """One dict per square: ``kind`` ("" / "teacup" / ingredient), ``stack``, ``covered``."""
-        raise NotImplementedError
-
-    def board_size(self, public: dict[str, Any]) -> tuple[int, int]:
-        raise NotImplementedError
-
-    def public_lines(self, public: dict[str, Any]) -> list[str]:
-        return []
-
-    def recipe_names(self, mine: dict[str, Any], g: int) -> dict[int, str]:
-        """Recipe id -> name, for the seat's action buttons."""
-        return {}
-
-    def private_lines(self, mine: dict[str, Any], g: int) -> list[str]:
-        return []
-
-    def shelf_items(
-        self, mine: dict[str, Any], g: int, ready: set[int]
-    ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
-        """What seat ``g``'s tray draws from its own view: its recipes as :class:`RecipeShelf` card dicts (``ready``:
-        the ids it can serve now), the action cards it holds, the tiles in its hand ``(kind, category)``."""
-        return [], [], []
-
-    def seat_rows(self, public: dict[str, Any]) -> list[dict[str, Any]]:
-        """Per game seat, its row of the public column: ``points``, ``counters`` (:class:`SeatLine`) and ``cards``."""
-        return []
-
-    def shared_rows(
-        self, public: dict[str, Any]
-    ) -> tuple[list[tuple[str, float, dict[str, Any]]], list[tuple[str, float, dict[str, Any]]]]:
-        """The shared things as two :class:`PieceRow` spec lists: counts and decks; named cards."""
-        return [], []
-
-    def recipe_card(self, recipe: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    def recipe_card(self, recipe: Mapping[str, object], **extra: Any) -> dict[str, Any]:
         """A recipe from a view (``name``, ``ingredients``) as a :class:`RecipeShelf` card dict."""
-        ingredients = [str(k) for k in recipe.get("ingredients", [])]
+        listed = recipe.get("ingredients", [])
+        ingredients = [str(k) for k in listed] if isinstance(listed, list) else []
         card = {
             "name": str(recipe.get("name", "")),
             "ingredients": ingredients,
@@ -160,11 +130,6 @@ class BoardScreen(BoardPlay):
         }
         card.update(extra)
         return card
-
-    def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:
-        """The tile ``action`` puts on its square (a placement), else None. Read from the action's fields and
-        the public view (Maki: the taken tile is public), never from rules."""
-        return None
 
     def describe_action(
         self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator | None = None
@@ -181,18 +146,6 @@ class BoardScreen(BoardPlay):
     def action_words(self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator) -> str:
         """One action's words on a button: subclasses word their own in ``tr`` (default :func:`action_label`)."""
         return action_label(action, cols, cells, recipes)
-
-    def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:
-        """What the acting seat should do now, in its language ``tr``, from the kinds (class names) of its legal
-        actions and the public view; ``board_moves``: some legal action names a square. Never names anything
-        private."""
-        if board_moves:
-            return tr.gettext("Tap a marked square, or choose below")
-        return tr.gettext("Choose below")
-
-    def legend_text(self, tr: Translator) -> str:
-        """The centre's key to the tiles' category letters, in the table's language (subclasses: the game's)."""
-        return ""
 
     def event_text(self, ev: Event) -> str:
         """One event as a line of the last-moves box, in the table's language (subclasses: the game's formatter)."""
@@ -231,7 +184,7 @@ class BoardScreen(BoardPlay):
         return sorted(actions, key=lambda a: rank.get(type(a).__name__, last))
 
     def touch_plan(self, seat_index: int, action: Action, next_intent: NextIntent) -> Iterator[Step]:
-        """Tiles, squares and the tray's buttons (:func:`kiosk.ui.boardtouch.board_plan`)."""
+        """Tiles, squares and the tray's buttons (:func:`kiosk.board.touch.board_plan`)."""
         return board_plan(self, seat_index, action, next_intent)
 
     def pick_tile(self, action: Action) -> tuple[str, bool] | None:
@@ -386,7 +339,7 @@ class BoardScreen(BoardPlay):
         session = self.session
         if session is None or not self.tiles or not events:
             return
-        cells = self.board_cells(session.state.view(None))
+        cells = self.board_cells(self.typed_view(session.state, None))
         touched: list[int] = getattr(self, "_touched", [])
         mover = getattr(self, "_touched_by", None)
         for ev in events:
@@ -454,7 +407,7 @@ class BoardScreen(BoardPlay):
         """What a square holds in words (tests, a text description; the tile's picture carries it on screen)."""
         if covered:
             top = f"{short_name(kind)}\n" if kind else ""
-            return f"{top}W! covered"
+            return f"{top}covered"
         if not kind:
             return ""
         if kind == "teacup":
@@ -468,7 +421,7 @@ class BoardScreen(BoardPlay):
         if session is None:
             return
         state = session.state
-        public = state.view(None)
+        public = self.typed_view(state, None)
         self._public = public
         rows, cols = self.board_size(public)
         cells = self.board_cells(public)
@@ -478,15 +431,16 @@ class BoardScreen(BoardPlay):
             tile.kind = c["kind"]
             tile.stack = c.get("stack", 0)
             tile.covered = c.get("covered", False)
+            tile.cover = self.cover_picture
             tile.text = self.tile_text(c["kind"], c.get("stack", 0), c.get("covered", False))
         self.info_text = "\n".join(self.public_lines(public))
         self.centre_text = ""
         self.last_text = "\n".join(self._history)
         n = rows * cols
-        views: dict[int, dict[str, Any]] = {}
+        views: dict[int, ViewT] = {}
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
-            mine = state.view(g)
+            mine = self.typed_view(state, g)
             names = self.recipe_names(mine, g)
             panel.describe = partial(self.describe_action, cols=cols, cells=n, recipes=names, tr=panel.tr)
             panel._fill()
@@ -534,7 +488,7 @@ class BoardScreen(BoardPlay):
             scores = []
         panel.score = points(int(scores[g]), tr) if g < len(scores) else ""
 
-    def _fill_shelves(self, views: dict[int, dict[str, Any]]) -> None:
+    def _fill_shelves(self, views: dict[int, ViewT]) -> None:
         """Each human seat's tray draws its recipes, cards and tiles (:meth:`shelf_items`); a bot's stays empty (its
         tray never opens). The acting seat's recipes it can serve now are framed (:attr:`READY`)."""
         session = self.session
@@ -560,7 +514,7 @@ class BoardScreen(BoardPlay):
                 tiles = []  # the hand's tiles are the tray's tiles to choose already
             shelf.recipes, shelf.cards, shelf.tiles = recipes, cards, [list(t) for t in tiles]
 
-    def _fill_public(self, public: dict[str, Any]) -> None:
+    def _fill_public(self, public: ViewT) -> None:
         """The centre's public column: the turn line, one :class:`SeatLine` per seat, the shared rows."""
         from kivy.core.window import Window
 

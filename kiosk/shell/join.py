@@ -3,7 +3,7 @@
 Every pad speaks its seat's language (:mod:`kiosk.i18n`): its language button cycles through the table's enabled
 languages, showing each one's own name; the centre speaks the table's default language.
 
-Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/join.py``.
+Rationale and decisions: docs/developer/design.md, section ``kiosk/shell/join.py``.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from kiosk.config import BOT_LEVELS, LanguageConfig
 from kiosk.engine import GameSpec
 from kiosk.i18n import LANGUAGES, SOURCE, translator
 from kiosk.inputs import SeatEvent
+from kiosk.shell.howto import players_text
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
-from kiosk.ui.howto import players_text
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
 
@@ -273,7 +273,7 @@ class JoinScreen(Speaks, Screen):
 
     def _alone_text(self) -> str:
         """What playing alone means for this game: its how-to's "Alone" step (Takoyaki: a time trial), if any."""
-        from kiosk.ui.howto import howto_steps
+        from kiosk.shell.howto import howto_steps
 
         if self.spec is None:
             return ""

@@ -1,6 +1,6 @@
 """The operator menu: reached by holding a finger in any corner for ``operator.hold_s`` seconds, then a PIN.
 
-The PIN pad is :class:`kiosk.ui.pinpad.PinPad`: the PIN is checked off the UI thread against the hash in the
+The PIN pad is :class:`kiosk.shell.pinpad.PinPad`: the PIN is checked off the UI thread against the hash in the
 config, wrong PINs cost growing delays and then a lockout (:class:`kiosk.pin.PinGuard`, shared by the app, so
 closing and reopening the pad buys nothing).
 
@@ -14,7 +14,7 @@ way (**Forgot the PIN?** under the pad).
 
 Every page speaks the table's language (``language.default``; :class:`kiosk.ui.speaks.Speaks`), which the menu
 sets with the languages a seat may choose (:class:`LanguageSettings`). Rationale and decisions:
-docs/developer/design.md, section ``kiosk/ui/operator.py``.
+docs/developer/design.md, section ``kiosk/shell/operator.py``.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ from kiosk.engine import GameSpec
 from kiosk.health import Health
 from kiosk.i18n import N_
 from kiosk.pin import PinGuard
-from kiosk.ui.attract import CALLS
-from kiosk.ui.operatorlang import LanguageSettings
-from kiosk.ui.pinpad import PinPad  # noqa: F401  (registers the class for layouts/operator.kv)
+from kiosk.shell.attractscreen import CALLS
+from kiosk.shell.operatorlang import LanguageSettings
+from kiosk.shell.pinpad import PinPad  # noqa: F401  (registers the class for layouts/operator.kv)
 from kiosk.ui.speaks import Speaks
 
 __all__ = ["ATTRACT_PRESETS", "OperatorDesk", "OperatorScreen"]
@@ -143,7 +143,7 @@ EVENT_FIELDS: dict[str, tuple[str, int]] = {
     "password": (N_("Broker password"), 128),
     "ca_file": (N_("CA certificate file (for TLS)"), 4096),
 }
-#: What a refused setting must be (the config file's checks, kiosk/config.py), by its key, for the operator.
+#: What a refused setting must be (the config file's checks, kiosk/config/validate.py), by its key, for the operator.
 SETTING_RULES: dict[str, str] = {
     "event.broker": N_("must be a host name or address"),
     "event.port": N_("must be a whole number from 1 to 65535"),

@@ -1,6 +1,6 @@
 """Two choices on one button, and the board screen's seat panel that shows them: :class:`Then` (serve, then
 draw), :class:`ThenGroup` (a line naming the first half over one button per second half) and :class:`BoardPanel`
-(a seat's paged buttons, hand tiles and prompt; its look is ``<BoardPanel>`` in ``kiosk/ui/board.kv``)."""
+(a seat's paged buttons, hand tiles and prompt; its look is ``<BoardPanel>`` in ``kiosk/board/board.kv``)."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def shared_words(labels: Sequence[str]) -> tuple[str, list[str]]:
 
 class BoardPanel(ActionPanel):
     """One seat's side of a board screen: the generic panel's behaviour (:class:`~kiosk.ui.game.ActionPanel`)
-    with its own look (``<BoardPanel>`` in ``kiosk/ui/board.kv``): the hand tiles (``ids.hand``), the seat's
+    with its own look (``<BoardPanel>`` in ``kiosk/board/board.kv``): the hand tiles (``ids.hand``), the seat's
     private lines and the action buttons in the tray, buttons naming squares (``B3``) instead of numbers, and
     ``prompt`` (what to do now, in words) at the top of the tray, shown whether the tray is open or not (so it
     never names anything private).

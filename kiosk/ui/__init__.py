@@ -1,7 +1,8 @@
-"""The kiosk's screens and widgets. kv lives in two kinds of places: ``layouts/*.kv`` for the shell's screens (one
-file per screen, plus the shared widget rules in ``common.kv``), and beside the module of the widgets it styles
-(``kiosk/ui/pieces.kv``, ``kiosk/board/board.kv``, a game's ``screen.kv`` and ``pieces.kv`` in its folder), loaded
-with :func:`load_kv` by that module.
+"""The widget kit every screen uses (seat zones, pieces, type scale, text faces, words); the shell's screens are in
+:mod:`kiosk.shell`, the board kit in :mod:`kiosk.board`. kv lives in two kinds of places: ``layouts/*.kv`` for the
+shell's screens (one file per screen, plus the shared widget rules in ``common.kv``), and beside the module of the
+widgets it styles (``kiosk/ui/pieces.kv``, ``kiosk/board/board.kv``, a game's ``screen.kv`` and ``pieces.kv`` in its
+folder), loaded with :func:`load_kv` by that module.
 
 Every ``.kv`` file is loaded exactly once per process (a second load would duplicate its rules); files are
 located through the packages' ``__file__``, so this works from an installed wheel.

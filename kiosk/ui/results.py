@@ -19,7 +19,7 @@ from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
-from kiosk.ui.words import join_names
+from kiosk.ui.words import board_rank, join_names
 
 log = logging.getLogger("kiosk.ui.results")
 
@@ -58,7 +58,7 @@ def marked_rows(
     tr = tr or translator("en")
     rows = []
     for i, e in enumerate(entries, start=1):
-        line = f"{i}.  {e.name:<3}   {fmt(e.score)}"
+        line = f"{board_rank(i, tr)}  {e.name:<3}   {fmt(e.score)}"
         if e.id in marked:
             rows.append(f"\u25b6 {line} \u25c0")
         elif i <= n:

@@ -89,10 +89,56 @@ def _words(v: Any, tr: Translator) -> str:
     if isinstance(v, bool):
         return tr.gettext("yes") if v else tr.gettext("no")
     if isinstance(v, dict):
-        return ", ".join(_words(x, tr) for x in v.values())
+        return join_words([_words(x, tr) for x in v.values()], tr)
     if isinstance(v, (list, tuple)):
-        return ", ".join(_words(x, tr) for x in v)
+        return join_words([_words(x, tr) for x in v], tr)
     return str(v).replace("_", " ")
+
+
+def list_separator(tr: Translator | None = None) -> str:
+    """What separates the items of a list in ``tr``'s language (``, ``; Japanese ``、``), from the catalog."""
+    tr = tr or translator("en")
+    # TRANSLATORS: what separates the items of a list ("A, B, C"), with its space where the language puts one
+    return tr.pgettext("list separator", ", ")
+
+
+def join_words(words: Sequence[str], tr: Translator | None = None) -> str:
+    """``["A", "B", "C"]`` -> ``A, B, C`` (``A、B、C`` in Japanese)."""
+    return list_separator(tr).join(words)
+
+
+def refusal_text(error: Exception | str, tr: Translator | None = None) -> str:
+    """A refusal (a :class:`~kiosk.engine.RuleError`: its message id and values) in ``tr``'s language.
+
+    The message id is looked up in ``tr``'s catalog (the game's, then the shell's); each value is worded too: a
+    number by ``tr.number``, a game word (an ingredient, a card, a recipe) by the game's catalog, a square's name
+    (``B3``) as it is. A plain string (a message without values) is looked up as it stands.
+    """
+    tr = tr or translator("en")
+    msgid = getattr(error, "msgid", None) or str(error)
+    values = getattr(error, "values", None) or {}
+    words = {k: _value_words(v, tr) for k, v in values.items()}
+    try:
+        return tr.gettext(msgid).format(**words)
+    except (KeyError, IndexError, ValueError):  # a catalog's broken placeholder: the English, never a crash
+        return msgid.format(**words) if words else msgid
+
+
+def _value_words(v: Any, tr: Translator) -> str:
+    if isinstance(v, bool):
+        return tr.gettext("yes") if v else tr.gettext("no")
+    if isinstance(v, int):
+        return tr.number(v)
+    if isinstance(v, (list, tuple)):
+        return join_words([_value_words(x, tr) for x in v], tr)
+    return game_word(tr, v) if v else ""
+
+
+def board_rank(place: int, tr: Translator | None = None) -> str:
+    """A place on a high-score board: ``1.`` (``1位``, ``1.º``), from the catalog."""
+    tr = tr or translator("en")
+    # TRANSLATORS: a place on a high-score board, before the player's initials ("1.  ABC   120")
+    return tr.pgettext("board rank", "{n}.").format(n=tr.number(place))
 
 
 def join_names(names: Sequence[str], tr: Translator | None = None) -> str:
@@ -103,7 +149,7 @@ def join_names(names: Sequence[str], tr: Translator | None = None) -> str:
         return tr.gettext("nobody")
     if len(names) == 1:
         return names[0]
-    return tr.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    return tr.gettext("{names} and {last}").format(names=join_words(names[:-1], tr), last=names[-1])
 
 
 def plural(n: int, word: str) -> str:

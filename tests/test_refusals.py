@@ -113,3 +113,20 @@ def test_lists_are_joined_the_languages_way() -> None:
     assert list_separator(translator("ja")) == "、" and list_separator(translator("de")) == ", "
     assert join_names(["A", "B", "C"], translator("ja")).startswith("A、B")
     assert join_names(["A", "B", "C"]) == "A, B and C"
+
+
+def test_the_fallbacks_speak_the_readers_language() -> None:
+    from kiosk.engine import Event
+    from kiosk.games.maki.actions import Return
+    from kiosk.ui.words import action_label, board_rank, fallback_event_text
+
+    ja = translator("ja", "maki")
+    label = action_label(Return(recipes=(3, 7)), 5, 30, {3: "エビ天 ロール", 7: "鉄火巻き"}, tr=ja)
+    assert "エビ天 ロール、鉄火巻き" in label
+    text = fallback_event_text(Event("card_flipped", 0, {"card": "Chop", "n": 2}), lambda g: "○", ja)
+    assert text == "○： 包丁、2" and not LATIN.findall(text)
+    assert (
+        fallback_event_text(Event("card_flipped", 0, {"card": "Chop"}), lambda g: "Circle")
+        == "Circle card flipped: Chop"
+    )
+    assert [board_rank(1), board_rank(1, translator("ja")), board_rank(2, translator("es"))] == ["1.", "1位", "2.º"]

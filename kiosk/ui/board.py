@@ -180,7 +180,7 @@ class BoardScreen(BoardPlay):
 
     def action_words(self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator) -> str:
         """One action's words on a button: subclasses word their own in ``tr`` (default :func:`action_label`)."""
-        return action_label(action, cols, cells, recipes)
+        return action_label(action, cols, cells, recipes, tr)
 
     def prompt_text(self, public: dict[str, Any], kinds: set[str], board_moves: bool, tr: Translator) -> str:
         """What the acting seat should do now, in its language ``tr``, from the kinds (class names) of its legal

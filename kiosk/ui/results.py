@@ -260,7 +260,7 @@ class ResultsScreen(Speaks, Screen):
         tr = self.tr
         if not scores.available:
             self.alltime, self.today = [tr.gettext("(boards unavailable)")], []
-            self.board_note = str(scores.reason)
+            self.board_note = tr.gettext("Scores cannot be saved right now")  # the reason: the operator's health panel
             return
         self.board_note = tr.gettext("time trial: fastest five orders") if self.trial else ""
 

@@ -153,12 +153,9 @@ class BoardScreen(BoardPlay):
     def recipe_card(self, recipe: dict[str, Any], **extra: Any) -> dict[str, Any]:
         """A recipe from a view (``name``, ``ingredients``) as a :class:`RecipeShelf` card dict."""
         ingredients = [str(k) for k in recipe.get("ingredients", [])]
-        card = {
-            "name": str(recipe.get("name", "")),
-            "ingredients": ingredients,
-            "categories": [self.categories.get(k, "") for k in ingredients],
-        }
-        card.update(extra)
+        name = str(recipe.get("name", ""))  # "key": the engine's name, which a touch-and-hold explains
+        card = {"name": name, "key": name, "ingredients": ingredients}
+        card.update(categories=[self.categories.get(k, "") for k in ingredients], **extra)
         return card
 
     def placed_tile(self, action: Action, public: dict[str, Any]) -> str | None:

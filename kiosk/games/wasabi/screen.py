@@ -378,7 +378,8 @@ class WasabiScreen(BoardScreen):
             last = done[-1]
             cards.append(
                 self.recipe_card(
-                    {"name": name(tr, last["recipe"]), "ingredients": last["ingredients"]},
+                    {"name": last["recipe"], "ingredients": last["ingredients"]},
+                    name=name(tr, last["recipe"]),
                     points=POINTS.get(int(last.get("length", 0)), 0),
                     done=True,
                     count=len(done),

@@ -346,6 +346,36 @@ class Tour:
         if menu.steps[step].demo is not None:  # a demo: a few moves in
             self.run_until(lambda: menu.demo_caption.startswith("3/"), 20, "the demo's third move")
 
+    def seat_card(self, position: str, key: str) -> None:
+        """A card of the game explained at a seat (the seat menu's cards, as a touch-and-hold opens them)."""
+        self.seat_howto(position, key, 0)
+        menu = self.app.seat_menus.menus[self.seat(position).index]
+        menu.show_cards()
+        menu.show_step(min(len(menu.steps) - 1, 1))
+
+    def refusal(self, key: str, position: str) -> None:
+        """A move the engine refuses, shown at the human's seat in its language."""
+        from kiosk.engine import RuleError
+
+        self.game(key, position)
+        session = self.app.session
+        g = session.game_seat_of(self.seat(position).index)
+        state = session.state
+        ahead, seen = state.clone(), []  # moves of later steps (a game played on a copy): refused now
+        for _ in range(30):
+            if ahead.is_over():
+                break
+            m = ahead.to_move()[0]
+            seen += ahead.legal_actions(m)[:2]
+            ahead.apply(m, ahead.legal_actions(m)[-1])
+        for action in seen:
+            try:
+                state.clone().apply(g, action)
+            except RuleError:
+                session.apply(g, action)
+                break
+        self.frames(2)
+
     def operator(self, facing: str) -> None:
         self.app.go_attract()
         self.frames(2)
@@ -424,6 +454,10 @@ class Tour:
         for key in app.games:  # four seats, four languages (not in the fit set: each language has its own tour)
             if not fit:
                 self.take(f"mixed_{key}", only, partial(self.mixed, key, MIXED))
+        for key in app.games:  # a card explained, a refusal (tests/test_card_explanations.py fits every card)
+            if not fit:
+                self.take(f"seat_card_{key}", only, partial(self.seat_card, LONG, key))
+                self.take(f"refusal_{key}", only, partial(self.refusal, key, LONG))
         self.take("operator_long", only, partial(self.operator, "bottom"))
         self.take("operator_short", only, partial(self.operator, "left"))
         for edge, facing in (("long", "bottom"), ("short", "left")):

@@ -64,7 +64,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class RuleError(ValueError):
-    """An illegal action. The message is what a player reads at the table."""
+    """An illegal action: ``RuleError("The Pantry has no {kind} tile left", kind="Salmon")``.
+
+    ``msgid`` is the English template (extracted for translation: each game's ``babel.cfg`` and the shell's name
+    ``RuleError`` as a keyword) and ``values`` its placeholders' values; ``str()`` is the English sentence for
+    logs. A screen words it in the seat's language with :func:`kiosk.ui.words.refusal_text`.
+    """
+
+    def __init__(self, msgid: str, /, **values: Any) -> None:
+        self.msgid = msgid
+        self.values = values
+        super().__init__(msgid.format(**values) if values else msgid)
 
 
 class ChanceMismatch(RuntimeError):
@@ -297,7 +307,7 @@ class State:
         if not any_seat:
             self.check_turn(seat)
         if phases is not None and self.phase not in phases:
-            raise RuleError(self.waiting_for(seat))
+            raise self.waiting_for(seat)
         handler: Callable[[int, Action], list[Event]] = getattr(self, name)
         return handler(seat, action)
 
@@ -305,11 +315,11 @@ class State:
         """Raise the one "not your turn" message unless ``seat`` is one the game waits for."""
         movers = self.to_move()
         if seat not in movers:
-            raise RuleError(NOT_YOUR_TURN.format(seat=movers[0] + 1 if movers else "-"))
+            raise RuleError("It is not your turn: seat {seat} is playing", seat=movers[0] + 1 if movers else "-")
 
-    def waiting_for(self, seat: int) -> str:
-        """What the game waits for from ``seat`` now, as a player reads it (an action of another phase)."""
-        return f"That is not possible now ({self.phase})"
+    def waiting_for(self, seat: int) -> RuleError:
+        """The refusal of an action of another phase: what the game waits for from ``seat`` now."""
+        return RuleError("That is not possible now ({phase})", phase=str(self.phase))
 
     def canonical(self, action: Action) -> Action:
         """The one form of ``action`` that ``legal_actions`` lists (card tuples sorted and the like); games whose

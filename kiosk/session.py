@@ -3,7 +3,8 @@
 :class:`GameSession` is what every game screen (the generic one and the per-game screens of later issues)
 drives. Screens turn gestures into actions and call :meth:`GameSession.apply`; they redraw on ``on_change``.
 Rules stay in the engine: an illegal action raises :class:`kiosk.engine.RuleError`, which the session turns into
-``on_error(game_seat, message)`` for the screen to show at that seat, and nothing changes.
+``on_error(game_seat, error)`` (the :class:`~kiosk.engine.RuleError`: its message id and values) for the screen to
+word in that seat's language (:func:`kiosk.ui.words.refusal_text`) and show there, and nothing changes.
 
 Bots (empty seats, and every seat in attract mode) move at a watchable pace: ``move_delay`` seconds after the
 position they answer appeared. A bot thinks on a clone of the state in a worker thread so the UI keeps drawing
@@ -69,7 +70,8 @@ class GameSession(EventDispatcher):
 
     ``seats[g]`` is the table :class:`~kiosk.seats.Seat` of game seat ``g``; ``bots`` maps game seats to bot
     objects (``choose(state)``); the other seats are humans. Events: ``on_change(events)`` after every applied
-    action, ``on_error(game_seat, message)`` for a refused one, ``on_over()`` once when the game ends.
+    action, ``on_error(game_seat, error)`` (a :class:`~kiosk.engine.RuleError`) for a refused one, ``on_over()``
+    once when the game ends.
     """
 
     __events__ = ("on_change", "on_error", "on_over")
@@ -223,13 +225,13 @@ class GameSession(EventDispatcher):
     def apply(self, game_seat: int, action: Action) -> bool:
         """Apply an action for a game seat; False (and ``on_error``) when the engine refuses it."""
         if self.state.is_over():
-            self.dispatch("on_error", game_seat, "The game is over")
+            self.dispatch("on_error", game_seat, RuleError("The game is over"))
             return False
         try:
             events = self.state.apply(game_seat, action)
         except RuleError as exc:
             self.last_error = (game_seat, str(exc))
-            self.dispatch("on_error", game_seat, str(exc))
+            self.dispatch("on_error", game_seat, exc)
             return False
         self.last_events = list(events or [])
         self._generation += 1
@@ -346,7 +348,7 @@ class GameSession(EventDispatcher):
     def on_change(self, events: list[Event]) -> None:
         pass
 
-    def on_error(self, game_seat: int, message: str) -> None:
+    def on_error(self, game_seat: int, error: RuleError) -> None:
         pass
 
     def on_over(self) -> None:

@@ -120,7 +120,7 @@ def test_setup_starting_hands_and_recipes():
         s.apply(0, GiveTile("Rice"))
     s.apply(0, GiveTile("Tuna"))
     before = s.fingerprint()
-    with pytest.raises(RuleError, match="already has a fish"):
+    with pytest.raises(RuleError, match="same category as Salmon"):
         s.apply(0, GiveTile("Salmon"))
     assert s.fingerprint() == before
     s.apply(0, GiveTile("Crab"))

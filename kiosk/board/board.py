@@ -123,12 +123,9 @@ class BoardScreen(BoardPlay, BoardHooks[ViewT]):
         """A recipe from a view (``name``, ``ingredients``) as a :class:`RecipeShelf` card dict."""
         listed = recipe.get("ingredients", [])
         ingredients = [str(k) for k in listed] if isinstance(listed, list) else []
-        card = {
-            "name": str(recipe.get("name", "")),
-            "ingredients": ingredients,
-            "categories": [self.categories.get(k, "") for k in ingredients],
-        }
-        card.update(extra)
+        name = str(recipe.get("name", ""))  # "key": the engine's name, which a touch-and-hold explains
+        card = {"name": name, "key": name, "ingredients": ingredients}
+        card.update(categories=[self.categories.get(k, "") for k in ingredients], **extra)
         return card
 
     def describe_action(
@@ -145,7 +142,7 @@ class BoardScreen(BoardPlay, BoardHooks[ViewT]):
 
     def action_words(self, action: Action, cols: int, cells: int, recipes: dict[int, str], tr: Translator) -> str:
         """One action's words on a button: subclasses word their own in ``tr`` (default :func:`action_label`)."""
-        return action_label(action, cols, cells, recipes)
+        return action_label(action, cols, cells, recipes, tr)
 
     def event_text(self, ev: Event) -> str:
         """One event as a line of the last-moves box, in the table's language (subclasses: the game's formatter)."""

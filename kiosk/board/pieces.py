@@ -32,6 +32,8 @@ SERVED_CARD = (0.30, 0.55, 0.32, 1)
 RECIPE_BACK = (0.66, 0.16, 0.20, 1)
 TILE_BACK = (0.62, 0.52, 0.36, 1)
 ACTION_BACK = (0.55, 0.38, 0.18, 1)
+#: Seconds a finger holds a card or a tile in a seat's tray before its explanation opens (the seat menu's cards).
+HOLD_S = 0.6
 
 
 def wasabi_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
@@ -432,6 +434,46 @@ class RecipeShelf(Widget):
                 best, score = (cols, w, min(h, w / 1.2)), s
         return best
 
+    # ------------------------------------------------------------------ touch and hold: the card explained
+    def on_touch_down(self, touch: Any) -> bool:
+        name = self.explained_at(*touch.pos) if self.collide_point(*touch.pos) else ""
+        if name:
+            touch.ud["explain"] = Clock.schedule_once(lambda _dt: self.explain(name), HOLD_S)
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        ev = touch.ud.get("explain")
+        if ev is not None and (abs(touch.x - touch.ox) > 20 or abs(touch.y - touch.oy) > 20):
+            ev.cancel()  # a drag, not a hold
+        return bool(super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if (ev := touch.ud.pop("explain", None)) is not None:
+            ev.cancel()
+        return bool(super().on_touch_up(touch))
+
+    def explained_at(self, x: float, y: float) -> str:
+        """The engine's name of the card or tile under ``(x, y)`` (its ``explain``), "" for none."""
+        for w in self.children:
+            if getattr(w, "explain", "") and w.collide_point(x, y):
+                return str(w.explain)
+        return ""
+
+    def explain(self, name: str) -> None:
+        """The seat's menu opens on the explanation of card ``name`` (:meth:`kiosk.shell.seatmenu.SeatMenu.show_cards`)."""
+        from kivy.app import App
+
+        from kiosk.ui.seatzone import SeatZone
+
+        zone = self.parent
+        while zone is not None and not isinstance(zone, SeatZone):
+            zone = zone.parent
+        app = App.get_running_app()
+        session = getattr(app, "session", None)
+        if zone is None or zone.seat is None or session is None or not hasattr(app, "seat_menus"):
+            return
+        app.seat_menus.open(zone.seat.index, session.spec, in_game=True).show_cards(name)
+
     def relayout(self, *_a: Any) -> None:
         from kivy.core.window import Window  # (importing it opens the window: only once the app runs)
 
@@ -461,7 +503,7 @@ class RecipeShelf(Widget):
             shown = self.tr.gettext(str(name)) if self.tr is not None else str(name)
             width = max(strip * 1.5, self.widest_word(shown, min_text_px(Window.size), self.face) + 12)
             named = x + width <= self.right
-            w.name, w.named = shown, named
+            w.name, w.named, w.explain = shown, named, str(name)
             w.source = pictures.picture(pictures.picture_name(str(name))) if name else ""
             set_face(w, self.face)
             w.size = (width if named else strip * 1.5, strip)
@@ -472,7 +514,7 @@ class RecipeShelf(Widget):
         for w, (kind, cat) in zip(
             pool(self.tile_widgets, len(self.tiles), lambda: Ingredient(size_hint=(None, None))), self.tiles
         ):
-            w.kind, w.category = str(kind), str(cat)
+            w.kind, w.category, w.explain = str(kind), str(cat), str(kind)
             w.size = (strip * 0.92, strip * 0.92)
             w.pos = (x, self.y + strip * 0.04)
             x += w.width + gap * 0.6
@@ -487,6 +529,7 @@ class RecipeShelf(Widget):
         ):
             row, col = divmod(i, cols)
             w.name = str(r.get("name", ""))
+            w.explain = str(r.get("key", r.get("name", "")))
             w.ingredients = list(r.get("ingredients", []))
             w.categories = list(r.get("categories", []))
             w.points = int(r.get("points", 0))

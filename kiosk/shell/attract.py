@@ -127,8 +127,8 @@ class AttractDirector:
         title = app.games[key].title
         tr = translator(app.cfg.language.default)
         if not app.scores.available:
-            reason = str(app.scores.reason)
-            app.attract_screen.show_boards(title, [tr.gettext("(boards unavailable)")], [], reason[:80])
+            note = tr.gettext("Scores cannot be saved right now")  # the store's reason: the operator's health panel
+            app.attract_screen.show_boards(title, [tr.gettext("(boards unavailable)")], [], note)
         else:
             top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)
             rows = board_rows(top, tr=tr), board_rows(today, tr=tr)

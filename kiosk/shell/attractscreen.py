@@ -41,6 +41,7 @@ from kivy.uix.widget import Widget
 from kiosk.i18n import N_, SOURCE, Translator, translator
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
+from kiosk.ui.words import board_rank
 
 __all__ = [
     "AttractScreen",
@@ -73,9 +74,11 @@ CALL_LANGUAGE_S = 3.0
 def board_rows(
     entries: Sequence[Any], n: int = 5, fmt: Callable[[int], str] = str, tr: Translator | None = None
 ) -> list[str]:
-    """Board lines ``"1.  ABC   123"`` for up to ``n`` entries (``ScoreEntry``-like: name, score)."""
-    rows = [f"{i}.  {e.name:<3}   {fmt(e.score)}" for i, e in enumerate(entries[:n], start=1)]
-    return rows or [(tr or translator(SOURCE)).gettext("(no scores yet)")]
+    """Board lines ``"1.  ABC   123"`` (``1位  ABC   123``) for up to ``n`` entries (``ScoreEntry``-like: name,
+    score), the place written the way of ``tr``'s language (:func:`kiosk.ui.words.board_rank`)."""
+    tr = tr or translator(SOURCE)
+    rows = [f"{board_rank(i, tr)}  {e.name:<3}   {fmt(e.score)}" for i, e in enumerate(entries[:n], start=1)]
+    return rows or [tr.gettext("(no scores yet)")]
 
 
 def offer_question(offer: Any, tr: Translator) -> str:

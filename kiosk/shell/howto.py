@@ -59,6 +59,24 @@ def howto_steps(spec: GameSpec, tr: Any = None) -> list[HowToStep]:
     ]
 
 
+def card_steps(spec: GameSpec, tr: Any = None) -> dict[str, HowToStep]:
+    """Every card and tile of the game explained (its folder's ``explain.py``: ``explanations(tr)``), by the name
+    the engine gives it, in ``tr``'s language; empty for a game without one."""
+    import importlib
+
+    from kiosk.i18n import translator
+
+    name = f"kiosk.games.{spec.key}.explain"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return {}
+        raise
+    explained: dict[str, HowToStep] = module.explanations(tr or translator("en", spec.key))
+    return explained
+
+
 def howto_text(spec: GameSpec, tr: Any = None) -> str:
     """All steps as one Kivy markup text in ``tr``'s language: each step's title in bold, then its text (both
     escaped)."""

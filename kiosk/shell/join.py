@@ -30,6 +30,7 @@ from kiosk.shell.howto import players_text
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
+from kiosk.ui.words import join_words
 
 __all__ = ["JoinScreen", "JoinPad"]
 
@@ -296,7 +297,7 @@ class JoinScreen(Speaks, Screen):
         parts = [f"{p.seat.symbol} {tr.seat_name(p.seat.name)}" for p in sorted(humans, key=lambda p: p.seat.index)]
         if bots:
             parts.append(tr.ngettext("{n} bot", "{n} bots", len(bots)).format(n=len(bots)))
-        joined = _("Joined: {seats}.").format(seats=", ".join(parts) if parts else _("nobody yet"))
+        joined = _("Joined: {seats}.").format(seats=join_words(parts, self.tr) if parts else _("nobody yet"))
         ready = _("Ready: press Start.")
         if spec is None:
             self.summary = ""

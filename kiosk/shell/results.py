@@ -19,7 +19,7 @@ from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
-from kiosk.ui.words import join_names
+from kiosk.ui.words import board_rank, join_names
 
 log = logging.getLogger("kiosk.shell.results")
 
@@ -58,7 +58,7 @@ def marked_rows(
     tr = tr or translator("en")
     rows = []
     for i, e in enumerate(entries, start=1):
-        line = f"{i}.  {e.name:<3}   {fmt(e.score)}"
+        line = f"{board_rank(i, tr)}  {e.name:<3}   {fmt(e.score)}"
         if e.id in marked:
             rows.append(f"\u25b6 {line} \u25c0")
         elif i <= n:
@@ -260,7 +260,7 @@ class ResultsScreen(Speaks, Screen):
         tr = self.tr
         if not scores.available:
             self.alltime, self.today = [tr.gettext("(boards unavailable)")], []
-            self.board_note = str(scores.reason)
+            self.board_note = tr.gettext("Scores cannot be saved right now")  # the reason: the operator's health panel
             return
         self.board_note = tr.gettext("time trial: fastest five orders") if self.trial else ""
 

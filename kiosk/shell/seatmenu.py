@@ -12,6 +12,7 @@ keep their pace.
   each with its pictures from the atlas (``pictures`` names) and its words; "Next" / "Back" / "Close".
 * **Demos**: a step with a ``demo`` plays a few real moves of an example game, one every ``DEMO_STEP_S``
   seconds, in words and, for a board game, on a small board of pictures (:mod:`kiosk.shell.demo`).
+* **Cards** (menu, how-to, a touch-and-hold in the tray): each card explained (:func:`kiosk.shell.howto.card_steps`).
 * **Leave**: a confirmation naming what happens ("A bot plays your seat on" or, for the last player, "The game
   ends; no scores are saved"); "Yes, leave" hands the seat to the shell's ``leave(table index)``.
 
@@ -40,7 +41,7 @@ from kiosk.engine import GameSpec
 from kiosk.i18n import SOURCE, translator
 from kiosk.inputs import SeatEvent
 from kiosk.shell.demo import DemoFrame, demo_frames
-from kiosk.shell.howto import HowToStep, howto_steps
+from kiosk.shell.howto import HowToStep, card_steps, howto_steps
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.pieces import Picture
 from kiosk.ui.seatzone import SeatBadge, SeatZone
@@ -72,15 +73,40 @@ class SeatMenu(SeatZone):
     #: The demo's current move in words ("" when the step has no demo) and its board's columns (0: no board).
     demo_caption = StringProperty("")
     demo_cols = NumericProperty(0)
+    #: The how-to page walks the game's cards (each card and tile explained, :func:`kiosk.shell.howto.card_steps`)
+    #: instead of its steps; ``has_cards``: the game explains its cards.
+    cards_mode = BooleanProperty(False)
+    has_cards = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.steps: list[HowToStep] = []
+        self.card_names: list[str] = []
         self.spec: GameSpec | None = None
         self._demo: list[DemoFrame] = []
         self._demo_i = 0
         self._demo_ev: Any = None
         self._demo_token = 0
+
+    def show_howto(self, i: int = 0) -> None:
+        """The game's how-to steps, from step ``i``."""
+        if self.spec is not None and self.cards_mode:
+            self.steps = howto_steps(self.spec, translator(self.language, self.spec.key))
+        self.cards_mode = False
+        self.show_step(i)
+
+    def show_cards(self, name: str | None = None) -> None:
+        """Every card of the game explained, one at a time, from card ``name`` (the engine's name for it: a held
+        card, a tile, a recipe; the first card without one)."""
+        if self.spec is None:
+            return
+        cards = card_steps(self.spec, translator(self.language, self.spec.key))
+        if not cards:
+            return
+        self.card_names = list(cards)
+        self.steps = list(cards.values())
+        self.cards_mode = True
+        self.show_step(self.card_names.index(name) if name in cards else 0)
 
     def show_step(self, i: int) -> None:
         if not self.steps:
@@ -168,7 +194,12 @@ class SeatMenu(SeatZone):
             self.show_step(int(self.step) + 1)
 
     def back_step(self) -> None:
-        if self.step == 0:
+        if self.step == 0 and self.cards_mode:  # back to where the cards were opened from: the menu, the how-to
+            if self.can_leave:
+                self.page = "menu"
+            else:
+                self.show_howto(0)
+        elif self.step == 0:
             self.page = "menu" if self.can_leave else self.page
             if not self.can_leave:
                 self.close()
@@ -262,6 +293,8 @@ class SeatMenus(FloatLayout):
         menu.title = spec.title
         menu.spec = spec
         menu.steps = howto_steps(spec, translator(menu.language, spec.key))
+        menu.cards_mode = False
+        menu.has_cards = bool(card_steps(spec, translator(menu.language, spec.key)))
         menu.can_leave = in_game
         menu.hints_on = bool(self.hints_at(index)) if in_game else False
         menu.page = "menu"

@@ -29,7 +29,7 @@ from kiosk.ui.focus import FocusRing, reading_order, walk_choices
 from kiosk.ui.seatzone import CentrePanel, SeatZone, use_players
 from kiosk.ui.speaks import Speaks
 from kiosk.ui.touchplan import NextIntent, Step, panel_plan
-from kiosk.ui.words import fallback_event_text, join_names, points
+from kiosk.ui.words import fallback_event_text, join_names, points, refusal_text
 
 log = logging.getLogger("kiosk.ui.game")
 
@@ -309,10 +309,11 @@ class GenericGameScreen(BaseGameScreen):
     def _on_change(self, *_a: Any) -> None:
         self._redraw()
 
-    def _on_error(self, _session: Any, game_seat: int, message: str) -> None:
+    def _on_error(self, _session: Any, game_seat: int, error: Exception) -> None:
         if self.session is None or game_seat >= len(self.session.seats):
             return
-        self.panels[self.session.seats[game_seat].index].show_error(message)
+        panel = self.panels[self.session.seats[game_seat].index]
+        panel.show_error(refusal_text(error, panel.tr))
 
     # ------------------------------------------------------------------------------------------- drawing
     def _draw(self, *_a: Any) -> None:

@@ -59,27 +59,34 @@ def action_squares(action: Action, cells: int) -> tuple[int, ...]:
     )
 
 
-def action_label(action: Action, cols: int, cells: int, recipes: dict[int, str] | None = None) -> str:
-    """A button label for ``action``: square numbers written as square names (``Place B3``), recipe ids as the
-    recipe names from the seat's own view (``recipes``), ``DrawRecipe`` as ``Draw Recipe``."""
+def action_label(
+    action: Action, cols: int, cells: int, recipes: dict[int, str] | None = None, tr: Translator | None = None
+) -> str:
+    """A button label for ``action`` in ``tr``'s language (the game's domain): square numbers written as square
+    names (``Place B3``), recipe ids as the recipe names from the seat's own view (``recipes``), the action's name
+    (``DrawRecipe`` as ``Draw Recipe``) looked up in the game's catalog, as :func:`describe_action` does."""
+    tr = tr or translator("en")
     recipes = recipes or {}
     data = action.to_json()
     name = data.pop("type")
+    none = "-"
     parts = []
     for k, v in data.items():
         if k in ("cell", "square", "a", "b") and isinstance(v, int) and 0 <= v < cells:
             parts.append(cell_name(cols, v))
         elif k in RECIPE_FIELDS and isinstance(v, int) and v in recipes:
-            parts.append(short_recipe(recipes[v]))
+            parts.append(recipe_label(tr, recipes[v]))
         elif k in RECIPE_FIELDS and isinstance(v, (list, tuple)) and all(x in recipes for x in v):
-            parts.append(", ".join(short_recipe(recipes[x]) for x in v) or "none")
+            parts.append(join_words([recipe_label(tr, recipes[x]) for x in v], tr) or none)
         elif isinstance(v, bool):
-            parts.append(k if v else "")
+            parts.append(tr.gettext(k) if v else "")
         elif isinstance(v, (list, tuple)):
-            parts.append(" ".join(str(x) for x in v) or "none")
-        elif v not in (None, "", -1):
-            parts.append(str(v))
-    name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)  # DrawRecipe -> Draw Recipe
+            parts.append(" ".join(game_word(tr, x) if isinstance(x, str) else tr.number(x) for x in v) or none)
+        elif isinstance(v, int):
+            parts.append(tr.number(v) if v != -1 else "")
+        elif v not in (None, ""):
+            parts.append(game_word(tr, v))
+    name = tr.gettext(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name))  # DrawRecipe -> Draw Recipe
     return " ".join([name] + [p for p in parts if p])
 
 
@@ -89,10 +96,58 @@ def _words(v: Any, tr: Translator) -> str:
     if isinstance(v, bool):
         return tr.gettext("yes") if v else tr.gettext("no")
     if isinstance(v, dict):
-        return ", ".join(_words(x, tr) for x in v.values())
+        return join_words([_words(x, tr) for x in v.values()], tr)
     if isinstance(v, (list, tuple)):
-        return ", ".join(_words(x, tr) for x in v)
-    return str(v).replace("_", " ")
+        return join_words([_words(x, tr) for x in v], tr)
+    if isinstance(v, int):
+        return tr.number(v)
+    return game_word(tr, str(v).replace("_", " "))
+
+
+def list_separator(tr: Translator | None = None) -> str:
+    """What separates the items of a list in ``tr``'s language (``, ``; Japanese ``、``), from the catalog."""
+    tr = tr or translator("en")
+    # TRANSLATORS: what separates the items of a list ("A, B, C"), with its space where the language puts one
+    return tr.pgettext("list separator", ", ")
+
+
+def join_words(words: Sequence[str], tr: Translator | None = None) -> str:
+    """``["A", "B", "C"]`` -> ``A, B, C`` (``A、B、C`` in Japanese)."""
+    return list_separator(tr).join(words)
+
+
+def refusal_text(error: Exception | str, tr: Translator | None = None) -> str:
+    """A refusal (a :class:`~kiosk.engine.RuleError`: its message id and values) in ``tr``'s language.
+
+    The message id is looked up in ``tr``'s catalog (the game's, then the shell's); each value is worded too: a
+    number by ``tr.number``, a game word (an ingredient, a card, a recipe) by the game's catalog, a square's name
+    (``B3``) as it is. A plain string (a message without values) is looked up as it stands.
+    """
+    tr = tr or translator("en")
+    msgid = getattr(error, "msgid", None) or str(error)
+    values = getattr(error, "values", None) or {}
+    words = {k: _value_words(v, tr) for k, v in values.items()}
+    try:
+        return tr.gettext(msgid).format(**words)
+    except (KeyError, IndexError, ValueError):  # a catalog's broken placeholder: the English, never a crash
+        return msgid.format(**words) if words else msgid
+
+
+def _value_words(v: Any, tr: Translator) -> str:
+    if isinstance(v, bool):
+        return tr.gettext("yes") if v else tr.gettext("no")
+    if isinstance(v, int):
+        return tr.number(v)
+    if isinstance(v, (list, tuple)):
+        return join_words([_value_words(x, tr) for x in v], tr)
+    return game_word(tr, v) if v else ""
+
+
+def board_rank(place: int, tr: Translator | None = None) -> str:
+    """A place on a high-score board: ``1.`` (``1位``, ``1.º``), from the catalog."""
+    tr = tr or translator("en")
+    # TRANSLATORS: a place on a high-score board, before the player's initials ("1.  ABC   120")
+    return tr.pgettext("board rank", "{n}.").format(n=tr.number(place))
 
 
 def join_names(names: Sequence[str], tr: Translator | None = None) -> str:
@@ -103,7 +158,7 @@ def join_names(names: Sequence[str], tr: Translator | None = None) -> str:
         return tr.gettext("nobody")
     if len(names) == 1:
         return names[0]
-    return tr.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    return tr.gettext("{names} and {last}").format(names=join_words(names[:-1], tr), last=names[-1])
 
 
 def plural(n: int, word: str) -> str:
@@ -136,9 +191,12 @@ def game_over_text(data: dict[str, Any], who: Callable[[int | None], str], tr: T
 
 def fallback_event_text(ev: Event, who: Callable[[int | None], str], tr: Translator | None = None) -> str:
     """An event kind no formatter knows, still in words: ``Circle card flipped: Chop`` (the kind's own name: a
-    game's formatter covers every event it shows)."""
+    game's formatter covers every event it shows); in another language ``Circle: Chop`` (``○: 包丁``), its values
+    worded by the game's catalog."""
     tr = tr or translator("en")
     subject = who(ev.seat) if ev.seat is not None else ""
+    values = join_words([_words(v, tr) for v in dict(ev.data).values() if v not in (None, "", [], {})], tr)
+    if tr.language != "en":  # the kind is the engine's English: the reader gets who and the (worded) values
+        return tr.gettext("{player}: {details}").format(player=subject, details=values) if values else subject
     what = ev.kind.replace("_", " ")
-    values = [_words(v, tr) for v in dict(ev.data).values() if v not in (None, "", [], {})]
-    return (f"{subject} {what}".strip() + (": " + "; ".join(values) if values else "")).strip()
+    return (f"{subject} {what}".strip() + (": " + values if values else "")).strip()

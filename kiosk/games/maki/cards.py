@@ -69,11 +69,7 @@ BACK_TEXT: dict[str, str] = {
 }
 
 ACTION_CARDS: dict[str, int] = dict(DATA["actions"])
-#: Each action card's one rule, as the screen shows it.
-ACTION_RULES: dict[str, str] = {
-    "Switch": "Swap the contents of two orthogonally adjacent spaces.",
-    "Chop": "Remove one tile from the board and return it to the Pantry, leaving an empty space.",
-    "Second Helping": "Play one more tile from the Pantry this turn.",
-    "Substitute": "Exchange one tile on the board for a tile of a different kind from the Pantry.",
-}
+#: Each action card's one rule (``cards.json``'s ``action_rules``: extracted for translation, shown at the seat by
+#: the card's explanation, kiosk/games/maki/explain.py).
+ACTION_RULES: dict[str, str] = dict(DATA["action_rules"])
 assert set(ACTION_CARDS) == set(ACTION_RULES), "every action card needs its rule in code"

@@ -411,28 +411,35 @@ class MakiState(GameState[MakiView]):
             return action if ordered == action.recipes else Return(ordered)
         return action
 
-    def waiting_for(self, seat: int) -> str:
-        if self.phase == PLACE:
-            return f"Place your {KINDS[self.pending]} tile in a space first"
-        waiting: dict[str, str] = {
-            CUPMOVE: "Move the teacup to an empty space first",
-            SUBST: "Choose the Pantry tile for your Substitute first",
-            GAIN: "Choose an action card from the display first",
-            DISCARD: "You hold three action cards: discard one first",
-            REFILL: "Draw recipes until you hold three",
-            MAIN: "That is not possible in the middle of your turn",
-        }
-        return waiting.get(self.phase, "The game is over")
+    def waiting_for(self, seat: int) -> RuleError:
+        phase = self.phase
+        if phase == PLACE:
+            return RuleError("Place your {kind} tile in a space first", kind=KINDS[self.pending])
+        if phase == CUPMOVE:
+            return RuleError("Move the teacup to an empty space first")
+        if phase == SUBST:
+            return RuleError("Choose the Pantry tile for your Substitute first")
+        if phase == GAIN:
+            return RuleError("Choose an action card from the display first")
+        if phase == DISCARD:
+            return RuleError("You hold three action cards: discard one first")
+        if phase == REFILL:
+            return RuleError("Draw recipes until you hold three")
+        if phase == MAIN:
+            return RuleError("That is not possible in the middle of your turn")
+        return super().waiting_for(seat)
 
     def _kind(self, name: str) -> int:
         k = KIND_INDEX.get(name) if isinstance(name, str) else None
         if k is None:
-            raise RuleError(f"There is no {name!r} tile in the Pantry of this game")
+            raise RuleError("There is no {name} tile in the Pantry of this game", name=repr(name))
         return k
 
     def _cell(self, cell: Any) -> int:
         if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < len(self.board):
-            raise RuleError(f"Space {cell!r} is not on the {ROWS}x{self.cols} play area")
+            raise RuleError(
+                "Space {cell} is not on the {rows}x{cols} play area", cell=repr(cell), rows=ROWS, cols=self.cols
+            )
         return cell
 
     def _name(self, cell: int) -> str:
@@ -445,9 +452,9 @@ class MakiState(GameState[MakiView]):
             cell = self.pending
             old = self.board[cell]
             if k == old:
-                raise RuleError(f"Substitute needs a different kind than the {KINDS[old]} already there")
+                raise RuleError("Substitute needs a different kind than the {kind} already there", kind=KINDS[old])
             if self.pantry[k] <= 0:
-                raise RuleError(f"The Pantry has no {a.kind} tile left")
+                raise RuleError("The Pantry has no {kind} tile left", kind=a.kind)
             self.pantry[old] += 1
             self.pantry[k] -= 1
             self.board[cell] = k
@@ -458,7 +465,7 @@ class MakiState(GameState[MakiView]):
         if EMPTY not in self.board:
             raise RuleError("There is no empty space to play a tile into")
         if self.pantry[k] <= 0:
-            raise RuleError(f"The Pantry has no {a.kind} tile left")
+            raise RuleError("The Pantry has no {kind} tile left", kind=a.kind)
         self.phase, self.pending = PLACE, k
         return [Event("took", seat, {"kind": a.kind})]
 
@@ -467,7 +474,9 @@ class MakiState(GameState[MakiView]):
         cell = self._cell(a.cell)
         v = self.board[cell]
         if v >= 0:
-            raise RuleError(f"Space {self._name(cell)} already holds {KINDS[v]}: choose an empty space")
+            raise RuleError(
+                "Space {space} already holds {kind}: choose an empty space", space=self._name(cell), kind=KINDS[v]
+            )
         if v == CUP and EMPTY not in self.board:
             raise RuleError("The teacup has no empty space to move to")
         kind = self.pending
@@ -485,7 +494,7 @@ class MakiState(GameState[MakiView]):
     def _a_move_cup(self, seat: int, a: MoveCup) -> list[Event]:
         cell = self._cell(a.cell)
         if self.board[cell] != EMPTY:
-            raise RuleError(f"A teacup can only move to an empty space; {self._name(cell)} is filled")
+            raise RuleError("A teacup can only move to an empty space; {space} is filled", space=self._name(cell))
         self.board[cell] = CUP
         self.phase, self.pending = MAIN, -1
         return [Event("teacup", seat, {"cell": cell})]
@@ -494,9 +503,9 @@ class MakiState(GameState[MakiView]):
         """Check that ``seat`` may play ``card`` now (raises), without changing anything."""
         held = self.held[seat]
         if not any(c == card for c, _ in held):
-            raise RuleError(f"You do not hold a {card} card")
+            raise RuleError("You do not hold a {card} card", card=card)
         if not any(c == card and not fresh for c, fresh in held):
-            raise RuleError(f"You gained this {card} card this turn; you can play it from your next turn")
+            raise RuleError("You gained this {card} card this turn; you can play it from your next turn", card=card)
 
     def _discard_played(self, seat: int, card: str) -> None:
         held = self.held[seat]
@@ -510,7 +519,9 @@ class MakiState(GameState[MakiView]):
         x, y = self._cell(a.a), self._cell(a.b)
         if (x, y) not in ADJACENT[self.cols]:
             raise RuleError(
-                f"Switch swaps two orthogonally adjacent spaces, and {self._name(x)} and {self._name(y)} are not"
+                "Switch swaps two orthogonally adjacent spaces, and {a} and {b} are not",
+                a=self._name(x),
+                b=self._name(y),
             )
         bx, by = self.board[x], self.board[y]
         if bx == by or (bx < 0 and by < 0):
@@ -525,7 +536,7 @@ class MakiState(GameState[MakiView]):
         cell = self._cell(a.cell)
         v = self.board[cell]
         if v < 0:
-            raise RuleError(f"Chop removes a tile, and space {self._name(cell)} holds no tile")
+            raise RuleError("Chop removes a tile, and space {space} holds no tile", space=self._name(cell))
         self._discard_played(seat, "Chop")
         self.board[cell] = EMPTY
         self.pantry[v] += 1
@@ -546,20 +557,17 @@ class MakiState(GameState[MakiView]):
         cell = self._cell(a.cell)
         v = self.board[cell]
         if v < 0:
-            raise RuleError(f"Substitute exchanges a tile, and space {self._name(cell)} holds no tile")
+            raise RuleError("Substitute exchanges a tile, and space {space} holds no tile", space=self._name(cell))
         if not any(n > 0 and k != v for k, n in enumerate(self.pantry)):
             raise RuleError("The Pantry has no other kind of tile to substitute")
         self._discard_played(seat, "Substitute")
         self.phase, self.pending = SUBST, cell
         return [Event("substitute", seat, {"cell": cell})]
 
-    def _step_two_check(self, what: str) -> None:
-        if self.must_place():
-            raise RuleError(f"Play your tile from the Pantry before you {what}")
-
     @handles(Serve, phases=[MAIN])
     def _a_serve(self, seat: int, a: Serve) -> list[Event]:
-        self._step_two_check("serve")
+        if self.must_place():
+            raise RuleError("Play your tile from the Pantry before you serve")
         rid = a.recipe
         if not isinstance(rid, int) or rid not in self.hands[seat]:
             raise RuleError("You can only serve a recipe from your hand")
@@ -567,10 +575,11 @@ class MakiState(GameState[MakiView]):
         ok, style = self.match(rid)
         if not ok:
             if not self.touched():
-                raise RuleError(f"You cannot serve {name}: nothing you did this turn contributed to it")
+                raise RuleError("You cannot serve {recipe}: nothing you did this turn contributed to it", recipe=name)
             raise RuleError(
-                f"You cannot serve {name}: no straight, gapless line of its ingredients includes a "
-                f"tile you placed or moved this turn"
+                "You cannot serve {recipe}: no straight, gapless line of its ingredients includes a "
+                "tile you placed or moved this turn",
+                recipe=name,
             )
         recipe = RECIPES[rid]
         self.hands[seat].remove(rid)
@@ -588,15 +597,16 @@ class MakiState(GameState[MakiView]):
     @handles(Draw, phases=[MAIN, REFILL])
     def _a_draw(self, seat: int, a: Draw) -> list[Event]:
         if self.phase == MAIN:
-            self._step_two_check("draw a recipe")
+            if self.must_place():
+                raise RuleError("Play your tile from the Pantry before you draw a recipe")
             if not self.served_now:
                 raise RuleError("You draw recipes after serving, or by returning recipes as your Prep")
             self.phase, self.obey_backs = REFILL, True
         length = a.length
         if length not in self.decks:
-            raise RuleError(f"There is no deck of {length}-ingredient recipes")
+            raise RuleError("There is no deck of {n}-ingredient recipes", n=length)
         if not self.decks[length]:
-            raise RuleError(f"The {length}-ingredient deck is empty: draw from another")
+            raise RuleError("The {n}-ingredient deck is empty: draw from another", n=length)
         if len(self.hands[seat]) >= HAND_SIZE:  # pragma: no cover - the turn ends at three
             raise RuleError("You already hold three recipes")
         events = self._draw(seat, length, self.obey_backs)
@@ -619,7 +629,8 @@ class MakiState(GameState[MakiView]):
 
     @handles(EndTurn, phases=[MAIN])
     def _a_end_turn(self, seat: int, a: EndTurn) -> list[Event]:
-        self._step_two_check("end your turn")
+        if self.must_place():
+            raise RuleError("Play your tile from the Pantry before you end your turn")
         if not self.served_now:
             raise RuleError("Choose Serve or Prep before your turn ends")
         if any(self.decks.values()) and len(self.hands[seat]) < HAND_SIZE:
@@ -629,14 +640,15 @@ class MakiState(GameState[MakiView]):
     @handles(Gain, phases=[MAIN, GAIN])
     def _a_gain(self, seat: int, a: Gain) -> list[Event]:
         if self.phase == MAIN:
-            self._step_two_check("take an action card")
+            if self.must_place():
+                raise RuleError("Play your tile from the Pantry before you take an action card")
             if self.served_now:
                 raise RuleError("You served this turn, so you cannot also Prep")
             after = "end"
         else:
             after = MAIN
         if a.card not in self.display:
-            raise RuleError(f"There is no {a.card} card in the display")
+            raise RuleError("There is no {card} card in the display", card=a.card)
         self.display.remove(a.card)
         self._refill_display()
         self.held[seat].append((a.card, True))
@@ -654,7 +666,7 @@ class MakiState(GameState[MakiView]):
         held = self.held[seat]
         idx = [i for i, (c, _) in enumerate(held) if c == a.card]
         if not idx:
-            raise RuleError(f"You do not hold a {a.card} card")
+            raise RuleError("You do not hold a {card} card", card=a.card)
         fresh = [i for i in idx if held[i][1]]
         del held[(fresh or idx)[0]]
         self.discards.append(a.card)
@@ -667,7 +679,8 @@ class MakiState(GameState[MakiView]):
 
     @handles(TakePool, phases=[MAIN])
     def _a_take_pool(self, seat: int, a: TakePool) -> list[Event]:
-        self._step_two_check("take the Wasabi pool")
+        if self.must_place():
+            raise RuleError("Play your tile from the Pantry before you take the Wasabi pool")
         if self.served_now:
             raise RuleError("You served this turn, so you cannot also Prep")
         took = self.pool
@@ -677,7 +690,8 @@ class MakiState(GameState[MakiView]):
 
     @handles(Return, phases=[MAIN])
     def _a_return(self, seat: int, a: Return) -> list[Event]:
-        self._step_two_check("return recipes")
+        if self.must_place():
+            raise RuleError("Play your tile from the Pantry before you return recipes")
         if self.served_now:
             raise RuleError("You served this turn, so you cannot also Prep")
         ids = a.recipes

@@ -24,7 +24,7 @@ from kiosk.games.maki import look
 from kiosk.games.maki.rules import MakiState
 from kiosk.games.maki.views import MakiView
 from kiosk.i18n import Translator, translator
-from kiosk.ui.words import cell_name, fallback_event_text, game_over_text, join_names, plural
+from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, join_names, join_words, plural
 from kiosk.ui.words import game_word as name
 from kiosk.ui.words import recipe_label as short
 
@@ -161,8 +161,8 @@ def maki_action_label(action: Action, cols: int, cells: int, recipes: dict[int, 
         return _("Take Pool")
     if kind == "Return":
         names = [recipe(r) for r in data.get("recipes", [])]
-        return _("Return {recipes}").format(recipes=", ".join(names) or "?")
-    return kind
+        return _("Return {recipes}").format(recipes=join_words(names, tr) or "?")
+    return action_label(action, cols, cells, recipes, tr)
 
 
 class MakiScreen(BoardScreen[MakiView]):

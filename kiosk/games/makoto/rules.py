@@ -379,8 +379,8 @@ class MakotoState(GameState[MakotoView]):
                 return _play(ordered) if isinstance(action, Play) else _take(ordered)
         return action
 
-    def waiting_for(self, seat: int) -> str:
-        return WAITING.get(Phase(self.phase), "The game is over")
+    def waiting_for(self, seat: int) -> RuleError:
+        return RuleError(WAITING.get(Phase(self.phase), "The game is over"))
 
     @handles(EndTurn, phases=[BLIND])
     def _a_end_turn(self, seat: int, a: EndTurn) -> list[Event]:

@@ -355,11 +355,11 @@ class MakotoScreen(BaseGameScreen):
         self.session.resume()
         self._redraw()
 
-    def _on_error(self, _session: Any, game_seat: int, message: str) -> None:
+    def _on_error(self, _session: Any, game_seat: int, error: Exception) -> None:
         if self.session is None or not 0 <= game_seat < len(self.session.seats):
             return
         panel = self.panels[self.session.seats[game_seat].index]
-        panel.show_error(error_text(message, panel.tr))
+        panel.show_error(error_text(error, panel.tr))
 
     # ------------------------------------------------------------------------------------------- choices
     def _state(self) -> MakotoState | None:

@@ -4,8 +4,8 @@ errors, its how-to demo) or the table's (``screen.tr``: the centre, the log). Wi
 
 The engine (``rules.py``) stays as it is: its combination names and its ``RuleError`` messages are English
 f-strings, so a refusal is matched here against a table of its templates (:func:`error_text`) and said again in
-the seat's language; a message the table does not know is looked up as it stands (the shell's catalog), else shown
-in English.
+the seat's language; a message the table does not know (the shared engine's) is worded by the shell's
+:func:`~kiosk.ui.words.refusal_text`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from kiosk.i18n import CJK, Translator, translator
-from kiosk.ui.words import fallback_event_text, game_over_text, join_names, points
+from kiosk.ui.words import fallback_event_text, game_over_text, join_names, points, refusal_text
 
 __all__ = ["card_text", "cards_text", "grouped", "combo_text", "makoto_event_text", "error_text", "seat_label"]
 
@@ -172,9 +172,10 @@ def _shape_back(english: str, tr: Translator) -> str:
     return tr.gettext("{n} cards of one number").format(n=n)
 
 
-def error_text(message: str, tr: Translator | None = None) -> str:
-    """A refusal from the engine (a ``RuleError``'s English message) in the reader's language."""
+def error_text(error: Exception | str, tr: Translator | None = None) -> str:
+    """A refusal from the engine (a ``RuleError``, or its English message) in the reader's language."""
     tr = _tr(tr)
+    message = str(error)
     fixed = {
         "Choose the cards to play": tr.gettext("Choose the cards to play"),
         "You do not hold those cards": tr.gettext("You do not hold those cards"),
@@ -231,7 +232,7 @@ def error_text(message: str, tr: Translator | None = None) -> str:
     m = re.fullmatch(r"The cards you take must be lower than (\d+)", message)
     if m:
         return tr.gettext("The cards you take must be lower than {n}").format(n=m[1])
-    return tr.gettext(message) if message else message
+    return refusal_text(error, tr) if message else message
 
 
 def joined(names: list[str], tr: Translator | None = None) -> str:

@@ -517,10 +517,10 @@ class TakoyakiScreen(BaseGameScreen):
             panel.ids.grill.locked = True
         self._redraw()
 
-    def _on_error(self, _session: Any, game_seat: int, message: str) -> None:
+    def _on_error(self, _session: Any, game_seat: int, error: Exception) -> None:
         panel = self._panel(game_seat)
         if panel is not None:
-            panel.show_message(rule_error_text(message, panel.tr))
+            panel.show_message(rule_error_text(error, panel.tr))
 
     def _hint(self, panel: TakoPanel, g: int, locked: bool) -> None:
         """Hint mode: the solver's next move on the seat's grill, and in words (nothing while the grill is locked)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from kiosk.games.takoyaki.actions import FAULT_TEXT
 from kiosk.i18n import N_, Translator, translator
+from kiosk.ui.words import refusal_text
 
 DOMAIN = "takoyaki"
 
@@ -65,14 +66,16 @@ def out_reason(reason: str, tr: Translator | None = None) -> str:
     return _tr(tr).gettext(text) if text else reason.replace("_", " ")
 
 
-def rule_error_text(message: str, tr: Translator | None = None) -> str:
-    """An engine refusal in the reader's language (a message this game does not know stays as it is)."""
+def rule_error_text(error: Exception | str, tr: Translator | None = None) -> str:
+    """An engine refusal (a ``RuleError``, or its English message) in the reader's language (one this game does not
+    know, the shared engine's, is worded by :func:`kiosk.ui.words.refusal_text`)."""
     tr = _tr(tr)
+    message = str(error)
     found = _OUT_ERROR.fullmatch(message)
     if found:
         reason = out_reason(found.group(1).replace(" ", "_"), tr)
         return tr.gettext("You are out of this order ({reason}): wait for the next card").format(reason=reason)
-    return tr.gettext(message) if message in RULE_ERRORS else message
+    return tr.gettext(message) if message in RULE_ERRORS else refusal_text(error, tr)
 
 
 def ball_letters(tr: Translator | None = None) -> str:

@@ -18,6 +18,9 @@ START_CATEGORIES: tuple[str, ...] = tuple(_DATA["starting_hand_categories"])
 #: Action card kinds in alphabetical order.
 CARDS: tuple[str, ...] = ("Chop", "Spicy", "Stack", "Switch", "Wasabi")
 CARD_ID: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
+#: Each action card's rule (``cards.json``'s ``action_rules``: extracted for translation, shown at the seat by the
+#: card's explanation, kiosk/games/wasabi/explain.py).
+ACTION_RULES: dict[str, str] = dict(_DATA["action_rules"])
 CHOP, SPICY, STACK, SWITCH, WASABI = range(5)
 KITCHEN: dict[int, tuple[int, ...]] = {
     int(n): tuple(d[c] for c in CARDS) for n, d in _DATA["action_cards"].items() if not n.startswith("_")

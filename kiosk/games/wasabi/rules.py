@@ -93,7 +93,7 @@ __all__ = [
     "SWITCH",
     "TOKENS",
     "WASABI",
-    "WAITING",
+    "waiting",
     "ChooseRecipe",
     "DrawRecipe",
     "DrawTile",
@@ -133,16 +133,22 @@ class Phase(GamePhase):
     OVER = "over"
 
 
-#: What the game waits for in each phase, when a seat tries something else.
-WAITING = {
-    Phase.GIVE: "Choose the starting tiles for the player on your left first",
-    Phase.SETUP_RECIPES: "Draw your recipes first (choose a length)",
-    Phase.DRAW_RECIPES: "Draw your recipes first (choose a length)",
-    Phase.DRAW_TILES: "Refill your hand first: take an ingredient from the Pantry",
-    Phase.REWARD: "Collect your reward card (or decline it) first",
-    Phase.CHOOSE: "Choose which recipe to complete first",
-    Phase.PLAY: "That is not possible now: place an ingredient tile or pass",
-}
+def waiting(phase: str) -> RuleError | None:
+    """What the game waits for in ``phase``, when a seat tries something else (None: nothing more to say)."""
+    if phase == Phase.GIVE:
+        return RuleError("Choose the starting tiles for the player on your left first")
+    if phase in (Phase.SETUP_RECIPES, Phase.DRAW_RECIPES):
+        return RuleError("Draw your recipes first (choose a length)")
+    if phase == Phase.DRAW_TILES:
+        return RuleError("Refill your hand first: take an ingredient from the Pantry")
+    if phase == Phase.REWARD:
+        return RuleError("Collect your reward card (or decline it) first")
+    if phase == Phase.CHOOSE:
+        return RuleError("Choose which recipe to complete first")
+    if phase == Phase.PLAY:
+        return RuleError("That is not possible now: place an ingredient tile or pass")
+    return None
+
 
 _CARD_CLASS = {PlayStack: STACK, PlaySpicy: SPICY, PlaySwitch: SWITCH, PlayChop: CHOP, PlayWasabi: WASABI}
 
@@ -154,7 +160,7 @@ def _ints(*values: Any) -> bool:
 def _kind(name: Any) -> int:
     k = KIND_ID.get(name) if isinstance(name, str) else None
     if k is None:
-        raise RuleError(f"There is no ingredient called {name!r}")
+        raise RuleError("There is no ingredient called {name}", name=repr(name))
     return k
 
 
@@ -417,8 +423,8 @@ class WasabiState(GameState[WasabiView]):
             return action if ordered == action.discard else Pass(ordered)
         return action
 
-    def waiting_for(self, seat: int) -> str:
-        return WAITING.get(Phase(self.phase), "The game is over")
+    def waiting_for(self, seat: int) -> RuleError:
+        return waiting(self.phase) or super().waiting_for(seat)
 
     @handles(SkipReward, phases=[Phase.REWARD])
     def _a_skip_reward(self, seat: int, a: SkipReward) -> list[Event]:
@@ -446,11 +452,14 @@ class WasabiState(GameState[WasabiView]):
     def _a_give_tile(self, seat: int, a: GiveTile) -> list[Event]:
         k = _kind(a.tile)
         if not self.pantry[k]:
-            raise RuleError(f"There is no {a.tile} left in the Pantry")
+            raise RuleError("There is no {tile} left in the Pantry", tile=a.tile)
         if CATEGORY[k] not in START_CATEGORIES:
-            raise RuleError(f"A starting hand may not contain {CATEGORY[k]} tiles like {a.tile}")
+            raise RuleError("A starting hand holds only fish, seafood and vegetables: not {tile}", tile=a.tile)
         if any(CATEGORY[g] == CATEGORY[k] for g in self.giving):
-            raise RuleError(f"The starting hand already has a {CATEGORY[k]} tile: choose another category")
+            raise RuleError(
+                "The starting hand already has a tile of the same category as {tile}: choose another category",
+                tile=a.tile,
+            )
         to = (seat + 1) % self.players
         self.pantry[k] -= 1
         self.hands[to].append(k)
@@ -468,10 +477,10 @@ class WasabiState(GameState[WasabiView]):
     def _a_draw_recipe(self, seat: int, a: DrawRecipe) -> list[Event]:
         n = a.length
         if n not in LENGTHS:
-            raise RuleError(f"Recipes have 2 to 5 ingredients, there is no stack of {n!r}")
+            raise RuleError("Recipes have 2 to 5 ingredients, there is no stack of {n}", n=repr(n))
         st = self.rstacks[n]
         if not st:
-            raise RuleError(f"The stack of {n}-ingredient recipes is empty")
+            raise RuleError("The stack of {n}-ingredient recipes is empty", n=n)
         if len(self.screens[seat]) >= SCREEN_SIZE:
             raise RuleError("You already have three recipes")
         r = st.pop(0)
@@ -532,17 +541,17 @@ class WasabiState(GameState[WasabiView]):
         k = _kind(a.tile)
         sq = a.square
         if not isinstance(sq, int) or not 0 <= sq < self.geo.size:
-            raise RuleError(f"Square {sq!r} is not in the play area")
+            raise RuleError("Square {square} is not in the play area", square=repr(sq))
         if self.chopped != EMPTY:
             if k != self.chopped:
-                raise RuleError(f"You must play the chopped {KINDS[self.chopped]} as this turn's ingredient")
+                raise RuleError("You must play the chopped {tile} as this turn's ingredient", tile=KINDS[self.chopped])
         elif k not in self.hands[seat]:
-            raise RuleError(f"You have no {a.tile} in your hand")
+            raise RuleError("You have no {tile} in your hand", tile=a.tile)
         top = self.tops[sq]
         if top == COVERED:
-            raise RuleError(f"Square {self.geo.name(sq)} is under a Wasabi! card")
+            raise RuleError("Square {square} is under a Wasabi! card", square=self.geo.name(sq))
         if top != EMPTY and not self.stack_on:
-            raise RuleError(f"Square {self.geo.name(sq)} is taken (only Stack! lets you play on a tile)")
+            raise RuleError("Square {square} is taken (only Stack! lets you play on a tile)", square=self.geo.name(sq))
         if self.chopped != EMPTY:
             self.chopped = EMPTY
         else:
@@ -559,7 +568,7 @@ class WasabiState(GameState[WasabiView]):
     def _play_card(self, seat: int, card: int, a: Action) -> list[Event]:
         name = CARDS[card]
         if card not in self.cards[seat]:
-            raise RuleError(f"You have no {name}! card")
+            raise RuleError("You have no {card}! card", card=name)
         if self.card_played >= 0:
             raise RuleError("You may play only one action card per turn")
         if self.chopped != EMPTY:
@@ -599,13 +608,13 @@ class WasabiState(GameState[WasabiView]):
             assert isinstance(a, PlayChop)
             sq = a.square
             if not isinstance(sq, int) or not 0 <= sq < self.geo.size:
-                raise RuleError(f"Square {sq!r} is not in the play area")
+                raise RuleError("Square {square} is not in the play area", square=repr(sq))
             if not isinstance(a.keep, bool):
                 raise RuleError("Chop! needs keep true or false")
             if tops[sq] == COVERED:
-                raise RuleError(f"Square {self.geo.name(sq)} is under a Wasabi! card")
+                raise RuleError("Square {square} is under a Wasabi! card", square=self.geo.name(sq))
             if tops[sq] == EMPTY:
-                raise RuleError(f"There is no tile on {self.geo.name(sq)} to chop")
+                raise RuleError("There is no tile on {square} to chop", square=self.geo.name(sq))
             if a.keep:
                 if self.tiles_played:
                     raise RuleError("You already played this turn's ingredient: the chopped tile goes to the Pantry")
@@ -769,16 +778,16 @@ class WasabiState(GameState[WasabiView]):
     def _a_take_card(self, seat: int, a: TakeCard) -> list[Event]:
         card = CARD_ID.get(a.card) if isinstance(a.card, str) else None
         if card is None:
-            raise RuleError(f"There is no action card called {a.card!r}")
+            raise RuleError("There is no action card called {card}", card=repr(a.card))
         sq = a.square
         if sq == -1:
             if not self.kitchen[card]:
-                raise RuleError(f"There is no {a.card}! card in the Kitchen")
+                raise RuleError("There is no {card}! card in the Kitchen", card=a.card)
         else:
             if card != WASABI or sq not in self.covers:
                 raise RuleError("Only a Wasabi! card lying on the board can be picked up from the board")
         if card == self.card_played and any(c != card for c, _ in self._available_rewards()):
-            raise RuleError(f"You played {a.card}! this turn: choose another card while one is available")
+            raise RuleError("You played {card}! this turn: choose another card while one is available", card=a.card)
         held = self.cards[seat]
         if len(held) >= 2:
             d = CARD_ID.get(a.discard) if isinstance(a.discard, str) else None
@@ -811,7 +820,7 @@ class WasabiState(GameState[WasabiView]):
     def _a_draw_tile(self, seat: int, a: DrawTile) -> list[Event]:
         k = _kind(a.tile)
         if not self.pantry[k]:
-            raise RuleError(f"There is no {a.tile} left in the Pantry")
+            raise RuleError("There is no {tile} left in the Pantry", tile=a.tile)
         self.pantry[k] -= 1
         self.hands[seat].append(k)
         self.hands[seat].sort()

@@ -37,7 +37,7 @@ from kiosk.games.wasabi import look
 from kiosk.games.wasabi.rules import WasabiState
 from kiosk.games.wasabi.views import WasabiView
 from kiosk.i18n import N_, Translator, translator
-from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, plural, short_name
+from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, join_words, plural, short_name
 from kiosk.ui.words import game_word as name
 from kiosk.ui.words import recipe_label as short
 
@@ -183,7 +183,7 @@ def wasabi_action_label(action: Action, cols: int, cells: int, recipes: dict[int
         return _("Place {tile} on {square}").format(tile=name(tr, data["tile"]), square=cell_name(cols, data["square"]))
     if kind == "Pass":
         ids = data.get("discard") or []
-        names = ", ".join(short(tr, recipes.get(i, "?")) for i in ids) if ids else ""
+        names = join_words([short(tr, recipes.get(i, "?")) for i in ids], tr) if ids else ""
         return _("Pass, give back {recipes}").format(recipes=names) if names else _("Pass")
     if kind == "DrawRecipe":
         return _("Draw a {n}-long recipe").format(n=tr.number(int(data["length"])))
@@ -194,7 +194,7 @@ def wasabi_action_label(action: Action, cols: int, cells: int, recipes: dict[int
         return _("Give {tile}").format(tile=name(tr, data["tile"]))
     if kind == "DrawTile":
         return _("Take {tile}").format(tile=name(tr, data["tile"]))
-    return action_label(action, cols, cells, recipes)
+    return action_label(action, cols, cells, recipes, tr)
 
 
 class WasabiScreen(BoardScreen[WasabiView]):
@@ -393,7 +393,8 @@ class WasabiScreen(BoardScreen[WasabiView]):
             last = done[-1]
             cards.append(
                 self.recipe_card(
-                    {"name": name(tr, last["recipe"]), "ingredients": last["ingredients"]},
+                    {"name": last["recipe"], "ingredients": last["ingredients"]},
+                    name=name(tr, last["recipe"]),
                     points=POINTS.get(int(last.get("length", 0)), 0),
                     done=True,
                     count=len(done),

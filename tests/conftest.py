@@ -119,17 +119,20 @@ def start_kiosk(state: Path, cfg: Any, **app_kw: Any) -> Any:
 
 
 def build_app(state: Path, **cfg_overrides: Any) -> Any:
-    """A child's kiosk: long timeouts (no idle prompt, no attract return while a scenario runs)."""
+    """A child's kiosk: long timeouts (no idle prompt, no attract return while a scenario runs); ``timeouts``
+    among the overrides changes only the ones it names."""
     from kiosk.config import Config
 
+    timeouts = {
+        "idle_s": 900.0,
+        "still_playing_s": 60.0,
+        "menu_idle_s": 900.0,
+        "initials_s": 30.0,
+        "results_s": 60.0,
+    }
+    timeouts.update(cfg_overrides.pop("timeouts", {}))
     cfg = Config().replace(
-        timeouts={
-            "idle_s": 900.0,
-            "still_playing_s": 60.0,
-            "menu_idle_s": 900.0,
-            "initials_s": 30.0,
-            "results_s": 60.0,
-        },
+        timeouts=timeouts,
         attract={"move_delay_s": 0.05, "game_s": 600.0, "boards_s": 1.0, "call_s": 1.0, "bot_level": "random"},
         check_ranges=False,  # a fast attract cycle (outside the ranges a config file may use)
         **cfg_overrides,

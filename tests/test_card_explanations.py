@@ -33,7 +33,8 @@ HERE = Path(__file__).resolve()
 CHILD_S = 1500
 KEYS = ["maki", "wasabi", "makoto", "takoyaki"]
 SIZES = [(1920, 1080), (1280, 800)]
-SCENARIOS = [f"{key}_{w}x{h}" for key in KEYS for w, h in SIZES] + ["hold_a_card_in_the_tray"]
+HOLDS = ["hold_maki", "hold_wasabi", "hold_makoto", "hold_takoyaki_order", "hold_takoyaki_ball"]
+SCENARIOS = [f"{key}_{w}x{h}" for key in KEYS for w, h in SIZES] + HOLDS
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -55,8 +56,7 @@ def test_every_card_and_tile_has_its_explanation_in_every_language(key: str) -> 
     for name, step in english.items():
         assert step.title and step.text, name
         assert all(p in PICTURES for p in step.pictures), (name, step.pictures)
-        if key != "makoto":
-            assert step.pictures, f"{key}: {name} has no picture"
+        assert step.pictures, f"{key}: {name} has no picture"
     for lang in LANGUAGES:
         if lang == "en":
             continue
@@ -127,45 +127,93 @@ def child_main(tmp: Path, out: Path) -> None:
         menus.close_all()
         assert not found, f"{len(found)} findings:\n" + "\n".join(found[:40])
 
-    def hold_a_card_in_the_tray() -> None:
-        """A finger held on a recipe in a seat's open tray opens the seat's menu on that recipe's explanation, in
-        the seat's language."""
-        from kiosk.board.pieces import HOLD_S, RecipeShelf
+    def hold(key: str, players: int, find: Any, before: Any = None) -> None:
+        """A finger held on a card or tile where it is played (``find()``: the widget and the engine's name for
+        it, once on screen) opens the seat's menu on that card's explanation, in the seat's language; the lift
+        does nothing else (``before()``: what a tap would change, the same after)."""
+        from kiosk.ui.hold import HOLD_S
 
         Window.size = SIZES[0]
         app.go_attract()
         frames(2)
-        spec = app.games["maki"]
-        human, bot = app.table.by_position("south-west").index, app.table.by_position("north-east").index
-        state = spec.new_game(2, 3)
-        seats = state.seating([(human, None), (bot, "random")])
-        app.launcher.launch(spec, state, seats, 3, None, {"languages": {str(human): "ja"}})
-        session = app.session
-        g = session.game_seat_of(human)
-        run_until(lambda: g in session.state.to_move(), 20, "the human's turn")
-        tray = app.sm.current_screen.panels[human].ids.tray
-        run_until(lambda: tray.is_open, 5, "the tray open")
-        tick(3)
-        shelf = next(w for w in tray.walk() if isinstance(w, RecipeShelf))
-        card = next(w for w in shelf.card_widgets if w.parent is not None and w.explain)
-        finger = touch_down(*window_point(card))
+        spec = app.games[key]
+        state = spec.new_game(players, 3)
+        seats = state.seating([(chairs["human"], None), (chairs["bot"], "random")][:players])
+        app.launcher.launch(spec, state, seats, 3, None, {"languages": {str(chairs["human"]): "ja"}})
+        found: list[Any] = []
+        run_until(lambda: bool(found.append(find()) or found[-1]), 30, f"{key}: a card to hold")
+        widget, name = found[-1]
+        was = before() if before else None
+        finger = touch_down(*window_point(widget))
         run_for(HOLD_S + 0.3)
         touch_up(finger)
         frames(2)
-        menu = app.seat_menus.menus[human]
-        assert app.seat_menus.is_open(human) and menu.cards_mode, "the hold opened no explanation"
-        assert menu.card_names[int(menu.step)] == card.explain and menu.language == "ja"
-        assert menu.step_title == translator("ja", "maki").gettext("Recipe: {recipe}").format(
-            recipe=translator("ja", "maki").gettext(card.explain)
-        )
-        screenshot("seat_card_hold_maki_ja")
+        menu = app.seat_menus.menus[chairs["human"]]
+        assert app.seat_menus.is_open(chairs["human"]) and menu.cards_mode, f"{key}: the hold opened nothing"
+        shown = menu.card_names[int(menu.step)]
+        assert shown == name and menu.language == "ja", (shown, name, menu.language)
+        assert menu.step_title == card_steps(spec, translator("ja", key))[name].title
+        assert before is None or before() == was, f"{key}: the hold's lift also tapped"
+        screenshot(f"seat_card_hold_{key}_ja")
         app.seat_menus.close_all()
         app.launcher.end()
+
+    chairs = {"human": app.table.by_position("south-west").index, "bot": app.table.by_position("north-east").index}
+
+    def panel() -> Any:
+        return app.sm.current_screen.panels[chairs["human"]]
+
+    def in_tray() -> Any:
+        """A recipe, an action card or a tile in the human's open tray (Maki, Wasabi!)."""
+        from kiosk.board.pieces import RecipeShelf
+
+        tray = panel().ids.tray
+        shelves = [w for w in tray.walk() if isinstance(w, RecipeShelf)] if tray.is_open else []
+        held = [w for shelf in shelves for w in shelf.children if getattr(w, "explain", "")]
+        return (held[-1], held[-1].explain) if held else None
+
+    def hand_card() -> Any:
+        """The top card of the human's Makoto hand, face up in its open tray."""
+        from kiosk.games.makoto.panel import HandCard
+
+        tray = panel().ids.tray
+        hand = [w for w in tray.walk() if isinstance(w, HandCard)] if tray.is_open else []
+        top = [w for w in hand if w.explained_at(*w.center)]
+        return (top[0], str(int(top[0].code))) if top else None
+
+    def makoto_selection() -> list[bool]:
+        from kiosk.games.makoto.panel import HandCard
+
+        return [w.selected for w in panel().ids.tray.walk() if isinstance(w, HandCard)]
+
+    def order_card() -> Any:
+        order = panel().ids.order
+        return (order, order.explain) if panel().order_shown and order.explain != "ball" else None
+
+    def ball_while_out() -> Any:
+        """A ball on the human's grill once it is out of the order (a fault): the grill waits, a hold explains."""
+        from kiosk.games.takoyaki.actions import Fault
+
+        session, grill = app.session, panel().ids.grill
+        g = session.game_seat_of(chairs["human"])
+        if not grill.locked and panel().order_shown:
+            session.apply(g, Fault("ball_fell_off"))
+        frames(1)
+        balls = [b for b in grill.balls if b.parent is not None and grill.explained_at(*b.center)]
+        return (balls[0], "ball") if grill.locked and balls else None
+
+    holds = {
+        "hold_maki": lambda: hold("maki", 2, in_tray),
+        "hold_wasabi": lambda: hold("wasabi", 2, in_tray),
+        "hold_makoto": lambda: hold("makoto", 2, hand_card, makoto_selection),
+        "hold_takoyaki_order": lambda: hold("takoyaki", 1, order_card),
+        "hold_takoyaki_ball": lambda: hold("takoyaki", 1, ball_while_out),
+    }
 
     scenarios = {
         f"{key}_{w}x{h}": (lambda key=key, size=(w, h): every_card(key, size)) for key in KEYS for w, h in SIZES
     }
-    scenarios["hold_a_card_in_the_tray"] = hold_a_card_in_the_tray
+    scenarios.update(holds)
     run_scenarios(scenarios, out)
     app.stop()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_app, frames, run_child, run_for, run_scenarios, tick
+from conftest import build_app, frames, run_child, run_scenarios, run_until, tick
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
 HERE = Path(__file__).resolve()
@@ -46,6 +46,7 @@ def child_main(tmp: Path, out: Path) -> None:
     app = build_app(
         tmp / "state",
         bots={"move_delay_s": 0.0, "default_level": "easy"},
+        timeouts={"initials_s": 1.0},  # the initials' time runs out at once: the boards with the scores saved
         language={"default": "ja", "enabled": ["en", "ja", "de", "fr", "es"]},
     )
     allowed = ALLOWED | {spec.title.rstrip("!") for spec in app.games.values()}
@@ -96,10 +97,11 @@ def child_main(tmp: Path, out: Path) -> None:
             tick()
         assert session.state.is_over(), f"{key} did not end"
         assert refused, "no refusal was shown"
-        run_for(2.0)
-        assert app.mode == "results", app.mode
+        run_until(lambda: app.mode == "results", 5.0, f"{key}: the results")
+        entering = [p for p in app.results.pads.values() if p.entering]
+        assert entering, "no seat enters its initials"
         found += unmarked(f"{key}: the results")
-        run_for(35.0)  # the initials' time runs out: the boards with the scores saved
+        run_until(lambda: not any(p.entering for p in entering), 5.0, f"{key}: the initials' time out")
         found += unmarked(f"{key}: the high scores")
         assert not found, "\n".join(found)
         app.go_attract()

@@ -19,6 +19,7 @@ from kivy.uix.widget import Widget
 from kiosk.engine import Action
 from kiosk.ui import pictures
 from kiosk.ui.fitting import laid_out
+from kiosk.ui.hold import HoldExplains
 from kiosk.ui.pieces import ActionCard, Ingredient, RecipeCard, Tile, category_of
 from kiosk.ui.typescale import face, min_target_px, min_text_px
 
@@ -32,8 +33,6 @@ SERVED_CARD = (0.30, 0.55, 0.32, 1)
 RECIPE_BACK = (0.66, 0.16, 0.20, 1)
 TILE_BACK = (0.62, 0.52, 0.36, 1)
 ACTION_BACK = (0.55, 0.38, 0.18, 1)
-#: Seconds a finger holds a card or a tile in a seat's tray before its explanation opens (the seat menu's cards).
-HOLD_S = 0.6
 
 
 def wasabi_counter(count: int) -> tuple[str, str, tuple[float, ...], int, str]:
@@ -385,7 +384,7 @@ class PieceRow(Widget):
         return RecipeShelf.widest_word(w.name, min_text_px(Window.size), label.font_name)
 
 
-class RecipeShelf(Widget):
+class RecipeShelf(HoldExplains, Widget):
     """A seat's own things in its private tray, drawn: its recipes as :class:`~kiosk.ui.pieces.RecipeCard` pieces
     (``recipes``: dicts of ``name``, ``ingredients``, ``categories``, ``points``, ``style``, ``done``, ``ready``,
     ``count``; a served pile is one card with ``done`` and its ``count``), and under them a strip with the action
@@ -434,45 +433,13 @@ class RecipeShelf(Widget):
                 best, score = (cols, w, min(h, w / 1.2)), s
         return best
 
-    # ------------------------------------------------------------------ touch and hold: the card explained
-    def on_touch_down(self, touch: Any) -> bool:
-        name = self.explained_at(*touch.pos) if self.collide_point(*touch.pos) else ""
-        if name:
-            touch.ud["explain"] = Clock.schedule_once(lambda _dt: self.explain(name), HOLD_S)
-        return bool(super().on_touch_down(touch))
-
-    def on_touch_move(self, touch: Any) -> bool:
-        ev = touch.ud.get("explain")
-        if ev is not None and (abs(touch.x - touch.ox) > 20 or abs(touch.y - touch.oy) > 20):
-            ev.cancel()  # a drag, not a hold
-        return bool(super().on_touch_move(touch))
-
-    def on_touch_up(self, touch: Any) -> bool:
-        if (ev := touch.ud.pop("explain", None)) is not None:
-            ev.cancel()
-        return bool(super().on_touch_up(touch))
-
+    # ------------------------------------------------------------- touch and hold: the card explained (HoldExplains)
     def explained_at(self, x: float, y: float) -> str:
         """The engine's name of the card or tile under ``(x, y)`` (its ``explain``), "" for none."""
         for w in self.children:
             if getattr(w, "explain", "") and w.collide_point(x, y):
                 return str(w.explain)
         return ""
-
-    def explain(self, name: str) -> None:
-        """The seat's menu opens on the explanation of card ``name`` (:meth:`kiosk.shell.seatmenu.SeatMenu.show_cards`)."""
-        from kivy.app import App
-
-        from kiosk.ui.seatzone import SeatZone
-
-        zone = self.parent
-        while zone is not None and not isinstance(zone, SeatZone):
-            zone = zone.parent
-        app = App.get_running_app()
-        session = getattr(app, "session", None)
-        if zone is None or zone.seat is None or session is None or not hasattr(app, "seat_menus"):
-            return
-        app.seat_menus.open(zone.seat.index, session.spec, in_game=True).show_cards(name)
 
     def relayout(self, *_a: Any) -> None:
         from kivy.core.window import Window  # (importing it opens the window: only once the app runs)

@@ -23,7 +23,7 @@ from kiosk.engine import Action, Event, State
 from kiosk.games.maki import look
 from kiosk.games.maki.rules import MakiState
 from kiosk.games.maki.views import MakiView
-from kiosk.i18n import Translator, translator
+from kiosk.i18n import N_, Translator, translator
 from kiosk.ui.words import action_label, cell_name, fallback_event_text, game_over_text, join_names, join_words, plural
 from kiosk.ui.words import game_word as name
 from kiosk.ui.words import recipe_label as short
@@ -208,7 +208,8 @@ class MakiScreen(BoardScreen[MakiView]):
         name = type(action).__name__
         if name == "Place":
             pending = public.get("pending")
-            return pending if isinstance(pending, str) else "tile"
+            # a tile the view does not name: the tray captions it with this word, in the seat's language
+            return pending if isinstance(pending, str) else N_("tile")
         if name == "MoveCup":
             return "teacup"
         return None

@@ -46,7 +46,8 @@ def explanations(tr: Translator) -> dict[str, HowToStep]:
                 if worth
                 else tr.gettext("Won in a round, it scores nothing.")
             )  # fmt: skip
-            pictures = ("sword",) if kind == SWORD else ("oracle",) if kind == ORACLE else ()
+            # a number card: the card picture (the game's own, a playing card); its number is in the title
+            pictures = ("sword",) if kind == SWORD else ("oracle",) if kind == ORACLE else ("game_makoto",)
             out[str(card)] = HowToStep(
                 title.format(card=card_text(card, tr)), f"{text.format(n=tr.number(n))} {score}", pictures
             )

@@ -17,6 +17,7 @@ from kiosk.games.makoto.rules import (
     PLAY,
 )
 from kiosk.ui import load_kv
+from kiosk.ui.hold import HoldExplains
 from kiosk.ui.seatzone import Oriented, SeatZone, _fits
 
 log = logging.getLogger("kiosk.games.makoto.panel")
@@ -29,9 +30,11 @@ MAX_ACTIONS = 8
 PLAY_WORD = "Play "
 
 
-class HandCard(MakotoCard):
+class HandCard(HoldExplains, MakotoCard):
     """One card of a hand, drawn as a card (:class:`~kiosk.ui.pieces.MakotoCard`: its whole number always in view).
-    ``code`` is the engine's card; the card is face up (number, symbol) only while the tray is open."""
+    ``code`` is the engine's card; the card is face up (number, symbol) only while the tray is open. A tap selects
+    it; a finger held on it opens its explanation (:class:`~kiosk.ui.hold.HoldExplains`), and that lift selects
+    nothing."""
 
     code = NumericProperty(-1)
     panel = ObjectProperty(None, allownone=True)
@@ -41,8 +44,12 @@ class HandCard(MakotoCard):
         kw.setdefault("must_touch", True)
         super().__init__(**kw)
 
+    def explained_at(self, x: float, y: float) -> str:
+        shown = self.code >= 0 and self.face_up and self.must_touch and self.opacity > 0
+        return str(int(self.code)) if shown and self.collide_point(x, y) else ""
+
     def on_release(self) -> None:
-        if self.panel is not None:
+        if self.panel is not None and not self.lifting_held:
             self.panel.toggle(self.slot)
 
 

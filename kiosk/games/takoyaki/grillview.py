@@ -21,6 +21,7 @@ from kiosk.games.takoyaki.pieces import TakoBall, TakoOrderCard
 from kiosk.games.takoyaki.texts import ball_letters
 from kiosk.i18n import translator
 from kiosk.ui import load_kv, pictures
+from kiosk.ui.hold import HoldExplains
 
 log = logging.getLogger("kiosk.games.takoyaki.grillview")
 
@@ -66,12 +67,15 @@ class MoveMark(Widget):
             self.grill.use_mark(self)
 
 
-class OrderCard(TakoOrderCard):
+class OrderCard(HoldExplains, TakoOrderCard):
     """A 3 x 4 order card as its seat sees it (:class:`~kiosk.ui.pieces.TakoOrderCard`: the unheated half's balls
-    raw, the heated half's fried and marked with fire)."""
+    raw, the heated half's fried and marked with fire). A finger held on it opens its explanation (``explain``: the
+    order's card as the engine writes it; the balls' before an order shows)."""
+
+    explain = StringProperty("")
 
 
-class GrillWidget(Widget):
+class GrillWidget(HoldExplains, Widget):
     """A seat's grill: draws the balls and turns touches into actions (see the module docstring)."""
 
     SWIPE_CELLS = 0.35  # a swipe travels at least this fraction of a space
@@ -232,6 +236,14 @@ class GrillWidget(Widget):
         return bool(self.gx <= x < self.gx + COLS * self.cell and self.gy <= y < self.gy + ROWS * self.cell)
 
     # ------------------------------------------------------------------------------------------- gestures
+    def explained_at(self, x: float, y: float) -> str:
+        """A finger held on a ball while the grill waits (no race on: the countdown, out of an order) explains the
+        balls; while racing a finger resting on a ball is play, never a hold."""
+        if not self.locked or getattr(self.panel, "is_bot", True) or not self.on_grill(x, y):
+            return ""
+        s = self.space_at(x, y)
+        return "ball" if s is not None and self.cells[s] else ""
+
     def on_touch_down(self, touch: Any) -> bool:
         if not self.on_grill(*touch.pos):
             return False

@@ -191,6 +191,8 @@ class TakoPanel(SeatZone):
     clock_text = StringProperty("")
     order_cells = ListProperty([0] * SPACES)
     order_shown = BooleanProperty(False)
+    #: the order card's explanation (its card as the engine writes it; the balls' while none shows)
+    order_card = StringProperty("ball")
     grill_cells = ListProperty([0] * SPACES)
     racing = BooleanProperty(False)
     #: Hint mode's line of what to do now (from the solver), shown instead of the status while racing.
@@ -562,6 +564,7 @@ class TakoyakiScreen(BaseGameScreen):
             panel.grill_cells = list(parse_grill(view["grills"][g]))
             panel.order_cells = cells
             panel.order_shown = shown
+            panel.order_card = order["card"] if shown and order is not None else "ball"
             reason = view["out"][g]
             panel.racing = reason is None and not view["over"]
             out = tr.gettext("OUT: {reason}\nwait for the next order") if reason else ""

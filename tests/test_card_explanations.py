@@ -144,6 +144,8 @@ def child_main(tmp: Path, out: Path) -> None:
         run_until(lambda: bool(found.append(find()) or found[-1]), 30, f"{key}: a card to hold")
         widget, name = found[-1]
         was = before() if before else None
+        tray = panel().ids.get("tray")
+        tray_open = tray is not None and tray.is_open
         finger = touch_down(*window_point(widget))
         run_for(HOLD_S + 0.3)
         touch_up(finger)
@@ -154,6 +156,7 @@ def child_main(tmp: Path, out: Path) -> None:
         assert shown == name and menu.language == "ja", (shown, name, menu.language)
         assert menu.step_title == card_steps(spec, translator("ja", key))[name].title
         assert before is None or before() == was, f"{key}: the hold's lift also tapped"
+        assert not tray_open or tray.is_open, f"{key}: the hold's lift closed the tray"
         screenshot(f"seat_card_hold_{key}_ja")
         app.seat_menus.close_all()
         app.launcher.end()

@@ -36,6 +36,7 @@ from kivy.uix.scatterlayout import ScatterLayout
 from kiosk import clock
 from kiosk.i18n import LANGUAGES, N_, translator
 from kiosk.seats import EDGE_ROTATION, Rect, Seat, SeatMap
+from kiosk.ui.hold import held as explained
 from kiosk.ui.speaks import Speaks
 
 __all__ = ["Oriented", "SeatZone", "CentrePanel", "PrivateTray", "SeatBadge", "TrayHelp", "use_players"]
@@ -562,8 +563,8 @@ class PrivateTray(BoxLayout):
                 self.close()  # the release of a hold
             else:
                 self.open()  # a tap: it stays open
-        elif not self._touches:
-            self.close()  # a tap (or hold) on an open tray, off its buttons
+        elif not self._touches and not explained(touch):
+            self.close()  # a tap (or hold) on an open tray, off its buttons; not one that opened a card's explanation
         self.n_touches = len(self._touches)
         self.poke()
         return True

@@ -3,8 +3,9 @@ a catalog" check (the pseudo-translation, ``devtools.fit.check_tree(..., pseudo=
 --fit --pseudo`` walks the screens) extended to refusals, the end of a game and the high scores. Each game is played
 in the real kiosk (one child process, as tests/conftest.py) with every seat in Japanese, and with one seat in each of
 Japanese, German, French and Spanish: each human seat is refused a move (out of turn, and one of another step), the
-game is played to its end by the game's own bots deciding for the humans, and the results with the high scores are
-shown; any word on screen that no catalog gave fails the test."""
+game is played to its end by the game's own bots deciding for the humans (the screens read every
+:data:`READ_EVERY` moves), and the results with the high scores are shown; any word on screen that no catalog gave
+fails the test."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ CHILD_S = 900
 GAMES = ["maki", "wasabi", "makoto", "takoyaki"]
 TABLES = {"all_japanese": ["ja", "ja", "ja", "ja"], "four_languages": ["ja", "de", "fr", "es"]}
 SCENARIOS = [f"{key}_{table}" for key in GAMES for table in TABLES]
+#: Every this many moves the screens are redrawn and every word on them read (the last moves' box, each seat's
+#: prompt, its buttons, its tray). Between readings the moves are applied without a redraw: a redraw is what a
+#: move costs here (a 150-move game redrawn after every move took a minute), and an unread redraw checks nothing.
+READ_EVERY = 8
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +77,7 @@ def child_main(tmp: Path, out: Path) -> None:
         found = unmarked(f"{key}: the start")
         deciders = {g: make_bot(spec, "easy", g, seed + g, app.bot_iterations) for g in range(players)}
         refused: set[int] = set()
+        moves = 0
         for _ in range(3000):
             state = session.state
             if state.is_over() or app.mode != "game":
@@ -94,7 +100,9 @@ def child_main(tmp: Path, out: Path) -> None:
                                       f"refused {errors[0]}")  # fmt: skip
             g = movers[0]
             session.apply(g, deciders[g].choose(state.clone()))
-            tick()
+            moves += 1
+            if moves % READ_EVERY == 0:  # the screens redrawn and read, every seat in its language
+                found += unmarked(f"{key}: after move {moves}")
         assert session.state.is_over(), f"{key} did not end"
         assert refused, "no refusal was shown"
         run_until(lambda: app.mode == "results", 5.0, f"{key}: the results")

@@ -614,18 +614,20 @@ class BoardScreen(BoardPlay, BoardHooks[ViewT]):
                 panel.has_tiles = bool(mine)
 
     def _fill_row(self, row: Any, items: list[tuple[str, Action | None, str]], tr: Translator) -> None:
-        """A row of tiles to choose, their names in ``tr``'s language (the centre's Pantry: the table's)."""
-        row.clear_widgets()
-        for kind, action, mode in items:
-            tile = TileChoice(
-                screen=self,
-                action=action,
-                mode=mode,
-                kind=kind,
-                category=self.categories.get(kind, ""),
-                label=short_name(tr.gettext(kind)),
-            )
-            row.add_widget(set_face(tile, tr.face))
+        """A row of tiles to choose, their names in ``tr``'s language (the centre's Pantry: the table's). The row's
+        tile widgets are reused from move to move (building one with its kv rule costs more than redrawing it)."""
+        shown = [w for w in reversed(row.children) if isinstance(w, TileChoice)]
+        for w in shown[len(items) :]:
+            row.remove_widget(w)
+        for i, (kind, action, mode) in enumerate(items):
+            tile = shown[i] if i < len(shown) else None
+            if tile is None:
+                tile = TileChoice(screen=self)
+                row.add_widget(tile)
+            tile.action, tile.mode, tile.selected = action, mode, False
+            tile.kind, tile.category = kind, self.categories.get(kind, "")
+            tile.label = short_name(tr.gettext(kind))
+            set_face(tile, tr.face)
 
     def _ensure_tiles(self, rows: int, cols: int) -> None:
         grid = self.ids.board

@@ -171,6 +171,8 @@ def child_main(tmp: Path, out: Path) -> None:
         from kiosk.board.pieces import RecipeShelf
 
         tray = panel().ids.tray
+        if not tray.is_open:
+            tray.open()  # (Wasabi!'s first step is everyone's at once: no tray opens by itself)
         shelves = [w for w in tray.walk() if isinstance(w, RecipeShelf)] if tray.is_open else []
         held = [w for shelf in shelves for w in shelf.children if getattr(w, "explain", "")]
         return (held[-1], held[-1].explain) if held else None
@@ -210,7 +212,7 @@ def child_main(tmp: Path, out: Path) -> None:
         "hold_wasabi": lambda: hold("wasabi", 2, in_tray),
         "hold_makoto": lambda: hold("makoto", 2, hand_card, makoto_selection),
         "hold_takoyaki_order": lambda: hold("takoyaki", 1, order_card),
-        "hold_takoyaki_ball": lambda: hold("takoyaki", 1, ball_while_out),
+        "hold_takoyaki_ball": lambda: hold("takoyaki", 2, ball_while_out),
     }
 
     scenarios = {

@@ -122,7 +122,7 @@ class BoardTile(Tile):
         return bool(super().on_touch_down(touch))
 
 
-class TileChoice(ButtonBehavior, Widget):
+class TileChoice(HoldExplains, ButtonBehavior, Widget):
     """A tile the acting seat may take or place: in the centre's pantry (public picks: Maki's Take, Wasabi!'s
     DrawTile) or in the seat's tray (its hand: Wasabi!'s tiles to place, the starting tiles to give). A tap is
     :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). Its look
@@ -173,6 +173,7 @@ class TileChoice(ButtonBehavior, Widget):
             return False
         touch.grab(self)
         touch.ud[self] = False  # not dragging yet
+        self.hold_down(touch)
         return True
 
     def on_touch_move(self, touch: Any) -> bool:
@@ -182,11 +183,16 @@ class TileChoice(ButtonBehavior, Widget):
 
         dx = (touch.sx - touch.osx) * Window.width
         dy = (touch.sy - touch.osy) * Window.height
+        self.hold_move(touch)
         if not touch.ud.get(self) and dx * dx + dy * dy >= self.DRAG_PX**2:
             touch.ud[self] = True
         if touch.ud.get(self) and self.screen is not None:
             self.screen.drag_tile(self, touch.sx * Window.width, touch.sy * Window.height)
         return True
+
+    def explained_at(self, x: float, y: float) -> str:
+        """A finger held on a tile in a seat's tray explains it (:class:`~kiosk.ui.hold.HoldExplains`)."""
+        return self.kind if self.kind and not self.disabled and self.collide_point(x, y) else ""
 
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is not self:
@@ -194,7 +200,7 @@ class TileChoice(ButtonBehavior, Widget):
         from kivy.core.window import Window  # (importing it opens the window: only once the app runs)
 
         touch.ungrab(self)
-        if self.screen is None or self.disabled:
+        if self.hold_up(touch) or self.screen is None or self.disabled:  # a hold's lift: its explanation is open
             return True
         if touch.ud.get(self):
             self.screen.drop_tile(self, touch.sx * Window.width, touch.sy * Window.height)

@@ -48,31 +48,44 @@ def explain_at_seat(widget: Any, name: str) -> bool:
 
 
 class HoldExplains:
-    """Mixin (before the widget class): a hold on a card under this widget opens its explanation at the seat."""
+    """Mixin (before the widget class): a hold on a card under this widget opens its explanation at the seat. A
+    class with touch handlers of its own calls :meth:`hold_down`, :meth:`hold_move` and :meth:`hold_up` from them."""
+
+    #: True while the lift of a finger that opened an explanation is handled (a button's ``on_release`` skips it)
+    lifting_held = False
 
     def explained_at(self, x: float, y: float) -> str:
         """The engine's name of the card under ``(x, y)``: the widget's own ``explain`` where it is hit."""
         name = str(getattr(self, "explain", "") or "")
         return name if name and self.collide_point(x, y) else ""  # type: ignore[attr-defined]
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def hold_down(self, touch: Any) -> None:
+        """A finger down: its hold is timed when it is on a card."""
         if _KEY not in touch.ud and (name := self.explained_at(*touch.pos)):
             touch.ud[_KEY] = Clock.schedule_once(lambda _dt: self._hold_fired(touch, name), HOLD_S)
+
+    def hold_move(self, touch: Any) -> None:
+        """A finger moving further than :data:`HOLD_SLOP_PX` drags: no hold."""
+        ev = touch.ud.get(_KEY)
+        if ev is not None and max(abs(touch.x - touch.ox), abs(touch.y - touch.oy)) > HOLD_SLOP_PX:
+            ev.cancel()
+
+    def hold_up(self, touch: Any) -> bool:
+        """A finger lifted: True when its hold opened an explanation (the lift is no tap)."""
+        if (ev := touch.ud.get(_KEY)) is not None:
+            ev.cancel()
+        return held(touch)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        self.hold_down(touch)
         return bool(super().on_touch_down(touch))  # type: ignore[misc]
 
     def on_touch_move(self, touch: Any) -> bool:
-        ev = touch.ud.get(_KEY)
-        if ev is not None and max(abs(touch.x - touch.ox), abs(touch.y - touch.oy)) > HOLD_SLOP_PX:
-            ev.cancel()  # a drag, not a hold
+        self.hold_move(touch)
         return bool(super().on_touch_move(touch))  # type: ignore[misc]
 
-    #: True while the lift of a finger that opened an explanation is handled (a button's ``on_release`` skips it)
-    lifting_held = False
-
     def on_touch_up(self, touch: Any) -> bool:
-        if (ev := touch.ud.get(_KEY)) is not None:
-            ev.cancel()
-        self.lifting_held = held(touch)
+        self.lifting_held = self.hold_up(touch)
         try:
             return bool(super().on_touch_up(touch))  # type: ignore[misc]
         finally:

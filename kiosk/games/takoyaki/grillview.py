@@ -248,6 +248,7 @@ class GrillWidget(HoldExplains, Widget):
         if not self.on_grill(*touch.pos):
             return False
         touch.grab(self)
+        self.hold_down(touch)
         s = self.space_at(*touch.pos)
         ball = s is not None and bool(self.cells[s])
         self._touches[touch.uid] = {
@@ -266,6 +267,7 @@ class GrillWidget(HoldExplains, Widget):
     def on_touch_move(self, touch: Any) -> bool:
         if touch.grab_current is not self:
             return False
+        self.hold_move(touch)
         info = self._touches.get(touch.uid)
         if info is None or info["dead"] or not info["ball"]:
             return True
@@ -294,6 +296,7 @@ class GrillWidget(HoldExplains, Widget):
         if touch.grab_current is not self:
             return False
         touch.ungrab(self)
+        self.hold_up(touch)  # (a hold only times on a waiting grill, whose touches move nothing)
         info = self._touches.pop(touch.uid, None)
         if info is None or info["dead"] or not info["ball"]:
             if not self._touches:

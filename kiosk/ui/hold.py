@@ -34,10 +34,8 @@ def explain_at_seat(widget: Any, name: str) -> bool:
     card ``name``, in the running game; False where there is no seat, game or menu."""
     from kivy.app import App
 
-    from kiosk.ui.seatzone import SeatZone  # (seatzone builds on the widget kit: imported when a hold fires)
-
-    zone = widget.parent
-    while zone is not None and not isinstance(zone, SeatZone):
+    zone = widget.parent  # the seat's zone: the first one up holding a seat (seatzone imports this module)
+    while zone is not None and getattr(zone, "seat", None) is None:
         zone = zone.parent
     app = App.get_running_app()
     session = getattr(app, "session", None)

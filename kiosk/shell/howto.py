@@ -5,10 +5,14 @@ screen's controls). The shell holds no per-game texts.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Any
 
+from kivy.utils import escape_markup
+
 from kiosk.engine import GameSpec
+from kiosk.i18n import translator
 
 __all__ = ["HowToStep", "howto_steps", "howto_text", "players_text"]
 
@@ -35,7 +39,6 @@ def players_text(spec: GameSpec, tr: Any = None) -> str:
 def howto_steps(spec: GameSpec, tr: Any = None) -> list[HowToStep]:
     """The game's steps in ``tr``'s language (a :class:`kiosk.i18n.Translator` in the game's domain: its
     ``howto.json`` steps are in its catalog; the generic steps in the shell's); English without one."""
-    from kiosk.i18n import translator
 
     tr = tr or translator("en", spec.key)
     if spec.howto:
@@ -62,9 +65,6 @@ def howto_steps(spec: GameSpec, tr: Any = None) -> list[HowToStep]:
 def card_steps(spec: GameSpec, tr: Any = None) -> dict[str, HowToStep]:
     """Every card and tile of the game explained (its folder's ``explain.py``: ``explanations(tr)``), by the name
     the engine gives it, in ``tr``'s language; empty for a game without one."""
-    import importlib
-
-    from kiosk.i18n import translator
 
     name = f"kiosk.games.{spec.key}.explain"
     try:
@@ -80,10 +80,6 @@ def card_steps(spec: GameSpec, tr: Any = None) -> dict[str, HowToStep]:
 def howto_text(spec: GameSpec, tr: Any = None) -> str:
     """All steps as one Kivy markup text in ``tr``'s language: each step's title in bold, then its text (both
     escaped)."""
-    from kivy.utils import escape_markup
-
-    from kiosk.i18n import translator
-
     tr = tr or translator("en", spec.key)
     steps = howto_steps(spec, tr)
     # a game's steps not yet in this language read as English, punctuation included

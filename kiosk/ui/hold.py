@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
 
 __all__ = ["HOLD_S", "HOLD_SLOP_PX", "HoldExplains", "held", "explain_at_seat"]
@@ -32,8 +33,6 @@ def held(touch: Any) -> bool:
 def explain_at_seat(widget: Any, name: str) -> bool:
     """Open the menu of the seat ``widget`` sits at (its :class:`~kiosk.ui.seatzone.SeatZone`) on the explanation of
     card ``name``, in the running game; False where there is no seat, game or menu."""
-    from kivy.app import App
-
     zone = widget.parent  # the seat's zone: the first one up holding a seat (seatzone imports this module)
     while zone is not None and getattr(zone, "seat", None) is None:
         zone = zone.parent

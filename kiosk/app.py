@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.core.window import Window
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.config import Config, LoadedConfig
@@ -51,6 +51,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
     mode = StringProperty("attract")
     #: The game in progress (published by the launcher; None between games): what the other rooms read.
     session = ObjectProperty(None, allownone=True)
+    operator_marks = ListProperty([])  # what the operator's corner says (the desk's update_marks)
     title = "Sushi Table"
     corner_mark: CornerMark
 

@@ -160,6 +160,8 @@ class EdgeCall(Label):
     rotation = NumericProperty(0)
     edge = StringProperty("bottom")
     face = StringProperty("")
+    #: the operator's marks in place of the call (the operator's corner only)
+    warn = BooleanProperty(False)
 
     def on_touch_down(self, touch: Any) -> bool:
         return False  # a call takes no touches (the shell's gestures leave attract mode on any touch)
@@ -170,6 +172,9 @@ class EdgeCalls(Widget):
 
     table = ObjectProperty(None)
     text = StringProperty(CALL)
+    #: the operator's marks (``layouts/attract.kv`` binds it to the app's): shown by the call in the operator's
+    #: corner (south-west, facing the bottom edge, where the attract screen's own mark sits) instead of its call
+    mark = StringProperty("")
 
     def __init__(self, languages: Sequence[str] = (SOURCE,), **kw: Any) -> None:
         super().__init__(**kw)
@@ -180,7 +185,7 @@ class EdgeCalls(Widget):
             call = EdgeCall(edge=edge, rotation=rot)
             self.calls.append(call)
             self.add_widget(call)
-        self.bind(size=self._layout, pos=self._layout, text=self._say)
+        self.bind(size=self._layout, pos=self._layout, text=self._say, mark=self._say)
         self._say()
 
     def set_languages(self, languages: Sequence[str]) -> None:
@@ -192,6 +197,9 @@ class EdgeCalls(Widget):
         for i, call in enumerate(self.calls):
             call.text, language = self.cycle.call(i)
             call.face = translator(language).face
+            call.warn = bool(self.mark) and call.edge == "bottom"
+            if call.warn:
+                call.text, call.face = self.mark, ""
 
     def on_touch_down(self, touch: Any) -> bool:
         return False

@@ -171,14 +171,15 @@ class OperatorRoom:
 
         mark = CornerMark()
         screen.add_widget(mark)
-        self.update_marks(mark)
+        self.update_marks()
         return mark
 
-    def update_marks(self, mark: CornerMark | None = None) -> None:
-        """The attract screen's corner mark: no data stick, no operator PIN, settings problems (``kiosk.health``)."""
+    def update_marks(self) -> None:
+        """The operator's marks (no data stick, no operator PIN, settings problems: ``kiosk.health``), shown in the
+        operator's corner: the attract screen's mark, the corner's call over the bots' games."""
         app = self.app
         problems = app.loaded_config.problems if app.loaded_config is not None else ()
-        (mark or app.corner_mark).show(
+        app.operator_marks = (
             Health(
                 pin_set=app.cfg.operator.pin_set,
                 config_problems=tuple(problems),

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from kiosk.shell.idle import IdleWatch
     from kiosk.shell.join import JoinScreen
     from kiosk.shell.launcher import GameLauncher
-    from kiosk.shell.marks import CornerMark
     from kiosk.shell.operator import OperatorScreen
     from kiosk.shell.overlay import Overlay
     from kiosk.shell.picker import PickerScreen
@@ -121,7 +120,7 @@ class DeskDoor(_Shown, Protocol):
     attract_screen: AttractScreen
     operator: OperatorScreen
     diagnostics: DiagnosticsScreen
-    corner_mark: CornerMark
+    operator_marks: list[str]
     scores: ScoreStore
     saved_games: GameStore
     sounds: Sounds

@@ -115,7 +115,7 @@ class LazyBuild(RoomFactories):
             self.steps.pop(0)()
             Clock.schedule_once(self._step, 0)
         else:
-            first = self.app.service.first_frame_at or time.monotonic()
+            first = self.app.first_frame_at or time.monotonic()
             log.info("kiosk fully built %.2f s after the first frame", time.monotonic() - first)
 
     def first_frame(self) -> Any:
@@ -135,7 +135,7 @@ class LazyBuild(RoomFactories):
         sm = ScreenManager(transition=NoTransition())
         screen = AttractScreen(name="attract", table=app.table, text=app.cfg.attract.text)
         screen.games_line = "  ".join(spec.title for spec in app.games.values())
-        screen.bind(on_offer=lambda _screen, accept: app.director.answer_offer(accept))
+        screen.bind(on_offer=lambda _screen, accept: app.answer_offer(accept))
         sm.add_widget(screen)
         root.add_widget(sm)  # the overlay joins the root only while it asks (hidden widgets cost a draw)
         self.rooms["attract_screen"] = screen

@@ -53,6 +53,26 @@ def test_the_shared_ui_and_the_shell_import_no_game() -> None:
     assert not found, sorted(found)
 
 
+#: Modules still reading the game registry themselves (to be handed it by their caller, as storage is).
+REGISTRY_READERS = {"kiosk/ui/pictures.py", "kiosk/ui/pieces.py"}
+
+
+def test_storage_and_the_kit_are_handed_the_registry() -> None:
+    """Storage and the widget kit import no game registry (``kiosk.games``), at the top or inside a function: their
+    caller (the app's build) hands them what they need, such as which boards rank lower scores first."""
+    kit = modules(KIOSK / "storage", KIOSK / "ui")
+    readers = {
+        str(p.relative_to(ROOT))
+        for p in kit
+        for m in imports_of(p)
+        if m == "kiosk.games" or m.startswith("kiosk.games.")
+    }
+    assert readers <= REGISTRY_READERS, sorted(readers - REGISTRY_READERS)
+    assert readers >= REGISTRY_READERS, (
+        f"no longer read the registry (drop them from the list): {REGISTRY_READERS - readers}"
+    )
+
+
 def test_no_game_imports_another() -> None:
     found = set()
     for key in GAMES:

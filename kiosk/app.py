@@ -73,7 +73,7 @@ class KioskApp(KioskHardening, BuiltRooms, Routes, App):
     ) -> None:
         super().__init__(**kw)
         if games is None:
-            from kiosk.games import GAMES
+            from kiosk.games import GAMES  # (the registry imports every game: only when the caller passes none)
 
             games = GAMES
         self.cfg = cfg

@@ -191,7 +191,7 @@ class AttractDirector:
 
     def stop_game(self) -> None:
         """Stop the bots' game (if any) and release its screen."""
-        from kiosk.ui import motion
+        from kiosk.ui import motion  # (the pieces' motion: loaded with the first game, off start-up)
 
         self.show_edge_calls(False)
         self.app.stop_replay()

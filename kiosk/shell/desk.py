@@ -167,7 +167,7 @@ class OperatorRoom:
 
     def corner_mark_on(self, screen: Any) -> CornerMark:
         """The attract screen's corner mark (no operator PIN, settings problems), added to ``screen``."""
-        from kiosk.shell.marks import CornerMark
+        from kiosk.shell.marks import CornerMark  # (the corner mark's widget: built once, after the first frame)
 
         mark = CornerMark()
         screen.add_widget(mark)

@@ -39,7 +39,7 @@ class RoomFactories:
         return cast("AttractScreen", self.rooms["attract_screen"])
 
     def picker(self) -> PickerScreen:
-        from kiosk.shell.picker import PickerScreen
+        from kiosk.shell.picker import PickerScreen  # (built when first used: the screen's module stays off start-up)
 
         app = self.app
         picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
@@ -48,13 +48,13 @@ class RoomFactories:
         return self._screen(picker)
 
     def join(self) -> JoinScreen:
-        from kiosk.shell.join import JoinScreen
+        from kiosk.shell.join import JoinScreen  # (built when first used: the screen's module stays off start-up)
 
         app = self.app
         return self._screen(JoinScreen(name="join", table=app.table, on_start=app.start_game, on_back=app.open_picker))
 
     def results(self) -> ResultsScreen:
-        from kiosk.shell.results import ResultsScreen
+        from kiosk.shell.results import ResultsScreen  # (built when first used: the screen's module stays off start-up)
 
         app = self.app
         return self._screen(
@@ -70,17 +70,18 @@ class RoomFactories:
         )
 
     def operator(self) -> OperatorScreen:
+        # (built when first used: the screen's module stays off start-up)
         from kiosk.shell.operator import OperatorScreen
 
         return self._screen(OperatorScreen(name="operator", table=self.app.table, desk=self.app.operator_desk))
 
     def overlay(self) -> Overlay:
-        from kiosk.shell.overlay import Overlay
+        from kiosk.shell.overlay import Overlay  # (built when first used: the screen's module stays off start-up)
 
         return Overlay(table=self.app.table, on_answer=self.app.answer_idle)
 
     def seat_menus(self) -> SeatMenus:
-        from kiosk.shell.seatmenu import SeatMenus
+        from kiosk.shell.seatmenu import SeatMenus  # (built when first used: the screen's module stays off start-up)
 
         app, hooks = self.app, self.app.seat_hooks
         return SeatMenus(
@@ -95,6 +96,7 @@ class RoomFactories:
         )
 
     def diagnostics(self) -> DiagnosticsScreen:
+        # (built when first used: the screen's module stays off start-up)
         from kiosk.shell.diagnostics import DiagnosticsScreen
 
         screen = DiagnosticsScreen(name="diagnostics")

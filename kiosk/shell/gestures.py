@@ -93,7 +93,7 @@ class TableGestures:
         seat = event.seat
         if seat is None or event.source not in ("button", "key"):
             return False
-        if not app.built("seat_menus"):
+        if not app.is_built("seat_menus"):
             return False
         menus = app.seat_menus
         if not menus.seat_button(event):

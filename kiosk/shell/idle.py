@@ -68,7 +68,7 @@ class IdleWatch:
         if hasattr(screen, "hide_private"):  # game screens have private trays
             screen.hide_private()
         app.hub.release_all()
-        if app.built("seat_menus"):
+        if app.is_built("seat_menus"):
             app.seat_menus.close_all()  # the question is asked over the whole table
         app.pause_game()
         session = app.session

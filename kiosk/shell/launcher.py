@@ -71,7 +71,7 @@ class GameLauncher(EventDispatcher):
         state = spec.new_game(len(chairs), seed)
         seats = state.seating(chairs)  # seat 0 starts: drawn from the seed where the rulebook says "at random"
         meta: dict[str, Any] = {} if match_games is None else {"match_games": match_games}
-        self.last_languages = app.join_screen.languages_for(spec) if app.built("join_screen") else {}
+        self.last_languages = app.join_screen.languages_for(spec) if app.is_built("join_screen") else {}
         meta.update({"languages": self.last_languages} if self.last_languages else {})  # a resumed game reads them
         journal = None
         if app.saved_games.available:
@@ -225,7 +225,7 @@ class GameLauncher(EventDispatcher):
 
     def end(self) -> None:
         """Stop the game in progress and release its screen (the journal stays as it is)."""
-        if self.app.built("seat_menus"):
+        if self.app.is_built("seat_menus"):
             self.app.seat_menus.close_all()
         if self._results_ev is not None:  # a finished game's results are not shown over what comes next
             self._results_ev.cancel()

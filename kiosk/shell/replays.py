@@ -214,7 +214,7 @@ class ReplayRoom:
 
     def stop(self) -> None:
         """Take the replay off the screen (attract mode moves on, a player arrived, Watch again ends)."""
-        from kiosk.ui import motion
+        from kiosk.ui import motion  # (the pieces' motion: loaded with the first game, off start-up)
 
         if self._ev is not None:
             self._ev.cancel()

@@ -106,7 +106,7 @@ class Routes:
     def ensure_ready(self, guests: bool = False) -> None:
         self.builder.ensure_ready(guests)
 
-    def built(self, name: str) -> bool:
+    def is_built(self, name: str) -> bool:
         """Whether the app's room ``name`` (``seat_menus``, ``join_screen``...) is built yet."""
         return self.builder.built(name)
 

@@ -19,6 +19,7 @@ from kiosk.ai import make_bot
 from kiosk.engine import GameSpec
 from kiosk.i18n import SOURCE, translator
 from kiosk.session import GameSession
+from kiosk.ui.seatzone import SeatBadge, TrayHelp
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import SeatHelpDoor
@@ -31,7 +32,6 @@ __all__ = ["SeatHelp", "mark_badges"]
 def mark_badges(screen: Any, session: GameSession | None) -> None:
     """The "? Help / Leave" mark on the badges of the seats that have a seat menu now (and their trays' "?"); a
     badge's name and mark in its seat's language."""
-    from kiosk.ui.seatzone import SeatBadge, TrayHelp
 
     humans = set()
     if session is not None and not session.attract:

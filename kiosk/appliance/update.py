@@ -441,10 +441,11 @@ class Updater:
         _unpack_wheels(bundle, manifest, wheels)
         _crash_point("unpacking")
         running = self._running_env()
-        has_pip = running is not None and "pip" in seed.installed(running)
+        tools = seed.installed(running) if running is not None else {}  # the running venv's distributions
+        has_pip = "pip" in tools
         venv = [self.python, "-m", "venv"] + (["--system-site-packages"] if self.system_site_packages else [])
         subprocess.run([*venv, *(["--without-pip"] if has_pip else []), str(target)], check=True, capture_output=True)
-        if running is not None and has_pip and not seed.carry(running, target, {"pip": seed.installed(running)["pip"]}):
+        if running is not None and has_pip and not seed.carry(running, target, {"pip": tools["pip"]}):
             subprocess.run([str(target / "bin" / "python"), "-m", "ensurepip"], check=True, capture_output=True)
         pip = [str(target / "bin" / "python"), "-m", "pip", "--isolated", "--disable-pip-version-check"]
         wanted = self._resolve(pip, wheels, manifest)

@@ -67,6 +67,8 @@ class Cut:
     games: list[str] = field(default_factory=list)
     #: the game being played when the plug was pulled (at least one move on the card, not finished), if any
     interrupted: str | None = None
+    #: its journal's records as the last line seen said (each printed after the records were synced)
+    records: int = 0
     after_s: float = 0.0
 
 
@@ -134,10 +136,12 @@ class PowerCuts:
         games = re.findall(r"@@game (\S+)@@", text)
         last = games[-1] if games else None
         moved = last is not None and f"@@move {last} " in text and f"@@finished {last}@@" not in text
+        records = [int(n) for n in re.findall(rf"@@move {last} (\d+)@@", text)] if moved else []
         return Cut(
             confirmed=[(m.group(1), int(m.group(2))) for m in re.finditer(r"@@confirmed (\S+) (\d+)@@", text)],
             games=games,
             interrupted=last if moved else None,
+            records=records[-1] if records else 0,
             after_s=round(delay, 1),
         )
 
@@ -148,5 +152,21 @@ class PowerCuts:
         assert machine.out(f"findmnt -n -o FSTYPE {STATE}") == "ext4", "the data stick is mounted"
         assert "EXT4-fs error" not in machine.out("journalctl -k -b --no-pager -o cat")
         if cut.interrupted:
-            said = f"offering to resume the makoto game {cut.interrupted}"
-            machine.wait_until(f"the kiosk offers game {cut.interrupted}", lambda: said in machine.journal(), 120)
+            offer = re.compile(r"offering to resume the makoto game (\S+)")
+            machine.wait_until(
+                "the kiosk offers a game to resume", lambda: offer.search(machine.journal()) is not None, 120
+            )
+            offered = offer.findall(machine.journal())[-1]
+            seen = {game for c in self.cuts for game in c.games}
+            # The serial console lags the guest (its last lines may never have left the machine): the game seen last
+            # may have ended after it, and a newer one, never seen here, be the one the kiosk offers. A game seen
+            # here before the last one must never be offered (the newest would be lost); the last one's journal must
+            # hold every record its last line reported, wherever the kiosk put it (resumable, or archived as ended).
+            assert offered == cut.interrupted or offered not in seen, (
+                f"the kiosk offers {offered}, a game older than {cut.interrupted}, interrupted by the cut"
+            )
+            lines = machine.out(
+                f"cat {STATE}/games/active/{cut.interrupted}.jsonl {STATE}/games/archive/"
+                f"{cut.interrupted}.jsonl 2>/dev/null | wc -l"
+            )
+            assert int(lines) >= cut.records, f"{cut.interrupted}: {lines} lines kept, {cut.records} records synced"

@@ -22,6 +22,7 @@ machine takes about a minute); nothing sleeps for a fixed time to let the guest 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import re
 import secrets
@@ -38,6 +39,16 @@ from types import TracebackType
 from typing import Any
 
 from devtools.image import Image
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In QEMU's child before exec: killed with its parent (a test process that dies leaves no machine running,
+    eating a core under the next run). Linux sends it when the thread that started QEMU ends: start and stop a
+    machine from one thread."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
 
 __all__ = ["GuestError", "Machine", "Stick", "make_fat_stick"]
 
@@ -290,6 +301,7 @@ class Machine:
             stdout=open(self.folder / "qemu.log", "ab"),  # noqa: SIM115 (the child keeps it)
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=_die_with_parent,  # noqa: PLW1509 (prctl only: no lock taken between fork and exec)
         )
         self.console = _Serial(self.folder / "console.sock", self.folder / "console.log")
         self.tty = _Serial(self.folder / "shell.sock", self.folder / "shell.log")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.core.window import Window
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.config import Config, LoadedConfig
@@ -24,14 +24,16 @@ from kiosk.pin import FILE_NAME as PIN_FILE
 from kiosk.pin import PinGuard
 from kiosk.seats import SeatMap
 from kiosk.shell.attract import AttractDirector
-from kiosk.shell.build import GUEST_ROOMS, LazyBuild
+from kiosk.shell.build import LazyBuild
 from kiosk.shell.desk import OperatorRoom
 from kiosk.shell.eventroom import EventRoom
 from kiosk.shell.gestures import TableGestures
 from kiosk.shell.idle import IdleWatch
-from kiosk.shell.launcher import GameLauncher, Seats
+from kiosk.shell.launcher import GameLauncher
 from kiosk.shell.replays import ReplayRoom
 from kiosk.shell.rooms import BuiltRooms
+from kiosk.shell.routes import Routes
+from kiosk.shell.screens import GameScreens
 from kiosk.shell.seathelp import SeatHelp
 from kiosk.shell.service import KioskHardening, ServiceGlue
 from kiosk.sound import Sounds
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["KioskApp"]
 
 
-class KioskApp(KioskHardening, BuiltRooms, App):
+class KioskApp(KioskHardening, BuiltRooms, Routes, App):
     """The table app. ``games`` defaults to :data:`kiosk.games.GAMES` (tests may pass their own)."""
 
     #: One unit of size: 1.0 on a 1080-pixel-high screen. kv rules scale fonts and pads with it.
@@ -51,6 +53,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
     mode = StringProperty("attract")
     #: The game in progress (published by the launcher; None between games): what the other rooms read.
     session = ObjectProperty(None, allownone=True)
+    operator_marks = ListProperty([])  # what the operator's corner says (the desk's update_marks)
     title = "Sushi Table"
     corner_mark: CornerMark
 
@@ -70,7 +73,7 @@ class KioskApp(KioskHardening, BuiltRooms, App):
     ) -> None:
         super().__init__(**kw)
         if games is None:
-            from kiosk.games import GAMES
+            from kiosk.games import GAMES  # (the registry imports every game: only when the caller passes none)
 
             games = GAMES
         self.cfg = cfg
@@ -89,6 +92,8 @@ class KioskApp(KioskHardening, BuiltRooms, App):
         self.saved_games: GameStore = UnavailableSavedGames("not opened yet")
         self.builder = LazyBuild(self)
         self.service = ServiceGlue(self.stop, self.builder.start, kiosk_mode=kiosk_mode, handle_signals=handle_signals)
+        #: Every game's screen, built when first shown: the launcher's, attract mode's, the replays' and seat help's
+        self.game_screens = GameScreens(self.table, self.hub, lambda: self.sm, lambda: self.mode == "attract")
         self.director = AttractDirector(self)
         self.launcher, self.replays = GameLauncher(self), ReplayRoom(self)
         self.launcher.bind(session=self.setter("session"))
@@ -128,6 +133,10 @@ class KioskApp(KioskHardening, BuiltRooms, App):
     def use_sounds(self, sounds: Sounds) -> None:
         self.sounds = sounds
 
+    def show_marks(self, marks: list[str]) -> None:
+        """What the operator's corner says (the desk's ``update_marks``)."""
+        self.operator_marks = marks
+
     def quit(self, reason: str) -> None:
         self.service.stop_reason = reason
         self.stop()
@@ -153,46 +162,3 @@ class KioskApp(KioskHardening, BuiltRooms, App):
             part.stop()
         for store in (self.keyboard, self.scores, self.saved_games):
             store.close()
-
-    # ---------------------------------------------------------------------------------------------- routes
-    def go_attract(self, *_a: Any) -> None:
-        """Back to attract mode (from anywhere): stop any game, start the cycle from the top."""
-        self.launcher.end()
-        self.idle.unprompt()
-        if self.sm.has_screen("results"):
-            self.results.cancel_timers()
-        self.mode = "attract"
-        self.desk.update_marks()
-        self.director.begin()
-        self.builder.forget(*GUEST_ROOMS)  # nobody opens them in attract mode: built again for the next guests
-
-    def leave_attract(self, seat_index: int | None) -> None:
-        """Any touch or seat button in attract mode: straight to the picker, facing that seat."""
-        if self.mode == "attract":
-            self.builder.ensure_ready()
-            self.director.leave()
-            self.open_picker(seat_index)
-
-    def open_picker(self, seat_index: int | None = None) -> None:
-        self.builder.ensure_ready(guests=True)
-        self.launcher.end()
-        self.mode = "menu"
-        self.picker.face(seat_index if seat_index is not None else self.picker.chooser)
-        self.sm.current = "picker"
-
-    def open_join(self, key: str, chooser: int | None) -> None:
-        self.mode = "menu"
-        if self.builder.built("seat_menus"):
-            self.seat_menus.close_all()
-        self.join_screen.setup(self.games[key], chooser, self.cfg.bots.default_level, self.cfg.language)
-        self.sm.current = "join"
-        self.sounds.play("join")
-
-    def start_game(self, key: str, seats: Seats, seed: int | None = None) -> None:
-        """Start ``key`` with ``seats`` = [(table seat index, None for a human or a bot level)], clockwise,
-        in the match length chosen on the joining screen (when it was set up for this game); ``seed``: the
-        launcher draws one unless given."""
-        self.builder.ensure_ready(guests=True)
-        join = self.join_screen
-        match = join.match_games if join.spec is self.games[key] and join.match_choices else None
-        self.launcher.start(key, seats, match, seed)

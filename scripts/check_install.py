@@ -114,6 +114,8 @@ def _run_check(cache: Path, keep: bool) -> None:
             check(state(unit) == "enabled", f"{unit} enabled (systemctl --root)")
         for unit in ("getty@.service", "autovt@.service", "ctrl-alt-del.target"):
             check(state(unit) == "masked", f"{unit} masked: no login prompt, no Ctrl+Alt+Del reboot")
+        for unit in ("e2scrub_reap.service", "e2scrub_all.timer"):
+            check(state(unit) == "masked", f"{unit} masked: no LVM snapshot scrubbing at boot")
         check("kernel.sysrq = 0" in (root / "etc/sysctl.d/90-kiosk.conf").read_text(), "SysRq off")
         check("NAutoVTs=0" in (root / "etc/systemd/logind.conf.d/90-kiosk.conf").read_text(), "logind: no VTs")
         emoji = root / "usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"

@@ -220,3 +220,36 @@ def test_kiosk_command_line_version_and_build_outside_a_checkout(tmp_path: Path)
     b = subprocess.run([str(kiosk), "--build-update", "out"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert b.returncode == 1 and "is not a checkout of the kiosk" in b.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_an_update_carries_the_unchanged_libraries_over_and_not_a_damaged_one(root_a, bundles, kiosk_args):
+    """Version B needs the libraries A runs with, at the same versions: they are copied from A's environment (each
+    file checked against its RECORD), not reinstalled; a library whose file was damaged on the card comes from B's
+    wheel instead, whole again; scripts point at B's Python."""
+    args, env = kiosk_args
+    said: list[str] = []
+    up = Updater(root_a, check=ProcessReady(args, env), say=said.append)
+    a_env = root_a / "versions" / up.active()
+    tinydb = next(a_env.glob("lib/python3*/site-packages/tinydb/__init__.py"))
+    good = tinydb.read_bytes()
+    tinydb.write_bytes(good + b"# a bit flipped on the SD card\n")
+    res = up.install(bundles["b"])
+    assert res.ok, res.message
+    carried = next(s for s in said if "carried over" in s)
+    assert f"unchanged from {a_env.name}" in carried, said
+    reinstalled = carried.rsplit(": ", 1)[1].split(", ")
+    # the app and the damaged tinydb from the bundle; Kivy, Pillow and the other intact ones carried (a library
+    # this machine's Python changed after pip installed it, as certifi's CA file here, is reinstalled too)
+    assert {"sushi-table-kiosk", "tinydb"} <= set(reinstalled), said
+    assert not {"kivy", "pillow", "babel", "gpiozero", "pyserial", "paho-mqtt"} & set(reinstalled), said
+    b_env = root_a / "versions" / up.active()
+    assert next(b_env.glob("lib/python3*/site-packages/tinydb/__init__.py")).read_bytes() == good
+    assert (b_env / "bin" / "pybabel").read_text().splitlines()[0] == f"#!{b_env}/bin/python"
+    check = subprocess.run(
+        [str(b_env / "bin" / "python"), "-c", "import kivy, PIL, tinydb, babel, serial, gpiozero, paho.mqtt"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert check.returncode == 0, check.stderr
+    assert _version(root_a) == "0.1.1"

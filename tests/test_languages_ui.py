@@ -231,8 +231,9 @@ def child_main(tmp: Path, out: Path) -> None:
         corners = app.director._calls.calls
         bots = app.director.session
         assert bots.attract and bots.language == "fr" and bots.language_of(sw) == "fr"
-        assert len({c.text for c in corners}) == 4, [c.text for c in corners]
-        assert {c.text for c in corners} <= {translator(lang).gettext(CALL) for lang in enabled}
+        calling = [c for c in corners if not c.warn]  # (the operator's corner may say what the operator must fix)
+        assert len(calling) >= 3 and len({c.text for c in calling}) == len(calling), [c.text for c in corners]
+        assert {c.text for c in calling} <= {translator(lang).gettext(CALL) for lang in enabled}
         app.director.jump_to("call", None, hold=True)
         frames(2)
         # the resume offer in the table's language

@@ -99,19 +99,23 @@ def test_time_trials_lower_is_better_with_an_override(scores):
     assert scores.lower_is_better("takoyaki") and not scores.lower_is_better("makoto")
 
 
-def test_ordering_comes_from_the_registry_when_not_overridden(tmp_path):
+def test_ordering_is_what_the_caller_hands_in(tmp_path):
+    """Storage reads no game registry: the ordering is the caller's mapping (the kiosk builds it from its games),
+    and a game it does not name ranks higher first."""
     from kiosk.games import GAMES
 
-    with HighScores(tmp_path / "s.json") as s:
-        for key, spec in GAMES.items():
-            assert s.lower_is_better(key) is bool(spec.lower_is_better)
-            s.add(key, "HI", 100)
-            s.add(key, "LO", 1)
-            assert s.top(key)[0].name == ("LO" if spec.lower_is_better else "HI")
-        assert s.lower_is_better("not-a-registered-game") is False
-    with HighScores(tmp_path / "s.json", lower_is_better={k: not v.lower_is_better for k, v in GAMES.items()}) as s:
+    lower = {k: not v.lower_is_better for k, v in GAMES.items()}  # each game the other way round
+    with HighScores(tmp_path / "s.json", lower_is_better=lower) as s:
         for key, spec in GAMES.items():
             assert s.lower_is_better(key) is (not spec.lower_is_better)
+            s.add(key, "HI", 100)
+            s.add(key, "LO", 1)
+            assert s.top(key)[0].name == ("HI" if spec.lower_is_better else "LO")
+        assert s.lower_is_better("not-a-registered-game") is False
+    with HighScores(tmp_path / "s.json") as s:
+        assert not any(s.lower_is_better(key) for key in GAMES)
+    gone = UnavailableHighScores("no card", lower_is_better={"takoyaki-trial": True})
+    assert gone.lower_is_better("takoyaki-trial") and not gone.lower_is_better("maki")
 
 
 def test_today_board_since_and_rank(scores, clock):
@@ -517,11 +521,14 @@ def test_storage_file_always_equals_tinydb_memory_storage(tmp_path, ops):
         reopened.close()
 
 
-def test_a_broken_game_registry_does_not_take_the_boards_down(tmp_path, monkeypatch, caplog):
+def test_the_boards_need_no_game_registry(tmp_path, monkeypatch, caplog):
     import sys
 
     monkeypatch.setitem(sys.modules, "kiosk.games", None)  # "import kiosk.games" now raises ImportError
     with HighScores(tmp_path / "s.json", lower_is_better={"takoyaki": True}) as s:
         assert s.lower_is_better("makoto") is False and s.lower_is_better("takoyaki") is True
         s.add("makoto", "A", 1)
-    assert "registry unavailable" in caplog.text
+        s.add("takoyaki", "B", 2)
+        s.add("takoyaki", "C", 1)
+        assert [e.name for e in s.top("takoyaki")] == ["C", "B"]
+    assert "registry" not in caplog.text

@@ -552,6 +552,15 @@ def test_without_a_pin_a_guest_holding_the_corner_cannot_set_one(
     to_attract(app)
     assert "Settings problem" in app.corner_mark.text
     screenshot("attract_corner_marks")
+    # over the bots' games the call in the operator's corner says the same (the screen's own mark is not shown)
+    app.director.jump_to("game", "maki", hold=True)
+    frames(3)
+    calls = {c.edge: c for c in app.director._calls.calls}
+    assert calls["bottom"].warn and calls["bottom"].text == "\u26a0 No operator PIN\n\u26a0 Settings problem"
+    assert all(not c.warn and c.text == app.cfg.attract.text for e, c in calls.items() if e != "bottom")
+    screenshot("attract_game_corner_marks")
+    app.director.jump_to("call", None, hold=True)
+    frames(2)
     # a guest holds the corner: no PIN pad, only how the owner sets one
     pad = _hold_corner(app)
     op = app.operator

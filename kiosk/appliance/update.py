@@ -35,10 +35,13 @@ import sysconfig
 import tarfile
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+from kiosk.appliance import seed
 
 __all__ = [
     "APP_DIST",
@@ -428,18 +431,44 @@ class Updater:
 
     # ---- install
     def _build_env(self, bundle: Path, manifest: dict[str, Any], target: Path) -> None:
+        """A fresh venv with the bundle's wheels as pip resolves them for this machine; the distributions the running
+        version already has at the same version are carried over from it (:mod:`kiosk.appliance.seed`), not
+        reinstalled: an update of the app alone takes seconds instead of minutes on a Pi."""
         if target.exists():
             shutil.rmtree(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         wheels = target / "wheels"
         _unpack_wheels(bundle, manifest, wheels)
         _crash_point("unpacking")
+        running = self._running_env()
+        tools = seed.installed(running) if running is not None else {}  # the running venv's distributions
+        has_pip = "pip" in tools
         venv = [self.python, "-m", "venv"] + (["--system-site-packages"] if self.system_site_packages else [])
-        subprocess.run([*venv, str(target)], check=True, capture_output=True)
+        subprocess.run([*venv, *(["--without-pip"] if has_pip else []), str(target)], check=True, capture_output=True)
+        if running is not None and has_pip and not seed.carry(running, target, {"pip": tools["pip"]}):
+            subprocess.run([str(target / "bin" / "python"), "-m", "ensurepip"], check=True, capture_output=True)
         pip = [str(target / "bin" / "python"), "-m", "pip", "--isolated", "--disable-pip-version-check"]
+        wanted = self._resolve(pip, wheels, manifest)
+        app = seed.canonical(APP_DIST)
+        carried = (
+            [] if running is None else seed.carry(running, target, {n: v for n, (v, _) in wanted.items() if n != app})
+        )
+        rest = {n: str(path) for n, (_, path) in wanted.items() if n not in carried}
+        self.say(
+            f"{len(carried)} libraries carried over unchanged from {running.name if running else '-'}; "
+            f"installing {len(rest)} wheels: {', '.join(sorted(rest))}"
+        )
         proc = subprocess.run(
-            [*pip, "install", "--quiet", "--no-index", "--no-cache-dir", "--ignore-installed"]
-            + ["--find-links", str(wheels), f"{APP_DIST}=={manifest['version']}"],
+            [
+                *pip,
+                "install",
+                "--quiet",
+                "--no-index",
+                "--no-cache-dir",
+                "--ignore-installed",
+                "--no-deps",
+                *rest.values(),
+            ],
             capture_output=True,
             text=True,
         )
@@ -447,6 +476,33 @@ class Updater:
             raise UpdateError(f"installing the wheels failed: {proc.stderr.strip()[-500:]}")
         shutil.rmtree(wheels)
         self._finish_env(target, manifest)
+
+    def _running_env(self) -> Path | None:
+        vid = self.active()
+        return self.versions / vid if vid is not None and self.complete(vid) else None
+
+    @staticmethod
+    def _resolve(pip: list[str], wheels: Path, manifest: dict[str, Any]) -> dict[str, tuple[str, Path]]:
+        """What pip would install from the bundle's wheels for this machine (its markers, its tags): canonical
+        name -> (version, wheel). A bundle that lacks a wheel fails here, before anything is installed."""
+        report = wheels / "report.json"
+        proc = subprocess.run(
+            [*pip, "install", "--quiet", "--dry-run", "--ignore-installed", "--no-index", "--no-cache-dir"]
+            + ["--report", str(report), "--find-links", str(wheels), f"{APP_DIST}=={manifest['version']}"],
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode != 0:
+            raise UpdateError(f"the bundle's wheels do not install here: {proc.stderr.strip()[-500:]}")
+        wanted: dict[str, tuple[str, Path]] = {}
+        for item in json.loads(report.read_text())["install"]:
+            url = urllib.parse.urlparse(item["download_info"]["url"])
+            path = Path(urllib.parse.unquote(url.path))
+            if url.scheme != "file" or path.parent != wheels:
+                raise UpdateError(f"pip wants {item['download_info']['url']}, which is not in the bundle")
+            wanted[seed.canonical(item["metadata"]["name"])] = (item["metadata"]["version"], path)
+        report.unlink()
+        return wanted
 
     def _build_from_source(self, source: Path, target: Path) -> None:
         """The installer's way: a fresh venv with the app built from a checkout (dependencies from the index)."""

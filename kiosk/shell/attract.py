@@ -49,7 +49,7 @@ class AttractDirector:
     def begin(self) -> None:
         """Attract mode from the top: the resume offer if there is one, else the cycle's first step."""
         self._step = 0
-        self.app.replays.refresh()
+        self.app.refresh_replays()
         lang = self.app.cfg.language
         self.app.attract_screen.call_languages(lang.enabled, lang.default)
         self.app.attract_screen.text = self.app.cfg.attract.text
@@ -69,7 +69,7 @@ class AttractDirector:
         steps: list[tuple[str, str | None]] = []
         for key in self.app.games:
             steps += [("call", None), ("game", key), ("boards", key)]
-            steps += [("replay", key)] if self.app.replays.has_best(key) else []
+            steps += [("replay", key)] if self.app.has_best_replay(key) else []
         return steps or [("call", None)]
 
     def jump_to(self, kind: str, key: str | None = None, hold: bool = False) -> None:
@@ -92,13 +92,13 @@ class AttractDirector:
             return
         self._cancel()
         self.stop_game()
-        if self._step > 0 and app.service.first_frame_at is None:
+        if self._step > 0 and app.first_frame_at is None:
             # Kivy's clock counts from its last tick, which is before the build: a short first step could be
             # "due" before the first frame. Never build the rest of the table before the first frame is up.
             self._ev = Clock.schedule_once(self._next, 0.5)
             return
         if self._step > 0:
-            app.builder.ensure_ready()  # the first step (the call) needs nothing more than the first frame
+            app.ensure_ready()  # the first step (the call) needs nothing more than the first frame
         steps = self.steps()
         kind, key = steps[self._step % len(steps)]
         self._step += 1
@@ -112,7 +112,7 @@ class AttractDirector:
                 log.exception("attract game %s failed to start: %s", key, exc)
                 kind = "call"
         if kind == "replay" and key is not None:
-            shown = self.app.replays.show_best(key, self._game_over)
+            shown = self.app.show_best_replay(key, self._game_over)
             duration, kind = (shown, kind) if shown is not None else (duration, "call")
         if kind == "boards" and key is not None:
             self._show_boards(key)
@@ -132,7 +132,7 @@ class AttractDirector:
         else:
             top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)
             rows = board_rows(top, tr=tr), board_rows(today, tr=tr)
-            app.attract_screen.show_boards(title, *rows, event=app.events.board_rows(key))
+            app.attract_screen.show_boards(title, *rows, event=app.event_rows(key))
         app.show("attract")
 
     # ---------------------------------------------------------------------------------------------- bots' game
@@ -157,8 +157,8 @@ class AttractDirector:
         session = GameSession(spec, state, seats, bots, seed=seed, move_delay=delay, attract=True, bot_levels=levels)
         session.last_events = warm  # the moves before the shown one, for the screen's last-moves lines
         session.set_languages(app.cfg.language.default, None)  # the bots' seats and the centre: the table's
-        session.bind(on_over=self._game_over, on_change=app.launcher.on_change)
-        screen = app.launcher.screen_for(key)
+        session.bind(on_over=self._game_over, on_change=app.on_game_change)
+        screen = app.game_screens.screen_for(key)
         screen.begin(session)
         self.session = session
         app.show(screen.name)
@@ -191,17 +191,17 @@ class AttractDirector:
 
     def stop_game(self) -> None:
         """Stop the bots' game (if any) and release its screen."""
-        from kiosk.ui import motion
+        from kiosk.ui import motion  # (the pieces' motion: loaded with the first game, off start-up)
 
         self.show_edge_calls(False)
-        self.app.replays.stop()
+        self.app.stop_replay()
         motion.clear()
         session = self.session
         if session is None:
             return
         session.stop()
-        session.unbind(on_over=self._game_over, on_change=self.app.launcher.on_change)
-        screen = self.app.launcher.game_screens.get(session.spec.key)
+        session.unbind(on_over=self._game_over, on_change=self.app.on_game_change)
+        screen = self.app.game_screens.get(session.spec.key)
         if screen is not None and screen.session is session:
             screen.end()
         self.session = None
@@ -237,7 +237,7 @@ class AttractDirector:
         self._cancel()
         if accept:
             try:
-                self.app.launcher.resume(offer)
+                self.app.resume_game(offer)
                 return
             except Exception as exc:
                 log.exception("could not resume %s: %s", offer.title, exc)

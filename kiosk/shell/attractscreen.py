@@ -163,6 +163,8 @@ class EdgeCall(Label):
     rotation = NumericProperty(0)
     edge = StringProperty("bottom")
     face = StringProperty("")
+    #: the operator's marks in place of the call (the operator's corner only)
+    warn = BooleanProperty(False)
 
     def on_touch_down(self, touch: Any) -> bool:
         return False  # a call takes no touches (the shell's gestures leave attract mode on any touch)
@@ -173,6 +175,9 @@ class EdgeCalls(Widget):
 
     table = ObjectProperty(None)
     text = StringProperty(CALL)
+    #: the operator's marks (``layouts/attract.kv`` binds it to the app's): shown by the call in the operator's
+    #: corner (south-west, facing the bottom edge, where the attract screen's own mark sits) instead of its call
+    mark = StringProperty("")
 
     def __init__(self, languages: Sequence[str] = (SOURCE,), **kw: Any) -> None:
         super().__init__(**kw)
@@ -183,7 +188,7 @@ class EdgeCalls(Widget):
             call = EdgeCall(edge=edge, rotation=rot)
             self.calls.append(call)
             self.add_widget(call)
-        self.bind(size=self._layout, pos=self._layout, text=self._say)
+        self.bind(size=self._layout, pos=self._layout, text=self._say, mark=self._say)
         self._say()
 
     def set_languages(self, languages: Sequence[str]) -> None:
@@ -195,11 +200,15 @@ class EdgeCalls(Widget):
         for i, call in enumerate(self.calls):
             call.text, language = self.cycle.call(i)
             call.face = translator(language).face
+            call.warn = bool(self.mark) and call.edge == "bottom"
+            if call.warn:
+                call.text, call.face = self.mark, ""
 
     def on_touch_down(self, touch: Any) -> bool:
         return False
 
     def _layout(self, *_a: Any) -> None:
+        # (Kivy's window opens on its first import: not when tools import this module)
         from kivy.core.window import Window
 
         w, h = Window.size

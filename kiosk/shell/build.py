@@ -24,9 +24,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kivy.clock import Clock
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from kiosk.engine import trial_board
+from kiosk.shell.attractscreen import AttractScreen
 from kiosk.shell.factories import RoomFactories
 from kiosk.sound import Sounds
+from kiosk.ui import FIRST_FRAME, load_layouts
 
 if TYPE_CHECKING:
     from kivy.uix.widget import Widget
@@ -115,18 +120,14 @@ class LazyBuild(RoomFactories):
             self.steps.pop(0)()
             Clock.schedule_once(self._step, 0)
         else:
-            first = self.app.service.first_frame_at or time.monotonic()
+            first = self.app.first_frame_at or time.monotonic()
             log.info("kiosk fully built %.2f s after the first frame", time.monotonic() - first)
 
     def first_frame(self) -> Any:
         """The app's root with only what the first attract frame needs (the call at every seat); the rest of the
         build follows one step per frame (:meth:`start`)."""
+        # (Kivy's window opens on its first import: not when tools import this module)
         from kivy.core.window import Window
-        from kivy.uix.floatlayout import FloatLayout
-        from kivy.uix.screenmanager import NoTransition, ScreenManager
-
-        from kiosk.shell.attractscreen import AttractScreen
-        from kiosk.ui import FIRST_FRAME, load_layouts
 
         app = self.app
         load_layouts(FIRST_FRAME)
@@ -135,7 +136,7 @@ class LazyBuild(RoomFactories):
         sm = ScreenManager(transition=NoTransition())
         screen = AttractScreen(name="attract", table=app.table, text=app.cfg.attract.text)
         screen.games_line = "  ".join(spec.title for spec in app.games.values())
-        screen.bind(on_offer=lambda _screen, accept: app.director.answer_offer(accept))
+        screen.bind(on_offer=lambda _screen, accept: app.answer_offer(accept))
         sm.add_widget(screen)
         root.add_widget(sm)  # the overlay joins the root only while it asks (hidden widgets cost a draw)
         self.rooms["attract_screen"] = screen
@@ -144,7 +145,6 @@ class LazyBuild(RoomFactories):
     # ----------------------------------------------------------------------------------------------- steps
     def _layouts(self) -> None:
         """The shell's kv files the first frame did not need (:data:`kiosk.ui.FIRST_FRAME`)."""
-        from kiosk.ui import load_layouts
 
         load_layouts()
 
@@ -152,8 +152,7 @@ class LazyBuild(RoomFactories):
         """High scores and saved games (each falls back to its unavailable stand-in), and the resume offers:
         opened in a thread (a large scores file or a long journal never holds the UI), taken by the app on the
         next frame after they are ready (:meth:`storage_opened`). Until then the boards say "not opened yet"."""
-        from kiosk.engine import trial_board
-        from kiosk.storage.opener import open_in_background
+        from kiosk.storage.opener import open_in_background  # (the storage step's: off the first frame)
 
         app = self.app
         lower = {k: s.lower_is_better for k, s in app.games.items()}

@@ -24,6 +24,8 @@ from typing import Any
 
 from kiosk.engine import Event, GameSpec, View
 from kiosk.i18n import Translator, translator
+from kiosk.ui.pictures import picture_name
+from kiosk.ui.words import cell_name, fallback_event_text
 
 __all__ = ["DemoFrame", "demo_frames"]
 
@@ -56,8 +58,6 @@ def _formatter(spec: GameSpec, tr: Translator) -> Callable[[Event, Callable[[int
 
 
 def _board(public: View) -> tuple[int, tuple[str, ...]]:
-    from kiosk.ui.pictures import picture_name
-
     board = public.get("board")
     cols = public.get("cols", public.get("columns"))
     grills = public.get("grills")
@@ -84,7 +84,6 @@ def demo_frames(
 ) -> list[DemoFrame]:
     """The demo's frames: the position after set-up, then one frame per bot move (see the module docstring), their
     captions in ``tr``'s language (English without one)."""
-    from kiosk.ui.words import cell_name, fallback_event_text
 
     tr = tr or translator("en", spec.key)
     n = players or spec.min_players

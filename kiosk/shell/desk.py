@@ -43,11 +43,11 @@ class OperatorRoom:
         app = self.app
         if app.mode == "operator":
             return
-        app.builder.ensure_ready()
+        app.ensure_ready()
         self._before = (app.sm.current, app.mode)
-        app.launcher.pause()
-        app.director.stop()
-        app.idle.unprompt()
+        app.pause_game()
+        app.stop_attract()
+        app.unprompt()
         app.operator.open(facing)
         app.show("operator", mode="operator")
 
@@ -58,7 +58,7 @@ class OperatorRoom:
         if before is not None and before[1] == "game" and app.session is not None:
             app.hub.note_input()
             app.show(before[0], mode="game")
-            app.launcher.resume_play()
+            app.resume_play()
             return
         app.go_attract()
 
@@ -146,7 +146,7 @@ class OperatorRoom:
         app = self.app
         app.use_config(app.cfg.replace(**sections))
         if "event" in sections:
-            app.events.start()  # the link follows its settings at once (or stops, unpaired)
+            app.restart_events()  # the link follows its settings at once (or stops, unpaired)
         app.sounds.set(volume=app.cfg.sound.volume, muted=app.cfg.sound.muted)
         app.attract_screen.text = app.cfg.attract.text
         if app.config_path is not None:
@@ -159,32 +159,32 @@ class OperatorRoom:
                     # the broken file was replaced (and kept aside): the table runs on a file that loads again
                     app.use_config(app.cfg, kconfig.LoadedConfig(app.cfg, "file", (), app.config_path))
                 if "event" in sections:
-                    app.events.ask_for_network()  # the root helper reads the saved file: only now
+                    app.ask_for_network()  # the root helper reads the saved file: only now
         self.update_marks()
 
     def event_status(self) -> Mapping[str, Any]:
-        return self.app.events.status()
+        return self.app.event_status()
 
     def corner_mark_on(self, screen: Any) -> CornerMark:
         """The attract screen's corner mark (no operator PIN, settings problems), added to ``screen``."""
-        from kiosk.shell.marks import CornerMark
+        from kiosk.shell.marks import CornerMark  # (the corner mark's widget: built once, after the first frame)
 
         mark = CornerMark()
         screen.add_widget(mark)
-        self.update_marks(mark)
+        self.update_marks()
         return mark
 
-    def update_marks(self, mark: CornerMark | None = None) -> None:
-        """The attract screen's corner mark: no data stick, no operator PIN, settings problems (``kiosk.health``)."""
+    def update_marks(self) -> None:
+        """The operator's marks (no data stick, no operator PIN, settings problems: ``kiosk.health``), shown in the
+        operator's corner: the attract screen's mark, the corner's call over the bots' games."""
         app = self.app
         problems = app.loaded_config.problems if app.loaded_config is not None else ()
-        (mark or app.corner_mark).show(
-            Health(
-                pin_set=app.cfg.operator.pin_set,
-                config_problems=tuple(problems),
-                data_stick_missing=data_stick_missing(app.state_dir),
-            ).marks(translator(app.cfg.language.default))
+        health = Health(
+            pin_set=app.cfg.operator.pin_set,
+            config_problems=tuple(problems),
+            data_stick_missing=data_stick_missing(app.state_dir),
         )
+        app.show_marks(health.marks(translator(app.cfg.language.default)))
 
     def system_state(self) -> SystemState:
         return requests.system_state(self.app.state_dir)
@@ -221,7 +221,7 @@ class OperatorRoom:
 
     def end_game(self) -> None:
         """The operator ends the game the menu interrupted: saved as abandoned, no results; Close -> attract."""
-        self.app.launcher.abandon("operator")
+        self.app.abandon_game("operator")
 
     def quit_kiosk(self) -> None:
         """The operator's "quit to desktop" (the only way out from the screen)."""

@@ -2,14 +2,16 @@
 room. A room's constructor takes its door (the router, :class:`kiosk.app.KioskApp`, passes itself), so mypy checks
 both sides: the room uses nothing its door does not name, and the app provides everything each door names.
 
-Only the router changes the table's mode and its shared parts: rooms ask it through :meth:`show`, :meth:`use_config`,
-:meth:`use_stores`, :meth:`use_sounds` and :meth:`quit`. The game in progress is published by the launcher as its
+A door names only what its room uses, and never another room (``tests/test_house.py`` checks): where a room needs
+another room's work, the router offers a narrow method (:class:`kiosk.shell.routes.Routes`, e.g. ``stop_bots``).
+Only the router changes the table's mode and its shared parts: rooms ask it through ``show``, ``use_config``,
+``use_stores``, ``use_sounds`` and ``quit``. The game in progress is published by the launcher as its
 Kivy property ``session`` and re-published by the router as ``app.session``: the one way the other rooms see it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -18,29 +20,21 @@ if TYPE_CHECKING:
     from kivy.uix.screenmanager import ScreenManager
 
     from kiosk.config import Config, LoadedConfig
-    from kiosk.engine import GameSpec
+    from kiosk.engine import Event, GameSpec
     from kiosk.inputs import HardwareInputs, InputHub
     from kiosk.pin import PinGuard
     from kiosk.seats import SeatMap
     from kiosk.session import GameSession
-    from kiosk.shell.attract import AttractDirector
     from kiosk.shell.attractscreen import AttractScreen
-    from kiosk.shell.build import LazyBuild
-    from kiosk.shell.desk import OperatorRoom
     from kiosk.shell.diagnostics import DiagnosticsScreen
-    from kiosk.shell.eventroom import EventRoom
-    from kiosk.shell.idle import IdleWatch
     from kiosk.shell.join import JoinScreen
-    from kiosk.shell.launcher import GameLauncher
-    from kiosk.shell.marks import CornerMark
-    from kiosk.shell.operator import OperatorScreen
+    from kiosk.shell.launcher import Seats
+    from kiosk.shell.operator import OperatorDesk, OperatorScreen
     from kiosk.shell.overlay import Overlay
     from kiosk.shell.picker import PickerScreen
-    from kiosk.shell.replays import ReplayRoom
     from kiosk.shell.results import ResultsScreen
-    from kiosk.shell.seathelp import SeatHelp
+    from kiosk.shell.screens import GameScreens
     from kiosk.shell.seatmenu import SeatMenus
-    from kiosk.shell.service import ServiceGlue
     from kiosk.sound import Sounds
     from kiosk.storage.journal import UnfinishedGame
     from kiosk.storage.stores import GameStore, ScoreStore
@@ -55,24 +49,24 @@ __all__ = [
     "LauncherDoor",
     "ReplayDoor",
     "SeatHelpDoor",
+    "SeatHooks",
 ]
 
 
-class _Shown(Protocol):
-    """What every room reads: the table's mode, and the router's way to change what is shown."""
+class SeatHooks(Protocol):
+    """What the seats' menus ask of the seats' help (:class:`kiosk.shell.seathelp.SeatHelp`), seat by seat."""
 
+    def menu_offered(self, table_index: int) -> tuple[GameSpec, bool] | None: ...
+    def leave_question(self, table_index: int) -> str: ...
+    def leave_seat(self, table_index: int) -> str: ...
+    def hints_at(self, table_index: int) -> bool | None: ...
+    def switch_hints(self, table_index: int) -> bool: ...
+    def language_at(self, table_index: int) -> str: ...
+
+
+class AttractDoor(Protocol):
     mode: str
     cfg: Config
-    sm: ScreenManager
-
-    def show(self, screen: str, mode: str | None = None) -> None: ...
-
-    def go_attract(self, *_a: object) -> None: ...
-
-
-class AttractDoor(_Shown, Protocol):
-    events: EventRoom
-    replays: ReplayRoom
     seed: int
     bot_iterations: int | None
     games: dict[str, GameSpec]
@@ -80,9 +74,20 @@ class AttractDoor(_Shown, Protocol):
     root: FloatLayout
     attract_screen: AttractScreen
     scores: ScoreStore
-    service: ServiceGlue
-    builder: LazyBuild
-    launcher: GameLauncher
+    game_screens: GameScreens
+
+    @property
+    def first_frame_at(self) -> float | None: ...
+    def ensure_ready(self, guests: bool = False) -> None: ...
+    def event_rows(self, key: str) -> tuple[str, list[str]]: ...
+    def on_game_change(self, session: GameSession, events: list[Event]) -> None: ...
+    def resume_game(self, offer: UnfinishedGame) -> None: ...
+    def refresh_replays(self) -> None: ...
+    def has_best_replay(self, key: str) -> bool: ...
+    def show_best_replay(self, key: str, done: Callable[..., None]) -> float | None: ...
+    def stop_replay(self) -> None: ...
+    def show(self, screen: str, mode: str | None = None) -> None: ...
+    def go_attract(self, *_a: object) -> None: ...
 
 
 class BuildDoor(Protocol):
@@ -93,27 +98,33 @@ class BuildDoor(Protocol):
     root: FloatLayout
     sm: ScreenManager
     hardware: HardwareInputs
-    service: ServiceGlue
-    director: AttractDirector
-    launcher: GameLauncher
-    replays: ReplayRoom
-    idle: IdleWatch
-    desk: OperatorRoom
-    seat_help: SeatHelp
-    events: EventRoom
-    open_join: Callable[..., None]
-    open_picker: Callable[..., None]
-    start_game: Callable[..., None]
 
+    @property
+    def first_frame_at(self) -> float | None: ...
+    @property
+    def operator_desk(self) -> OperatorDesk: ...
+    @property
+    def seat_hooks(self) -> SeatHooks: ...
     def go_attract(self, *_a: object) -> None: ...
-
+    def open_picker(self, seat_index: int | None = None) -> None: ...
+    def open_join(self, key: str, chooser: int | None) -> None: ...
+    def start_game(self, key: str, seats: Seats, seed: int | None = None) -> None: ...
+    def answer_offer(self, accept: bool) -> None: ...
+    def answer_idle(self) -> None: ...
+    def play_again(self) -> None: ...
+    def can_watch(self, journal_id: str) -> bool: ...
+    def watch_again(self, journal_id: str, languages: Mapping[int, str]) -> bool: ...
+    def event_game_over(
+        self, session: GameSession, key: str, players: list[dict[str, object]], lower_is_better: bool = False
+    ) -> None: ...
     def use_stores(self, scores: ScoreStore, saved_games: GameStore, offers: list[UnfinishedGame]) -> None: ...
-
     def use_sounds(self, sounds: Sounds) -> None: ...
 
 
-class DeskDoor(_Shown, Protocol):
-    events: EventRoom
+class DeskDoor(Protocol):
+    mode: str
+    cfg: Config
+    sm: ScreenManager
     games: dict[str, GameSpec]
     state_dir: Path
     config_path: Path | None
@@ -121,7 +132,6 @@ class DeskDoor(_Shown, Protocol):
     attract_screen: AttractScreen
     operator: OperatorScreen
     diagnostics: DiagnosticsScreen
-    corner_mark: CornerMark
     scores: ScoreStore
     saved_games: GameStore
     sounds: Sounds
@@ -129,14 +139,21 @@ class DeskDoor(_Shown, Protocol):
     hardware: HardwareInputs
     pin_guard: PinGuard
     session: GameSession | None
-    builder: LazyBuild
-    director: AttractDirector
-    launcher: GameLauncher
-    idle: IdleWatch
 
     def use_config(self, cfg: Config, loaded: LoadedConfig | None = None) -> None: ...
-
     def quit(self, reason: str) -> None: ...
+    def show_marks(self, marks: list[str]) -> None: ...
+    def ensure_ready(self, guests: bool = False) -> None: ...
+    def pause_game(self) -> None: ...
+    def resume_play(self) -> None: ...
+    def abandon_game(self, reason: str) -> None: ...
+    def stop_attract(self) -> None: ...
+    def unprompt(self) -> None: ...
+    def event_status(self) -> Mapping[str, object]: ...
+    def restart_events(self) -> None: ...
+    def ask_for_network(self) -> None: ...
+    def show(self, screen: str, mode: str | None = None) -> None: ...
+    def go_attract(self, *_a: object) -> None: ...
 
 
 class EventsDoor(Protocol):
@@ -155,25 +172,34 @@ class GesturesDoor(Protocol):
     join_screen: JoinScreen
     results: ResultsScreen
     seat_menus: SeatMenus
-    builder: LazyBuild
-    desk: OperatorRoom
-    replays: ReplayRoom
 
     def leave_attract(self, seat_index: int | None) -> None: ...
+    def is_built(self, name: str) -> bool: ...
+    def open_desk(self, facing: str) -> None: ...
+    def skip_replay(self) -> None: ...
 
 
-class IdleDoor(_Shown, Protocol):
+class IdleDoor(Protocol):
+    mode: str
+    cfg: Config
+    sm: ScreenManager
     root: FloatLayout
     hub: InputHub
     overlay: Overlay
     seat_menus: SeatMenus
     sounds: Sounds
     session: GameSession | None
-    builder: LazyBuild
-    launcher: GameLauncher
+
+    def is_built(self, name: str) -> bool: ...
+    def pause_game(self) -> None: ...
+    def resume_play(self) -> None: ...
+    def abandon_game(self, reason: str) -> None: ...
+    def go_attract(self, *_a: object) -> None: ...
 
 
-class LauncherDoor(_Shown, Protocol):
+class LauncherDoor(Protocol):
+    mode: str
+    cfg: Config
     seed: int
     bot_iterations: int | None
     games: dict[str, GameSpec]
@@ -186,21 +212,29 @@ class LauncherDoor(_Shown, Protocol):
     join_screen: JoinScreen
     results: ResultsScreen
     seat_menus: SeatMenus
-    builder: LazyBuild
-    director: AttractDirector
-    idle: IdleWatch
+    game_screens: GameScreens
 
     def open_join(self, key: str, chooser: int | None) -> None: ...
+    def is_built(self, name: str) -> bool: ...
+    def ensure_ready(self, guests: bool = False) -> None: ...
+    def prepare(self, *names: str) -> None: ...
+    def stop_bots(self) -> None: ...
+    def unprompt(self) -> None: ...
+    def show(self, screen: str, mode: str | None = None) -> None: ...
+    def go_attract(self, *_a: object) -> None: ...
 
 
-class ReplayDoor(_Shown, Protocol):
+class ReplayDoor(Protocol):
+    cfg: Config
     games: dict[str, GameSpec]
     table: SeatMap
     root: FloatLayout
     scores: ScoreStore
     saved_games: GameStore
     results: ResultsScreen
-    launcher: GameLauncher
+    game_screens: GameScreens
+
+    def show(self, screen: str, mode: str | None = None) -> None: ...
 
 
 class SeatHelpDoor(Protocol):
@@ -211,4 +245,6 @@ class SeatHelpDoor(Protocol):
     join_screen: JoinScreen
     sounds: Sounds
     session: GameSession | None
-    launcher: GameLauncher
+    game_screens: GameScreens
+
+    def end_game(self, reason: str = "ended") -> None: ...

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk import clock
 from kiosk.appliance import eventnet, requests
+from kiosk.events.contract import ContractError, new_record
+from kiosk.shell.attractscreen import board_rows
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import EventsDoor
@@ -60,8 +62,8 @@ class EventRoom:
         if not settings.enabled:
             return
         try:
-            from kiosk.events.link import EventLink
-            from kiosk.events.outbox import Outbox
+            from kiosk.events.link import EventLink  # (the event link and its MQTT client: only at a paired table)
+            from kiosk.events.outbox import Outbox  # (the event link and its MQTT client: only at a paired table)
 
             self._outbox = Outbox(self.app.state_dir / OUTBOX)
             self.link = EventLink(settings, self._outbox)
@@ -127,7 +129,6 @@ class EventRoom:
         board = self.board
         if board is None:
             return "", []
-        from kiosk.shell.attractscreen import board_rows
 
         rows = board["games"].get(key, {}).get("all", [])
         entries = [SimpleNamespace(name=r["initials"], score=r["score"]) for r in rows]
@@ -139,7 +140,6 @@ class EventRoom:
         a log line naming the table (:meth:`kiosk.events.link.EventLink.publish`)."""
         if self.link is None or session.attract:
             return
-        from kiosk.events.contract import ContractError, new_record
 
         s = self.app.cfg.event
         try:

@@ -39,7 +39,7 @@ class RoomFactories:
         return cast("AttractScreen", self.rooms["attract_screen"])
 
     def picker(self) -> PickerScreen:
-        from kiosk.shell.picker import PickerScreen
+        from kiosk.shell.picker import PickerScreen  # (built when first used: the screen's module stays off start-up)
 
         app = self.app
         picker = PickerScreen(name="picker", table=app.table, on_pick=app.open_join, on_back=app.go_attract)
@@ -48,55 +48,55 @@ class RoomFactories:
         return self._screen(picker)
 
     def join(self) -> JoinScreen:
-        from kiosk.shell.join import JoinScreen
+        from kiosk.shell.join import JoinScreen  # (built when first used: the screen's module stays off start-up)
 
         app = self.app
         return self._screen(JoinScreen(name="join", table=app.table, on_start=app.start_game, on_back=app.open_picker))
 
     def results(self) -> ResultsScreen:
-        from kiosk.shell.results import ResultsScreen
+        from kiosk.shell.results import ResultsScreen  # (built when first used: the screen's module stays off start-up)
 
         app = self.app
-        on_again = app.launcher.play_again
         return self._screen(
             ResultsScreen(
                 name="results",
                 table=app.table,
                 on_done=app.go_attract,
-                on_again=on_again,
-                on_final=app.events.game_over,
-                on_watch=app.replays.watch_again,
-                can_watch=app.replays.can_watch,
+                on_again=app.play_again,
+                on_final=app.event_game_over,
+                on_watch=app.watch_again,
+                can_watch=app.can_watch,
             )
         )
 
     def operator(self) -> OperatorScreen:
-        from kiosk.shell.operator import OperatorDesk, OperatorScreen
+        # (built when first used: the screen's module stays off start-up)
+        from kiosk.shell.operator import OperatorScreen
 
-        desk: OperatorDesk = self.app.desk  # mypy checks here that the operator room implements the protocol
-        return self._screen(OperatorScreen(name="operator", table=self.app.table, desk=desk))
+        return self._screen(OperatorScreen(name="operator", table=self.app.table, desk=self.app.operator_desk))
 
     def overlay(self) -> Overlay:
-        from kiosk.shell.overlay import Overlay
+        from kiosk.shell.overlay import Overlay  # (built when first used: the screen's module stays off start-up)
 
-        return Overlay(table=self.app.table, on_answer=self.app.idle.answer)
+        return Overlay(table=self.app.table, on_answer=self.app.answer_idle)
 
     def seat_menus(self) -> SeatMenus:
-        from kiosk.shell.seatmenu import SeatMenus
+        from kiosk.shell.seatmenu import SeatMenus  # (built when first used: the screen's module stays off start-up)
 
-        app = self.app
+        app, hooks = self.app, self.app.seat_hooks
         return SeatMenus(
             host=app.root,
             table=app.table,
-            offered=app.seat_help.menu_offered,
-            leave_question=app.seat_help.leave_question,
-            on_leave=app.seat_help.leave_seat,
-            hints_at=app.seat_help.hints_at,
-            on_switch_hints=app.seat_help.switch_hints,
-            language_at=app.seat_help.language_at,
+            offered=hooks.menu_offered,
+            leave_question=hooks.leave_question,
+            on_leave=hooks.leave_seat,
+            hints_at=hooks.hints_at,
+            on_switch_hints=hooks.switch_hints,
+            language_at=hooks.language_at,
         )
 
     def diagnostics(self) -> DiagnosticsScreen:
+        # (built when first used: the screen's module stays off start-up)
         from kiosk.shell.diagnostics import DiagnosticsScreen
 
         screen = DiagnosticsScreen(name="diagnostics")

@@ -56,7 +56,7 @@ class TableGestures:
                 self._corner_touches[touch.uid] = (corner, ev)
                 break
         if app.mode == "replay":  # Watch again: any touch skips it
-            app.replays.skip()
+            app.skip_replay()
             return True
         if app.mode == "attract":
             screen = app.attract_screen
@@ -84,7 +84,7 @@ class TableGestures:
 
     def _corner_held(self, corner: Rect, _dt: float) -> None:
         self._corner_touches.clear()
-        self.app.desk.open("bottom" if corner.y == 0 else "top")
+        self.app.open_desk("bottom" if corner.y == 0 else "top")
 
     def _seat_menu_button(self, event: SeatEvent) -> bool:
         """A seat button for the seat menus (True when used there): "hold a" where a menu is offered, or any button
@@ -93,7 +93,7 @@ class TableGestures:
         seat = event.seat
         if seat is None or event.source not in ("button", "key"):
             return False
-        if not app.builder.built("seat_menus"):
+        if not app.is_built("seat_menus"):
             return False
         menus = app.seat_menus
         if not menus.seat_button(event):
@@ -125,4 +125,4 @@ class TableGestures:
         elif app.mode == "results":
             app.results.seat_event(event)
         elif app.mode == "replay" and event.kind in ("press", "tap"):
-            app.replays.skip()
+            app.skip_replay()

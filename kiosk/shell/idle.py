@@ -50,7 +50,7 @@ class IdleWatch:
                 return
             if idle >= t.idle_s + t.still_playing_s:
                 log.info("nobody answered 'Still playing?': game saved and abandoned")
-                app.launcher.abandon("idle")
+                app.abandon_game("idle")
                 app.go_attract()
             elif idle >= t.idle_s:
                 if not self.prompting:
@@ -68,9 +68,9 @@ class IdleWatch:
         if hasattr(screen, "hide_private"):  # game screens have private trays
             screen.hide_private()
         app.hub.release_all()
-        if app.builder.built("seat_menus"):
+        if app.is_built("seat_menus"):
             app.seat_menus.close_all()  # the question is asked over the whole table
-        app.launcher.pause()
+        app.pause_game()
         session = app.session
         humans = {session.seats[g].index for g in session.humans()} if session is not None else set()
         for zone in app.overlay.zones:  # asked only where someone plays (in their language); any of them answers
@@ -97,4 +97,4 @@ class IdleWatch:
         if app.overlay.parent is not None:
             app.overlay.parent.remove_widget(app.overlay)
         if app.mode == "game":
-            app.launcher.resume_play()
+            app.resume_play()

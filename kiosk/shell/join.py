@@ -26,7 +26,7 @@ from kiosk.config import BOT_LEVELS, LanguageConfig
 from kiosk.engine import GameSpec
 from kiosk.i18n import LANGUAGES, SOURCE, translator
 from kiosk.inputs import SeatEvent
-from kiosk.shell.howto import players_text
+from kiosk.shell.howto import howto_steps, players_text
 from kiosk.ui.focus import FocusRing, reading_order, top_layer, walk_choices
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
@@ -274,7 +274,6 @@ class JoinScreen(Speaks, Screen):
 
     def _alone_text(self) -> str:
         """What playing alone means for this game: its how-to's "Alone" step (Takoyaki: a time trial), if any."""
-        from kiosk.shell.howto import howto_steps
 
         if self.spec is None:
             return ""

@@ -46,8 +46,8 @@ class GameLauncher(EventDispatcher):
         self.app = app
         #: The guests' games' seeds (its own generator: attract mode's draws never shift them).
         self.rng = random.Random(f"{app.seed}:games")
-        #: "game:<key>" / "game:generic" and every game key -> its screen
-        self.game_screens = GameScreens(app.table, app.hub, lambda: app.sm, lambda: app.mode == "attract")
+        #: "game:<key>" / "game:generic" and every game key -> its screen (the app's: other rooms show them too)
+        self.game_screens: GameScreens = app.game_screens
         self.last_join: tuple[str, Seats] | None = None
         self.last_languages: dict[str, str] = {}  # its humans' own languages: "Play again" keeps them
         #: Table seats whose human finished a game, per day ("2026-12-01" -> indices): hint mode starts off there.
@@ -71,7 +71,7 @@ class GameLauncher(EventDispatcher):
         state = spec.new_game(len(chairs), seed)
         seats = state.seating(chairs)  # seat 0 starts: drawn from the seed where the rulebook says "at random"
         meta: dict[str, Any] = {} if match_games is None else {"match_games": match_games}
-        self.last_languages = app.join_screen.languages_for(spec) if app.builder.built("join_screen") else {}
+        self.last_languages = app.join_screen.languages_for(spec) if app.is_built("join_screen") else {}
         meta.update({"languages": self.last_languages} if self.last_languages else {})  # a resumed game reads them
         journal = None
         if app.saved_games.available:
@@ -103,7 +103,7 @@ class GameLauncher(EventDispatcher):
 
     def launch(self, spec: GameSpec, state: State, seats: Seats, seed: int, journal: Any, meta: dict[str, Any]) -> None:
         app = self.app
-        app.director.stop_game()
+        app.stop_bots()
         bots = {}
         levels = {}
         for g, (_index, level) in enumerate(seats):
@@ -152,9 +152,9 @@ class GameLauncher(EventDispatcher):
         Clock.schedule_once(lambda _dt: app.hub.note_input(), 0)
         app.show(screen.name, mode="game")
         # the results screen (built on demand) is built during the game, not in the frame its last move ends it
-        Clock.schedule_once(lambda _dt: app.builder.prepare("results"), 1.0)
+        Clock.schedule_once(lambda _dt: app.prepare("results"), 1.0)
         if session.humans():  # (a resumed game may start from attract mode, without the picker)
-            app.builder.ensure_ready(guests=True)
+            app.ensure_ready(guests=True)
         session.start()
         if state.is_over():
             self._over()
@@ -199,7 +199,7 @@ class GameLauncher(EventDispatcher):
         app.results.setup(session, app.scores, app.cfg.timeouts.initials_s, app.cfg.timeouts.results_s)
         self.end()
         app.show("results", mode="results")
-        app.idle.unprompt()  # a "Still playing?" still up when the last move came goes with its game
+        app.unprompt()  # a "Still playing?" still up when the last move came goes with its game
 
     def end_game(self, reason: str = "ended") -> None:
         """End the game in progress without results (the last player left, or the operator ended it): saved as
@@ -225,7 +225,7 @@ class GameLauncher(EventDispatcher):
 
     def end(self) -> None:
         """Stop the game in progress and release its screen (the journal stays as it is)."""
-        if self.app.builder.built("seat_menus"):
+        if self.app.is_built("seat_menus"):
             self.app.seat_menus.close_all()
         if self._results_ev is not None:  # a finished game's results are not shown over what comes next
             self._results_ev.cancel()

@@ -29,8 +29,10 @@ from kivy.uix.screenmanager import Screen
 from kiosk.engine import GameSpec
 from kiosk.i18n import SOURCE, translator
 from kiosk.shell.howto import howto_text, players_text
+from kiosk.ui.focus import FocusFrame, window_box
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
+from kiosk.ui.typescale import min_text_px
 
 __all__ = ["PickerScreen", "GameCard", "TurnZone"]
 
@@ -129,9 +131,8 @@ class PickerScreen(Screen):
         self._fit_ev()
 
     def _fit_howto(self, *_a: Any) -> None:
+        # (Kivy's window opens on its first import: not when tools import this module)
         from kivy.core.window import Window
-
-        from kiosk.ui.typescale import min_text_px
 
         label = self.ids.howto_label
         if not self.howto_key or label.height < 2 or label.width < 2:
@@ -173,8 +174,6 @@ class PickerScreen(Screen):
             self.pick(keys[self.highlighted])
 
     def _highlight(self, index: int | None) -> None:
-        from kiosk.ui.focus import FocusFrame
-
         self.highlighted = index
         if index is None:
             if self._frame is not None:
@@ -190,8 +189,6 @@ class PickerScreen(Screen):
         Clock.schedule_once(self._place_frame, 0.05)  # the picker may have just turned: its cards move
 
     def _place_frame(self, *_a: Any) -> None:
-        from kiosk.ui.focus import window_box
-
         if self._frame is None or self.highlighted is None:
             return
         cards = list(self.card_widgets.values())

@@ -147,6 +147,7 @@ class ReplayCorners(Widget):
         return False
 
     def _layout(self, *_a: Any) -> None:
+        # (Kivy's window opens on its first import: not when tools import this module)
         from kivy.core.window import Window
 
         w, h = Window.size

@@ -191,7 +191,7 @@ class ReplayRoom:
         }
 
     def _start(self, session: ReplaySession, on_over: Callable[..., None], mode: str | None) -> None:
-        screen = self.app.launcher.screen_for(session.spec.key)
+        screen = self.app.game_screens.screen_for(session.spec.key)
         screen.begin(session)
         mark_badges(screen, session)  # each badge in its seat's language (no seat menu: nobody plays)
         session.mark_trays(screen, True)
@@ -214,7 +214,7 @@ class ReplayRoom:
 
     def stop(self) -> None:
         """Take the replay off the screen (attract mode moves on, a player arrived, Watch again ends)."""
-        from kiosk.ui import motion
+        from kiosk.ui import motion  # (the pieces' motion: loaded with the first game, off start-up)
 
         if self._ev is not None:
             self._ev.cancel()
@@ -227,7 +227,7 @@ class ReplayRoom:
             return
         session.stop()
         motion.clear()
-        screen = self.app.launcher.game_screens.get(session.spec.key)
+        screen = self.app.game_screens.get(session.spec.key)
         if screen is not None and screen.session is session:
             session.mark_trays(screen, False)
             screen.end()

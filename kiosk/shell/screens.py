@@ -5,13 +5,20 @@ game is played on the generic screen.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import gc
 import logging
 from collections.abc import Callable
 from typing import Any
 
+from kivy.clock import Clock
+
 from kiosk.inputs import InputHub
 from kiosk.seats import SeatMap
+from kiosk.ui import load_layouts
 from kiosk.ui.game import BaseGameScreen, GenericGameScreen, screen_class_for
+from kiosk.ui.seatzone import Oriented
 
 log = logging.getLogger("kiosk.shell.screens")
 
@@ -22,9 +29,6 @@ def give_back_memory(_dt: float = 0.0) -> None:
     """Collect what a let-go game screen left and give the freed heap back to the system (glibc's
     ``malloc_trim``; elsewhere only the collection). Without it a kiosk in attract mode keeps the high-water mark
     of its heaviest game screen (about 50 MB more under software OpenGL) while it shows the lighter ones."""
-    import contextlib
-    import ctypes
-    import gc
 
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):  # not glibc
@@ -62,8 +66,6 @@ class GameScreens(dict[str, BaseGameScreen]):
         return screen
 
     def _screen(self, key: str) -> BaseGameScreen:
-        from kiosk.ui import load_layouts
-
         load_layouts()  # the shell's looks a game screen uses (loaded after the first frame; at once if earlier)
         cls = GenericGameScreen if key in self._broken else screen_class_for(key)
         name = "game:generic" if cls is GenericGameScreen else f"game:{key}"
@@ -81,10 +83,6 @@ class GameScreens(dict[str, BaseGameScreen]):
         return screen
 
     def drop_others(self, keep: BaseGameScreen, sm: Any) -> None:
-        from kivy.clock import Clock
-
-        from kiosk.ui.seatzone import Oriented
-
         dropped = False
         for screen in {id(s): s for s in self.values()}.values():
             if screen is keep or screen.name in self.pinned or screen.name == sm.current:

@@ -19,6 +19,7 @@ from kiosk.ai import make_bot
 from kiosk.engine import GameSpec
 from kiosk.i18n import SOURCE, translator
 from kiosk.session import GameSession
+from kiosk.ui.seatzone import SeatBadge, TrayHelp
 
 if TYPE_CHECKING:
     from kiosk.shell.doors import SeatHelpDoor
@@ -31,7 +32,6 @@ __all__ = ["SeatHelp", "mark_badges"]
 def mark_badges(screen: Any, session: GameSession | None) -> None:
     """The "? Help / Leave" mark on the badges of the seats that have a seat menu now (and their trays' "?"); a
     badge's name and mark in its seat's language."""
-    from kiosk.ui.seatzone import SeatBadge, TrayHelp
 
     humans = set()
     if session is not None and not session.attract:
@@ -68,7 +68,7 @@ class SeatHelp:
         if session is None or session.attract:
             return None
         g = session.game_seat_of(table_index)
-        screen = self.app.launcher.game_screens.get(session.spec.key)
+        screen = self.app.game_screens.get(session.spec.key)
         if g is None or session.is_bot(g) or screen is None:
             return None
         zone = screen.panels.get(table_index)
@@ -79,7 +79,7 @@ class SeatHelp:
         on = self.hints_at(table_index)
         if on is None or self.app.session is None:
             return False
-        screen = self.app.launcher.game_screens[self.app.session.spec.key]
+        screen = self.app.game_screens[self.app.session.spec.key]
         screen.panels[table_index].hints = not on
         redraw = getattr(screen, "_redraw", None)
         if redraw is not None:
@@ -115,14 +115,14 @@ class SeatHelp:
             return ""
         if len(session.humans()) <= 1:
             log.info("the last player left the %s game: it ends unfinished", session.spec.key)
-            self.app.launcher.end_game("left")
+            self.app.end_game("left")
             return "ended"
         spec = session.spec
         wanted = self.app.cfg.bots.default_level
         level = wanted if wanted in spec.bots else next(iter(spec.bots))
         bot = make_bot(spec, level, g, session.seed * 1009 + g * 7919 + 2, self.app.bot_iterations)
         session.replace_with_bot(g, bot, level)
-        screen = self.app.launcher.game_screens.get(spec.key)
+        screen = self.app.game_screens.get(spec.key)
         if screen is not None and screen.session is session:
             screen.seat_to_bot(g)
             mark_badges(screen, session)

@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import safejson
+from kiosk.bestgames import choose_best, day_played
+from kiosk.engine import ChanceMismatch, RuleError, replay_acknowledged
 
 from .atomic import FolderLock, StorageError, atomic_write_bytes, ensure_writable_folder, fsync_dir
 
@@ -211,7 +213,6 @@ def replay_journal(loaded: LoadedJournal, spec: Any) -> tuple[Any, LoadedJournal
     ``seats`` leave the action out and ``good_size``/``ignored_bytes`` make a resume cut its lines off before
     appending. Raises what :func:`kiosk.engine.replay` raises for a journal that does not fit the game.
     """
-    from kiosk.engine import replay_acknowledged
 
     h = loaded.header
     if h is None:
@@ -703,7 +704,6 @@ class SavedGames:
     def keep(self) -> set[str]:
         """The archived journals pruning leaves: the day's best games (:mod:`kiosk.bestgames`, replayed in attract
         mode), kept until the next day even over the size limit."""
-        from kiosk.bestgames import choose_best, day_played
 
         lower = {k: bool(getattr(s, "lower_is_better", False)) for k, s in self.specs.items()}
         best = choose_best(day_played(self.archive, self._clock().date()), lower)
@@ -757,8 +757,6 @@ class SavedGames:
         return dest
 
     def _replay(self, loaded: LoadedJournal) -> tuple[Any, LoadedJournal]:
-        from kiosk.engine import ChanceMismatch, RuleError
-
         h = loaded.header
         assert h is not None
         spec = self.specs.get(h["game"])

@@ -141,21 +141,12 @@ def _sorted_in_pieces(items: list[Any], piece: int = 2000) -> list[Any]:
     return list(heapq.merge(*(sorted(items[i : i + piece]) for i in range(0, len(items), piece))))
 
 
-def _registry_lower_is_better(game: str) -> bool | None:
-    try:
-        from kiosk.games import GAMES
-    except Exception as exc:  # a half-written game must not take the high scores down
-        log.warning("game registry unavailable (%s); %r is ordered higher-is-better", exc, game)
-        return None
-    spec = GAMES.get(game)
-    return None if spec is None else bool(spec.lower_is_better)
-
-
 # --------------------------------------------------------------------------------------------- high scores
 class HighScores:
     """High-score boards and play counts in one crash-safe file (see the module docstring for the rules).
 
-    ``path``: the JSON file (its folder is created). ``lower_is_better``: per-game ordering overrides.
+    ``path``: the JSON file (its folder is created). ``lower_is_better``: per-game ordering (True: lower first; a
+    game not named: higher first), handed in by the caller (storage imports no game registry).
     ``max_entries`` / ``keep_best``: the per-game size cap. ``clock``: returns the current (aware) local time;
     tests pass a fake one.
 
@@ -183,7 +174,6 @@ class HighScores:
         self.chunk_size = max(1, chunk_size)
         self._clock = clock or _local_now
         self._overrides = {str(g): bool(v) for g, v in (lower_is_better or {}).items()}
-        self._order: dict[str, bool] = {}
         self._lock = threading.RLock()
         self._db = TinyDB(self.path, storage=AtomicJSONStorage, what="high scores")
         self._storage: AtomicJSONStorage = self._db.storage  # type: ignore[assignment]
@@ -220,7 +210,7 @@ class HighScores:
             return cls(path, **kwargs)
         except (StorageError, OSError) as exc:
             log.error("high scores unavailable: %s", exc)
-            return UnavailableHighScores(str(exc), Path(path))
+            return UnavailableHighScores(str(exc), Path(path), kwargs.get("lower_is_better"))
 
     def close(self) -> None:
         with self._lock:
@@ -339,13 +329,9 @@ class HighScores:
 
     # --- ordering ---------------------------------------------------------------------------------------
     def lower_is_better(self, game: str) -> bool:
-        """The ordering used for ``game``: override, else the registry's ``lower_is_better``, else False."""
-        if game not in self._order:
-            if game in self._overrides:
-                self._order[game] = self._overrides[game]
-            else:
-                self._order[game] = bool(_registry_lower_is_better(game))
-        return self._order[game]
+        """The ordering used for ``game``: as the caller's ``lower_is_better`` says (the kiosk passes every game's
+        and time trial's, from the registry it was given), else False (higher is better)."""
+        return self._overrides.get(game, False)
 
     def _key(self, game: str, score: int, at: datetime, seq: int) -> tuple[float, float, int]:
         return (score if self.lower_is_better(game) else -score, at.timestamp(), seq)
@@ -575,9 +561,12 @@ class UnavailableHighScores:
     quarantined = None
     last_write_bytes = 0
 
-    def __init__(self, reason: str, path: Path | None = None) -> None:
+    def __init__(
+        self, reason: str, path: Path | None = None, lower_is_better: Mapping[str, bool] | None = None
+    ) -> None:
         self.reason = reason
         self.path = path
+        self._lower = {str(g): bool(v) for g, v in (lower_is_better or {}).items()}
 
     def add(self, game: str, name: str, score: int, **details: Any) -> ScoreEntry:
         raise StorageUnavailable(self.reason)
@@ -621,7 +610,7 @@ class UnavailableHighScores:
         return {}
 
     def lower_is_better(self, game: str) -> bool:
-        return bool(_registry_lower_is_better(game))
+        return self._lower.get(game, False)
 
     def close(self) -> None:
         pass

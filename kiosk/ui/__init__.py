@@ -35,14 +35,14 @@ ORDER = (
 
 
 def layouts_dir() -> Path:
-    import layouts
+    import layouts  # (the kv files: read when the layouts load, not when the kit is imported)
 
     return Path(layouts.__file__).parent
 
 
 def load_kv(path: Path | str) -> bool:
     """Load one ``.kv`` file unless it is loaded already; True when loaded now."""
-    from kivy.lang import Builder
+    from kivy.lang import Builder  # (Kivy's kv parser: only when the layouts load)
 
     key = str(path)
     if key in _LOADED or key in Builder.files:

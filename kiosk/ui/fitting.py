@@ -14,6 +14,8 @@ from kivy.properties import NumericProperty
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
+from kiosk.ui.typescale import min_text_px
+
 __all__ = ["ShrinkToFit", "FitLabel", "FitButton", "fits", "laid_out"]
 
 
@@ -71,9 +73,8 @@ class ShrinkToFit:
             self.fbind(prop, self._fit_trigger)
 
     def _fit(self, *_a: Any) -> None:
+        # (Kivy's window opens on its first import: not when tools import this module)
         from kivy.core.window import Window
-
-        from kiosk.ui.typescale import min_text_px
 
         if self.base_size <= 0 or self.width < 2 or self.height < 2 or not self.text:
             if self.base_size > 0:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.graphics import Color, Line
 from kivy.properties import ListProperty, NumericProperty, StringProperty
@@ -529,7 +530,6 @@ def _layout_now(root: Any) -> None:
 
 def _u() -> float:
     """The app's size unit (1 at 1080 px), 1 without a running kiosk."""
-    from kivy.app import App
 
     app = App.get_running_app()
     return float(getattr(app, "u", 1.0)) if app is not None else 1.0

@@ -20,9 +20,15 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.animation import Animation
+from kivy.app import App
 from kivy.graphics import Color, Line, PopMatrix, PushMatrix, Rectangle, Rotate, RoundedRectangle
 from kivy.properties import NumericProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
+
+from kiosk.ui.pieces import Picture
+from kiosk.ui.typescale import face, px
 
 __all__ = [
     "Ghost",
@@ -120,6 +126,7 @@ class Ghost(Widget):
 
 
 def _window() -> Any:
+    # (Kivy's window opens on its first import: not when tools import this module)
     from kivy.core.window import Window
 
     return Window
@@ -241,12 +248,6 @@ def banner(
     """A short celebration over ``target``: a panel with a picture (``party``, ``kensei``, ...) and ``text``,
     turned by ``rotation`` (the seat model's rotation of the seat it celebrates, 0 for the shared centre). It
     pops in (250 ms), stays, and fades out (350 ms): about ``seconds`` in all (1-2 s). It takes no touches."""
-    from kivy.app import App
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.label import Label
-
-    from kiosk.ui.pieces import Picture
-    from kiosk.ui.typescale import face, px
 
     app = App.get_running_app()
     u = float(getattr(app, "u", 1.0) or 1.0)

@@ -23,6 +23,8 @@ import os
 import sys
 from pathlib import Path
 
+from kiosk.config import default_state_dir
+
 log = logging.getLogger("kiosk.ui.pictures")
 
 __all__ = [
@@ -61,7 +63,7 @@ def gather_pictures() -> dict[str, str]:
     """The shell's pictures and every registered game's (``kiosk.games.<key>.look.PICTURES``). Ingredient names
     are the engines' kind names through :func:`picture_name` ("Cream Cheese" -> ``cream_cheese``). Two games may
     share a picture name only with the same glyph."""
-    from kiosk.games import GAMES, look_of
+    from kiosk.games import GAMES, look_of  # (the registry, read when the table of pictures is made; to be handed in)
 
     found = dict(SHELL_PICTURES)
     for key in GAMES:
@@ -92,7 +94,6 @@ def cache_dir() -> Path:
     home = os.environ.get("KIVY_HOME")
     if home:
         return Path(home) / "pictures"
-    from kiosk.config import default_state_dir
 
     return default_state_dir() / "kivy" / "pictures"
 
@@ -108,7 +109,7 @@ def build_atlas(folder: Path, font: Path | None = None) -> Path:
 
     Returns the ``.atlas`` path. Raises ``OSError`` if the font cannot be read and ``ImportError`` without
     Pillow (:func:`ensure_atlas` turns both into "no pictures")."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw, ImageFont  # (Pillow's drawing: only when the atlas is rendered)
 
     font = font or font_path()
     face = ImageFont.truetype(str(font), GLYPH_PX)

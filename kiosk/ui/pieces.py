@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
@@ -27,7 +28,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.ui import pictures
 from kiosk.ui.shapes import rounded_box
-from kiosk.ui.typescale import min_text_px, register_fonts
+from kiosk.ui.typescale import face, min_text_px, register_fonts
 
 __all__ = [
     "Category",
@@ -64,7 +65,7 @@ _CATEGORIES: dict[str, Category] = {}
 def categories() -> dict[str, Category]:
     """Every registered game's ingredient categories (``kiosk.games.<key>.look.CATEGORIES``), read once."""
     if not _CATEGORIES:
-        from kiosk.games import GAMES, look_of
+        from kiosk.games import GAMES, look_of  # (the registry, read when first asked; to be handed in)
 
         for key in GAMES:
             for name, (symbol, rgba, title) in dict(getattr(look_of(key), "CATEGORIES", {})).items():
@@ -153,13 +154,13 @@ class Tile(ButtonBehavior, Widget):
     @property
     def symbol_px(self) -> float:
         """The corner symbol's font size: a fraction of the square, never under the reading minimum."""
+        # (Kivy's window opens on its first import: not when tools import this module)
         from kivy.core.window import Window
 
         return max(min_text_px(Window.size), min(self.size) * 0.17)
 
     def redraw(self, *_a: Any) -> None:
         """Draw the square as its properties say (called once a frame at most, after any change)."""
-        from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 
         x, y, w, h = self.x, self.y, self.width, self.height
         side = min(w, h)
@@ -245,9 +246,8 @@ def text_texture(text: str, px: float, bold: bool = False) -> Any:
     key = (text, max(1, int(round(px))), bold)
     tex = _TEXTURES.get(key)
     if tex is None:
+        # (a Kivy core provider: chosen on first import, once Kivy is set up)
         from kivy.core.text import Label as CoreLabel
-
-        from kiosk.ui.typescale import face
 
         core = CoreLabel(text=text, font_size=key[1], bold=bold, font_name=face(text))
         core.refresh()

@@ -346,6 +346,7 @@ def _fits(text: str, width: float, height: float, font_size: float, font_name: s
 
 @functools.lru_cache(maxsize=64)
 def _extents(font_name: str, font_size: float) -> Callable[[str], tuple[int, int]]:
+    # (a Kivy core provider: chosen on first import, once Kivy is set up)
     from kivy.core.text import Label as CoreLabel
 
     core = CoreLabel(font_name=font_name, font_size=font_size)
@@ -466,7 +467,7 @@ class PrivateTray(BoxLayout):
         )
 
     def on_bot(self, _w: Any, bot: bool) -> None:
-        from kiosk.ui import pictures
+        from kiosk.ui import pictures  # (the pictures' table reads every game's look: off start-up)
 
         self.bot_picture = pictures.picture("bot") if bot else ""
 

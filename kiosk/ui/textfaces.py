@@ -229,6 +229,7 @@ class _Canvas:
         lib.SDL_FreeSurface(st)
 
     def get_data(self) -> Any:
+        # (a Kivy core provider: chosen on first import, once Kivy is set up)
         from kivy.core.image import ImageData
 
         pixels = ctypes.string_at(self.surface.contents.pixels, self.w * self.h * 4)
@@ -295,6 +296,7 @@ _kivys: dict[str, Any] = {}  # Kivy's own methods, while ours are installed
 def install() -> bool:
     """Make Kivy's SDL2 text provider draw through one open face per font file (once; True when it does)."""
     global _faces
+    # (a Kivy core provider: chosen on first import, once Kivy is set up)
     from kivy.core.text import Label as CoreLabel
 
     if _kivys:
@@ -328,6 +330,7 @@ def _patch(cls: Any) -> bool:
 def uninstall() -> None:
     """Give Kivy's provider its own methods back (a face per size again; the faces opened here stay open for
     :func:`install` to use again)."""
+    # (a Kivy core provider: chosen on first import, once Kivy is set up)
     from kivy.core.text import Label as CoreLabel
 
     for name, method in _kivys.items():

@@ -66,7 +66,7 @@ class TouchPlanned(Protocol):
 
 def buttons_of(root: Any) -> list[Any]:
     """The enabled, visible, on-screen buttons under ``root``."""
-    from kivy.uix.button import Button
+    from kivy.uix.button import Button  # (only to tell a button apart, when a plan is made: off start-up)
 
     return [
         w

@@ -25,6 +25,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from kiosk.i18n import cjk_font_id, font_for, register_cjk
+from kiosk.ui import textfaces
+
 log = logging.getLogger("kiosk.ui.typescale")
 
 __all__ = [
@@ -98,9 +101,8 @@ _registered = False
 def register_fonts() -> bool:
     """Register ``KioskSans``, ``KioskSymbols`` and the CJK face with Kivy (once). True when Inter is used."""
     global _registered
+    # (a Kivy core provider: chosen on first import, once Kivy is set up)
     from kivy.core.text import LabelBase
-
-    from kiosk.i18n import register_cjk
 
     inter = inter_paths()
     if not _registered:
@@ -111,7 +113,6 @@ def register_fonts() -> bool:
         else:
             LabelBase.register(SANS, str(inter[0]), fn_bold=str(inter[1]))
         LabelBase.register(SYMBOLS, DEJAVU, fn_bold=bold)
-        from kiosk.ui import textfaces
 
         one_face = textfaces.install()  # one open face per font file, at every size
         if not one_face:
@@ -136,13 +137,12 @@ def share_fonts_by_pixel_size() -> bool:
     font file opened again whenever the 64-font cache evicts one during layout. 200 labels in 200 sizes cost
     80 MB more than in one size. Keyed by the whole size they share one font, and the text is drawn exactly
     as before (the same ``int(font_size)`` is opened). Other text providers are left alone. True when set."""
+    # (a Kivy core provider: chosen on first import, once Kivy is set up)
     from kivy.core.text import Label as CoreLabel
 
     if CoreLabel.__name__ != "LabelSDL2":
         log.info("text provider %s: fonts are cached as Kivy does", CoreLabel.__name__)
         return False
-
-    from kiosk.i18n import cjk_font_id
 
     def _get_font_id(self: Any) -> str:
         options = self.options
@@ -169,7 +169,7 @@ def covers(ch: str) -> bool:
 
 
 def _ink(font: Any, ch: str) -> bytes:
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # (Pillow: only when a glyph's coverage is probed)
 
     im = Image.new("L", (48, 48))
     ImageDraw.Draw(im).text((8, 4), ch, font=font, fill=255)
@@ -182,7 +182,7 @@ def _probe() -> tuple[Any, bytes] | None:
     if inter is None:
         return None
     try:
-        from PIL import ImageFont
+        from PIL import ImageFont  # (Pillow: only when a glyph's coverage is probed)
 
         font = ImageFont.truetype(str(inter[0]), 24)
         return font, _ink(font, "\U000f0000")  # a private-use code point: what a missing glyph draws
@@ -203,7 +203,6 @@ def cjk_face(text: str) -> str:
     """The CJK face (:data:`kiosk.i18n.CJK`) when ``text`` holds Japanese (kana, kanji, full-width forms) and the
     face is registered, else ``""``: kv rules write ``font_name: cjk_face(self.text) or FONT`` for a text that is
     Japanese only sometimes (a board's rows, a game's words not yet translated)."""
-    from kiosk.i18n import font_for
 
     if any("\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" for ch in text):
         return font_for("ja")

@@ -429,7 +429,7 @@ def test_every_door_member_is_used_by_its_room() -> None:
 
 
 #: Function-local imports still without their reason (kiosk/shell/howto.py: another branch is changing it).
-UNREASONED = {"kiosk/shell/howto.py": 3}
+UNREASONED: dict[str, int] = {}
 
 
 def test_every_function_local_import_says_why() -> None:

@@ -132,7 +132,7 @@ class AttractDirector:
         else:
             top, today = app.scores.top(key, 5), app.scores.top_today(key, 5)
             rows = board_rows(top, tr=tr), board_rows(today, tr=tr)
-            app.attract_screen.show_boards(title, *rows, event=app.event_rows(key))
+            app.attract_screen.show_boards(title, *rows, event=app.event_rows(key, tr))
         app.show("attract")
 
     # ---------------------------------------------------------------------------------------------- bots' game

@@ -4,9 +4,8 @@ both sides: the room uses nothing its door does not name, and the app provides e
 
 A door names only what its room uses, and never another room (``tests/test_house.py`` checks): where a room needs
 another room's work, the router offers a narrow method (:class:`kiosk.shell.routes.Routes`, e.g. ``stop_bots``).
-Only the router changes the table's mode and its shared parts: rooms ask it through ``show``, ``use_config``,
-``use_stores``, ``use_sounds`` and ``quit``. The game in progress is published by the launcher as its
-Kivy property ``session`` and re-published by the router as ``app.session``: the one way the other rooms see it.
+Only the router changes the table's mode and shared parts (rooms ask: ``show``, ``use_config``, ``use_stores``,
+``use_sounds``, ``quit``); the launcher's ``session`` (re-published as ``app.session``) is the game in progress.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
 
     from kiosk.config import Config, LoadedConfig
     from kiosk.engine import Event, GameSpec
+    from kiosk.i18n import Translator
     from kiosk.inputs import HardwareInputs, InputHub
     from kiosk.pin import PinGuard
     from kiosk.seats import SeatMap
@@ -79,7 +79,7 @@ class AttractDoor(Protocol):
     @property
     def first_frame_at(self) -> float | None: ...
     def ensure_ready(self, guests: bool = False) -> None: ...
-    def event_rows(self, key: str) -> tuple[str, list[str]]: ...
+    def event_rows(self, key: str, tr: Translator | None = None) -> tuple[str, list[str]]: ...
     def on_game_change(self, session: GameSession, events: list[Event]) -> None: ...
     def resume_game(self, offer: UnfinishedGame) -> None: ...
     def refresh_replays(self) -> None: ...

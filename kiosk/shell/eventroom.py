@@ -28,6 +28,7 @@ from kiosk.events.contract import ContractError, new_record
 from kiosk.shell.attractscreen import board_rows
 
 if TYPE_CHECKING:
+    from kiosk.i18n import Translator
     from kiosk.shell.doors import EventsDoor
 
 log = logging.getLogger("kiosk.shell.events")
@@ -123,16 +124,17 @@ class EventRoom:
         """The event's board as its service last published it (None: unpaired, or none yet)."""
         return self.link.board if self.link is not None else None
 
-    def board_rows(self, key: str, n: int = 5) -> tuple[str, list[str]]:
+    def board_rows(self, key: str, tr: Translator | None = None, n: int = 5) -> tuple[str, list[str]]:
         """The event's name and its best ``n`` at the game ``key`` as attract mode's board lines (from the
-        retained board), or ``("", [])`` when unpaired or no board has come yet."""
+        retained board; places written the way of ``tr``'s language, as the table's own boards beside them), or
+        ``("", [])`` when unpaired or no board has come yet."""
         board = self.board
         if board is None:
             return "", []
 
         rows = board["games"].get(key, {}).get("all", [])
         entries = [SimpleNamespace(name=r["initials"], score=r["score"]) for r in rows]
-        return str(board.get("title") or board["event"])[:40], board_rows(entries, n)
+        return str(board.get("title") or board["event"])[:40], board_rows(entries, n, tr=tr)
 
     def game_over(self, session: Any, key: str, players: list[dict[str, Any]], lower_is_better: bool = False) -> None:
         """A finished game's final results on the board ``key`` (``players`` as the contract has them): into the

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from kiosk.config import Config
     from kiosk.engine import Event, GameSpec
+    from kiosk.i18n import Translator
     from kiosk.session import GameSession
     from kiosk.shell.attract import AttractDirector
     from kiosk.shell.build import LazyBuild
@@ -197,9 +198,9 @@ class Routes:
         return self.replays.watch_again(journal_id, languages)
 
     # ---------------------------------------------------------------------------------------------- the event
-    def event_rows(self, key: str) -> tuple[str, list[str]]:
-        """The event's board for ``key`` (its title and rows; empty without an event)."""
-        return self.events.board_rows(key)
+    def event_rows(self, key: str, tr: Translator | None = None) -> tuple[str, list[str]]:
+        """The event's board for ``key`` (its title and rows, in ``tr``'s way; empty without an event)."""
+        return self.events.board_rows(key, tr)
 
     def event_status(self) -> Mapping[str, object]:
         return self.events.status()

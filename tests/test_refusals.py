@@ -131,3 +131,20 @@ def test_the_fallbacks_speak_the_readers_language() -> None:
         == "Circle card flipped: Chop"
     )
     assert [board_rank(1), board_rank(1, translator("ja")), board_rank(2, translator("es"))] == ["1.", "1位", "2.º"]
+
+
+def test_a_board_writes_its_places_the_readers_way_and_keeps_the_latin_line_pitch() -> None:
+    from types import SimpleNamespace
+
+    from kiosk.i18n import CJK, register_cjk
+    from kiosk.shell.attractscreen import board_rows, board_text
+
+    entries = [SimpleNamespace(name=n, score=s) for n, s in (("AKI", 40), ("[B]", 33))]
+    rows = board_rows(entries, tr=translator("ja"))
+    assert rows == ["1位  AKI   40", "2位  [B]   33"]
+    assert board_text(board_rows(entries), 20) == "1.  AKI   40\n2.  &bl;B&br;   33"  # a name is never markup
+    assert register_cjk(), "fonts-noto-cjk is installed by test.sh"
+    # the place's 位 in the CJK face at the Latin digits' height (a step smaller); a row of words at full size
+    assert board_text(rows, 20).split("\n")[0] == f"1[font={CJK}][size=16]位[/size][/font]  AKI   40"
+    none = board_rows([], tr=translator("ja"))
+    assert board_text(none, 20) == f"[font={CJK}]{none[0]}[/font]" and not LATIN.findall(none[0])

@@ -21,6 +21,7 @@ the boards, the title and the resume offer speak the table's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,13 +38,15 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
-from kiosk.i18n import N_, SOURCE, Translator, translator
+from kiosk.i18n import N_, SOURCE, Translator, font_for, translator
 from kiosk.ui.seatzone import SeatZone
 from kiosk.ui.speaks import Speaks
 from kiosk.ui.words import board_rank
 
 __all__ = [
+    "board_text",
     "AttractScreen",
     "BoardView",
     "CallZone",
@@ -79,6 +82,29 @@ def board_rows(
     tr = tr or translator(SOURCE)
     rows = [f"{board_rank(i, tr)}  {e.name:<3}   {fmt(e.score)}" for i, e in enumerate(entries[:n], start=1)]
     return rows or [tr.gettext("(no scores yet)")]
+
+
+#: a run of Japanese (kana, kanji, full-width forms: :func:`kiosk.ui.typescale.cjk_face`'s ranges)
+_CJK_RUN = re.compile("[\u3000-\u9fff\uff00-\uffef]+")
+
+
+def board_text(rows: Sequence[str], font_size: float) -> str:
+    """A board's rows as one markup text for a label in the Latin face at ``font_size``: in a row with a name and a
+    score, a Japanese run (the place's 位) is set in the CJK face a step smaller, where an ideograph stands as tall as
+    the Latin digits beside it, so the rows keep the Latin face's line pitch (the CJK face's line box is a fifth
+    taller: five such rows did not fit the half-centre at 1280x800, and Kivy drops a last line that does not fit).
+    A row wholly in words ("(no scores yet)") is in the CJK face at full size."""
+    cjk = font_for("ja")
+    small = f"[font={cjk}][size={max(1, round(font_size * 0.8))}]\\g<0>[/size][/font]"
+    lines = []
+    for row in rows:
+        text = escape_markup(row)
+        if cjk and _CJK_RUN.search(row) and any(ch.isascii() and ch.isalnum() for ch in row):
+            text = _CJK_RUN.sub(small, text)
+        elif cjk and _CJK_RUN.search(row):
+            text = f"[font={cjk}]{text}[/font]"
+        lines.append(text)
+    return "\n".join(lines)
 
 
 def offer_question(offer: Any, tr: Translator) -> str:

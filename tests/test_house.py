@@ -155,6 +155,25 @@ def test_every_engine_is_written_the_same_way() -> None:
     print("\n".join(checked))
 
 
+def test_a_games_words_are_in_its_words_py() -> None:
+    """One name for a game's words in every game folder: ``words.py`` holds the texts code composes (the last moves
+    in words, ``<key>_event_text``, which the how-to's demo finds there); no game keeps them in a file of another
+    name, and no screen defines them."""
+    import importlib
+
+    for game in GAMES:
+        folder = KIOSK / "games" / game
+        assert not {"names.py", "texts.py"} & {p.name for p in folder.iterdir()}, game
+        words = importlib.import_module(f"kiosk.games.{game}.words")
+        assert callable(getattr(words, f"{game}_event_text", None)), f"{game}: no {game}_event_text in words.py"
+        screen = folder / "screen.py"
+        if screen.exists():
+            defined = {
+                n.name for n in ast.parse(screen.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)
+            }
+            assert not {n for n in defined if n.endswith(("_event_text", "_action_label"))}, game
+
+
 def test_the_readme_layout_table_matches_the_tree() -> None:
     """Every path in the first column of the README's "Layout" table exists (``<key>``: every game folder)."""
     import re

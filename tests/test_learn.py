@@ -46,7 +46,7 @@ def test_points_text_is_singular_for_one() -> None:
 
 def test_event_words_are_singular_for_one() -> None:
     from kiosk.engine import Event
-    from kiosk.games.makoto.screen import makoto_event_text
+    from kiosk.games.makoto.words import makoto_event_text
 
     text = makoto_event_text(Event("round_won", 0, {"cards": [25], "points": 5}), lambda g: "Ann", str)
     assert text == "Ann won the round: 1 card, 5 points"

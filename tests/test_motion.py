@@ -286,7 +286,7 @@ def child_main(tmp: Path, out: Path) -> None:
 
     def makoto_play_flies_kensei_and_log() -> None:
         from kiosk.games.makoto.actions import EndTurn
-        from kiosk.games.makoto.screen import makoto_event_text
+        from kiosk.games.makoto.words import makoto_event_text
 
         positions = ["south-west", "west", "north-east", "east"]
         session = start("makoto", positions)

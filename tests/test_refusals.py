@@ -16,7 +16,7 @@ from kiosk.ai import pick
 from kiosk.engine import Action, RuleError, State
 from kiosk.games import GAMES
 from kiosk.games.makoto.words import error_text
-from kiosk.games.takoyaki.texts import rule_error_text
+from kiosk.games.takoyaki.words import rule_error_text
 from kiosk.i18n import LANGUAGES, Translator, translator
 from kiosk.ui.words import join_names, list_separator, refusal_text
 

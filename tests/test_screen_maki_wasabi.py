@@ -171,8 +171,8 @@ def engine_events(key: str, games: int = 3) -> tuple[set[str], list[Any]]:
 
 @pytest.mark.parametrize("key", ["maki", "wasabi"])
 def test_every_event_reads_as_words(key: str) -> None:
-    from kiosk.games.maki.screen import maki_event_text
-    from kiosk.games.wasabi.screen import wasabi_event_text
+    from kiosk.games.maki.words import maki_event_text
+    from kiosk.games.wasabi.words import wasabi_event_text
     from kiosk.ui.words import cell_name, fallback_event_text
 
     fmt = maki_event_text if key == "maki" else wasabi_event_text
@@ -202,8 +202,8 @@ def test_every_event_reads_as_words(key: str) -> None:
 
 def test_unknown_event_kind_still_reads_as_words() -> None:
     from kiosk.engine import Event
-    from kiosk.games.maki.screen import maki_event_text
-    from kiosk.games.wasabi.screen import wasabi_event_text
+    from kiosk.games.maki.words import maki_event_text
+    from kiosk.games.wasabi.words import wasabi_event_text
 
     ev = Event("sauce_spilled", 1, {"on_square": {"row": 2}, "how_much": [1, 2], "kind": "soy_sauce"})
     for fmt in (maki_event_text, wasabi_event_text):

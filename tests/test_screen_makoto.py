@@ -134,7 +134,7 @@ class Table:
         """One step for a human seat, through touches: choose by the screen's enabled widgets only."""
         from kiosk.games.makoto.actions import Play
         from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY
-        from kiosk.games.makoto.screen import card_text
+        from kiosk.games.makoto.words import card_text
 
         panel = self.panel(position)
         st = self.app.session.state

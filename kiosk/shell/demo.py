@@ -9,7 +9,7 @@ each a kind, ``None`` or a stack of kinds) with ``cols``/``columns``, the board 
 ``grills`` list of Takoyaki grills: the first seat's grill, a raw ball as a takoyaki, a fried one as a flame).
 Nothing of a seat's hidden things is shown: captions and boards come from the public view and the events.
 
-Captions use the game's own formatter when its screen module has one (``kiosk.games.<key>.screen`` defining
+Captions use the game's own formatter when its words module has one (``kiosk.games.<key>.words`` defining
 ``<key>_event_text(event, who, square, tr=...)``), else a readable fallback, in the reader's language (``tr``: the
 seat's translator in the game's domain; a formatter without ``tr`` writes English).
 """
@@ -42,7 +42,7 @@ class DemoFrame:
 def _formatter(spec: GameSpec, tr: Translator) -> Callable[[Event, Callable[[int | None], str], Any], str] | None:
     """The game's event formatter, speaking ``tr``'s language when it takes a ``tr`` (else English)."""
     try:
-        module = importlib.import_module(f"kiosk.games.{spec.key}.screen")
+        module = importlib.import_module(f"kiosk.games.{spec.key}.words")
     except ImportError:
         return None
     fn = getattr(module, f"{spec.key}_event_text", None)

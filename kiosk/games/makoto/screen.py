@@ -28,7 +28,7 @@ from kiosk.games.makoto.pieces import MakotoCard
 from kiosk.games.makoto.rules import BLIND, ORACLE_STEP, PLAY, MakotoState, classify
 from kiosk.games.makoto.touches import makoto_plan
 from kiosk.games.makoto.views import MakotoView
-from kiosk.games.makoto.words import (  # noqa: F401  (makoto_event_text: the how-to's demo finds it here)
+from kiosk.games.makoto.words import (
     Worded,
     card_text,
     cards_text,

@@ -16,7 +16,7 @@ from kiosk.i18n import N_
 #: The three faults of the rulebook, as the screen reports them:
 #: a ball dragged off the grill (it fell), more than two contacts on the grill at once (a hand touched it),
 #: a ball dragged more than one space or over another ball (it was picked up). The texts are marked (``N_``) and
-#: translated where shown (:mod:`kiosk.games.takoyaki.texts`).
+#: translated where shown (:mod:`kiosk.games.takoyaki.words`).
 FAULT_KINDS = ("ball_fell_off", "hand_on_grill", "ball_picked_up")
 FAULT_TEXT = {
     "ball_fell_off": N_("a ball fell off the grill"),

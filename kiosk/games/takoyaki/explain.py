@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kiosk.games.takoyaki.deck import catalogue
 from kiosk.games.takoyaki.rules import ORDERS_TO_WIN
-from kiosk.games.takoyaki.texts import band_text
+from kiosk.games.takoyaki.words import band_text
 from kiosk.i18n import Translator
 from kiosk.shell.howto import HowToStep
 

@@ -18,7 +18,7 @@ from kiosk.games.takoyaki.actions import Fault, Push, Turn
 from kiosk.games.takoyaki.grill import COLS, NEIGHBOURS, ROWS, SPACES, colour_of, is_fried
 from kiosk.games.takoyaki.look import BALL_LETTER, BALL_RGBA
 from kiosk.games.takoyaki.pieces import TakoBall, TakoOrderCard
-from kiosk.games.takoyaki.texts import ball_letters
+from kiosk.games.takoyaki.words import ball_letters
 from kiosk.i18n import translator
 from kiosk.ui import load_kv, pictures
 from kiosk.ui.hold import HoldExplains

@@ -11,7 +11,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.widget import Widget
 
 from kiosk.games.takoyaki.look import BALL_LETTER, BALL_RGBA
-from kiosk.games.takoyaki.texts import ball_letters
+from kiosk.games.takoyaki.words import ball_letters
 from kiosk.i18n import translator
 from kiosk.ui import load_kv, pictures
 from kiosk.ui.typescale import register_fonts
@@ -29,7 +29,7 @@ class TakoBall(Widget):
 
     colour = NumericProperty(1)
     fried = BooleanProperty(False)
-    #: The letters of red, green and blue in the reader's language (:func:`kiosk.games.takoyaki.texts.ball_letters`)
+    #: The letters of red, green and blue in the reader's language (:func:`kiosk.games.takoyaki.words.ball_letters`)
     #: and the face they are set in ("": the usual one; the CJK face for Japanese).
     letters = StringProperty("".join(BALL_LETTER.values()))
     face = StringProperty("")

@@ -35,19 +35,17 @@ from kiosk.games.takoyaki.grillview import (
 from kiosk.games.takoyaki.pieces import TakoOrderCard
 from kiosk.games.takoyaki.rules import TakoyakiState
 from kiosk.games.takoyaki.solver import solve
-from kiosk.games.takoyaki.texts import (
+from kiosk.games.takoyaki.touches import takoyaki_plan
+from kiosk.games.takoyaki.views import TakoyakiView
+from kiosk.games.takoyaki.words import (
     MATCHED_HINT,
-    OUT_TEXT,
     PUSH_HINT,
     TURN_HINT,
     band_text,
     out_reason,
     race_time,
     rule_error_text,
-    takoyaki_event_text,
 )
-from kiosk.games.takoyaki.touches import takoyaki_plan
-from kiosk.games.takoyaki.views import TakoyakiView
 from kiosk.i18n import Translator, translator
 from kiosk.inputs import SeatEvent
 from kiosk.session import GameSession
@@ -69,8 +67,6 @@ __all__ = [
     "MoveMark",
     "OrderCard",
     "hint_text",
-    "takoyaki_event_text",
-    "OUT_TEXT",
 ]
 
 PARKED_DELAY = 1e9  # the session's own bot scheduler is parked at this delay while the screen paces bots

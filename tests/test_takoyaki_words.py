@@ -1,10 +1,10 @@
-"""Takoyaki's words in the reader's language (kiosk/games/takoyaki/texts.py): hints, refusals, plurals, the race
+"""Takoyaki's words in the reader's language (kiosk/games/takoyaki/words.py): hints, refusals, plurals, the race
 clock, the balls' letters and the events of the how-to's demo; English stays the default."""
 
 from __future__ import annotations
 
 from kiosk.engine import Event
-from kiosk.games.takoyaki.texts import (
+from kiosk.games.takoyaki.words import (
     PUSH_HINT,
     TURN_HINT,
     ball_letters,

@@ -20,7 +20,7 @@ from kiosk.engine import Action
 from kiosk.ui import pictures
 from kiosk.ui.fitting import laid_out
 from kiosk.ui.hold import HoldExplains
-from kiosk.ui.pieces import ActionCard, Ingredient, RecipeCard, Tile, category_of
+from kiosk.ui.pieces import ActionCard, Ingredient, Pictured, RecipeCard, Tile
 from kiosk.ui.typescale import face, min_target_px, min_text_px
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ class BoardTile(Tile):
         return bool(super().on_touch_down(touch))
 
 
-class TileChoice(HoldExplains, ButtonBehavior, Widget):
+class TileChoice(HoldExplains, Pictured, ButtonBehavior, Widget):
     """A tile the acting seat may take or place: in the centre's pantry (public picks: Maki's Take, Wasabi!'s
     DrawTile) or in the seat's tray (its hand: Wasabi!'s tiles to place, the starting tiles to give). A tap is
     :meth:`choose`; a drag onto a board square drops it there (:meth:`BoardScreen.drop_tile`). Its look
@@ -130,12 +130,7 @@ class TileChoice(HoldExplains, ButtonBehavior, Widget):
     symbol readable at the smallest reading size, the name in fine print, a thick frame when chosen. Only ever on
     screen (and enabled) while choosable."""
 
-    kind = StringProperty("")
-    category = StringProperty("")
     label = StringProperty("")
-    source = StringProperty("")
-    symbol = StringProperty("")
-    rgba = ListProperty([0.8, 0.8, 0.8, 1])
     selected = BooleanProperty(False)
     #: "pick": choosing it applies its action at once (``action``); "hand": choosing it selects it for placing.
     mode = StringProperty("pick")
@@ -146,13 +141,6 @@ class TileChoice(HoldExplains, ButtonBehavior, Widget):
         super().__init__(**kw)
         self.screen = screen
         self.action = action
-        self.bind(kind=self._look, category=self._look)
-        self._look()
-
-    def _look(self, *_a: Any) -> None:
-        cat = category_of(self.category)
-        self.source = pictures.picture(self.kind) if self.kind else ""
-        self.symbol, self.rgba = cat.symbol, list(cat.rgba)
 
     @staticmethod
     def units(text: str) -> int:

@@ -38,6 +38,7 @@ __all__ = [
     "Picture",
     "FinePrint",
     "Ingredient",
+    "Pictured",
     "Tile",
     "text_texture",
     "RecipeCard",
@@ -265,14 +266,16 @@ class FinePrint(Label):
     must_read = BooleanProperty(False)
 
 
-class Ingredient(Widget):
-    """One ingredient of a recipe card: its picture on its category's colour, and the category symbol."""
+class Pictured:
+    """Mixin (before ``Widget``): an ingredient's ``kind`` and ``category`` give its ``source`` (its picture in the
+    atlas), ``symbol`` and ``rgba`` (its category's), kept up to date as they change."""
 
     kind = StringProperty("")
     category = StringProperty("")
     source = StringProperty("")
     symbol = StringProperty("")
     rgba = ListProperty(list(UNKNOWN.rgba))
+    bind: Any  # (the widget's)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -283,6 +286,10 @@ class Ingredient(Widget):
         cat = category_of(self.category)
         self.source = pictures.picture(self.kind) if self.kind else ""
         self.symbol, self.rgba = cat.symbol, list(cat.rgba)
+
+
+class Ingredient(Pictured, Widget):
+    """One ingredient of a recipe card: its picture on its category's colour, and the category symbol."""
 
 
 class RecipeCard(Widget):

@@ -503,7 +503,7 @@ class MakiState(GameState[MakiView]):
         """Check that ``seat`` may play ``card`` now (raises), without changing anything."""
         held = self.held[seat]
         if not any(c == card for c, _ in held):
-            raise RuleError("You do not hold a {card} card", card=card)
+            raise RuleError("You hold no {card} card", card=card)
         if not any(c == card and not fresh for c, fresh in held):
             raise RuleError("You gained this {card} card this turn; you can play it from your next turn", card=card)
 
@@ -666,7 +666,7 @@ class MakiState(GameState[MakiView]):
         held = self.held[seat]
         idx = [i for i, (c, _) in enumerate(held) if c == a.card]
         if not idx:
-            raise RuleError("You do not hold a {card} card", card=a.card)
+            raise RuleError("You hold no {card} card", card=a.card)
         fresh = [i for i in idx if held[i][1]]
         del held[(fresh or idx)[0]]
         self.discards.append(a.card)

@@ -32,7 +32,7 @@ def maki_event_text(
     k = ev.kind
     _ = tr.gettext
     if k == "took":
-        return _("{player} took a {tile} tile from the Pantry").format(player=p, tile=name(tr, d["kind"]))
+        return _("{player} took {tile} from the Pantry").format(player=p, tile=name(tr, d["kind"]))
     if k == "placed":
         if d.get("teacup"):
             return _("{player} placed {tile} on {square} (lifting its teacup)").format(
@@ -78,7 +78,7 @@ def maki_event_text(
     if k == "gained":
         return _("{player} took the {card} card").format(player=p, card=name(tr, d["card"]))
     if k == "discarded":
-        return _("{player} discarded a {card} card").format(player=p, card=name(tr, d["card"]))
+        return _("{player} discarded the {card} card").format(player=p, card=name(tr, d["card"]))
     if k == "pool":
         return _("{player} took the Wasabi pool (+{n} Wasabi)").format(player=p, n=tr.number(int(d["took"])))
     if k == "returned":

@@ -104,13 +104,13 @@ def makoto_event_text(
             return tr.gettext("{name} passed and drew from the Oracle").format(name=p)
         return tr.gettext("{name} passed").format(name=p)
     if k == "blind_discard":
-        return tr.gettext("{name} put a {card} into the Blind").format(name=p, card=card_text(d["card"], tr))
+        return tr.gettext("{name} put the {card} into the Blind").format(name=p, card=card_text(d["card"], tr))
     if k == "blind_take":
         return tr.gettext("{name} took {cards} from the Blind").format(name=p, cards=cards_text(d["cards"], tr))
     if k == "oracle_discard":
-        return tr.gettext("{name} threw away a {card}").format(name=p, card=card_text(d["card"], tr))
+        return tr.gettext("{name} threw away the {card}").format(name=p, card=card_text(d["card"], tr))
     if k == "lid_used":
-        return tr.gettext("{name} used the box lid and took a {card}").format(name=p, card=card_text(d["card"], tr))
+        return tr.gettext("{name} used the box lid and took the {card}").format(name=p, card=card_text(d["card"], tr))
     if k == "oracle_reshuffled":
         n = int(d.get("cards", 0))
         return tr.ngettext(

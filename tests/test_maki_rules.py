@@ -321,7 +321,7 @@ def test_a_third_action_card_forces_a_discard():
     assert s.phase == "discard" and len(s.held[0]) == 3
     unchanged(s, 0, TakePool(), "You hold three action cards: discard one first")
     unchanged(s, 0, Chop(0), "You hold three action cards: discard one first")
-    unchanged(s, 0, Discard("Nothing"), "You do not hold a Nothing card")
+    unchanged(s, 0, Discard("Nothing"), "You hold no Nothing card")
     s.apply(0, Discard("Chop"))
     assert sorted(c for c, _ in s.held[0]) == sorted(["Chop", card]) and s.turn == 1
     check_conservation(s)
@@ -378,7 +378,7 @@ def test_switch_must_be_adjacent_and_change_something():
     s = arrange(tiles={0: "Tuna", 1: "Tuna", 12: "Rice"}, held=("Switch",))
     unchanged(s, 0, Switch(0, 12), "not")
     unchanged(s, 0, Switch(0, 1), "something different")
-    unchanged(s, 0, Chop(0), "You do not hold a Chop card")
+    unchanged(s, 0, Chop(0), "You hold no Chop card")
 
 
 # -------------------------------------------------------------------------------------------------- endgame

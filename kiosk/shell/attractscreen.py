@@ -95,7 +95,7 @@ def board_text(rows: Sequence[str], font_size: float) -> str:
     taller: five such rows did not fit the half-centre at 1280x800, and Kivy drops a last line that does not fit).
     A row wholly in words ("(no scores yet)") is in the CJK face at full size."""
     cjk = font_for("ja")
-    small = f"[font={cjk}][size={max(1, round(font_size * 0.8))}]\\g<0>[/size][/font]"
+    small = f"[font={cjk}][size={max(1, int(font_size * 0.8))}]\\g<0>[/size][/font]"
     lines = []
     for row in rows:
         text = escape_markup(row)

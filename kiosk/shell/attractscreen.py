@@ -99,10 +99,9 @@ def board_text(rows: Sequence[str], font_size: float) -> str:
     lines = []
     for row in rows:
         text = escape_markup(row)
-        if cjk and _CJK_RUN.search(row) and any(ch.isascii() and ch.isalnum() for ch in row):
-            text = _CJK_RUN.sub(small, text)
-        elif cjk and _CJK_RUN.search(row):
-            text = f"[font={cjk}]{text}[/font]"
+        if cjk and _CJK_RUN.search(row):
+            named = any(ch.isascii() and ch.isalnum() for ch in row)
+            text = _CJK_RUN.sub(small, text) if named else f"[font={cjk}]{text}[/font]"
         lines.append(text)
     return "\n".join(lines)
 

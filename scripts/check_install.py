@@ -123,7 +123,7 @@ def _run_check(cache: Path, keep: bool) -> None:
         cjk = root / "usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
         check(cjk.exists(), "the CJK face for Japanese at a seat is installed (kiosk.i18n.CJK_PATH)")
         cfg = (root / "opt/sushi-kiosk/current/pyvenv.cfg").read_text()
-        check("include-system-site-packages = true" in cfg, "the venv sees the system's site-packages (lgpio)")
+        check("include-system-site-packages = false" in cfg, "the venv is the app's own (the system's packages unseen)")
         version = in_root(root, "/opt/sushi-kiosk/current/bin/kiosk", "--version")
         check(version.returncode == 0 and version.stdout.startswith("kiosk "), f"venv: {version.stdout.strip()}")
         verify = in_root(root, "systemd-analyze", "verify", "/etc/systemd/system/kiosk.service")

@@ -281,8 +281,8 @@ def _build_into(out: Path, tar: Path, cache: Path, arch: Arch) -> str:
 
 def _foreign_wheels(root: Path, dest: Path) -> None:
     """The wheels of the image's own build that PyPI lacks for its architecture (lgpio), copied out of its root for
-    bundles built on this machine: pip builds lgpio the way the installer did (``PYPI=1``: its C library linked in),
-    from pip's cache of that build."""
+    bundles built on this machine: pip builds lgpio the way the installer did (``PYPI=1``: its C library linked
+    in), the same version."""
     venv_python = "/opt/sushi-kiosk/current/bin/python"
     version = in_root(root, venv_python, "-c", "import importlib.metadata as m; print(m.version('lgpio'))")
     if version.returncode != 0:
@@ -299,6 +299,7 @@ def _foreign_wheels(root: Path, dest: Path) -> None:
         "--disable-pip-version-check",
         "--no-deps",
         "--no-binary=lgpio",
+        "--use-pep517",  # (its sdist has no pyproject.toml: without this pip wants the wheel package in the venv)
         "--wheel-dir=/tmp/foreign-wheels",
         f"lgpio=={version.stdout.strip()}",
     )

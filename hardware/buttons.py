@@ -19,6 +19,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .config import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME, parse_pins
@@ -39,9 +40,16 @@ def _pin_library_errors() -> tuple[type[Exception], ...]:
 
 
 def no_gpio_reason(exc: BaseException) -> str:
-    """Why there are no GPIO buttons, in one line: a machine without any GPIO chip says so first."""
+    """Why there are no GPIO buttons, in one line, the machine's side first: no GPIO chip at all (a PC), or chips
+    that are no Pi's header (an Arm board or virtual machine: gpiozero finds no Pi revision), then the error."""
     what = f"{type(exc).__name__}: {exc}"
-    return what if glob.glob("/dev/gpiochip*") else f"no GPIO chip (no /dev/gpiochip*), {what}"
+    chips = sorted(glob.glob("/dev/gpiochip*"))
+    if not chips:
+        return f"no GPIO chip (no /dev/gpiochip*), {what}"
+    if type(exc).__name__ == "PinUnknownPi":
+        labels = [Path(p).read_text().strip() for p in sorted(glob.glob("/sys/class/gpio/gpiochip*/label"))]
+        return f"not a Raspberry Pi (GPIO chips here: {', '.join(labels or chips)}; no Pi header), {what}"
+    return what
 
 
 @dataclass(frozen=True)

@@ -100,8 +100,9 @@ def _run_check(cache: Path, keep: bool) -> None:
         for unit in ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path"):
             installed = root / "etc/systemd/system" / unit
             check(installed.read_text() == (src / "systemd" / unit).read_text(), f"{unit} installed")
-        rule = root / "etc/udev/rules.d/99-tapstick.rules"
-        check(rule.read_text() == (src / "hardware/udev/99-tapstick.rules").read_text(), "udev rule installed")
+        for name in ("99-tapstick.rules", "99-gpio.rules"):
+            rule = root / "etc/udev/rules.d" / name
+            check(rule.read_text() == (src / "hardware/udev" / name).read_text(), f"udev rule {name} installed")
         modules = (root / "etc/modules-load.d/sushi-kiosk.conf").read_text()
         check("cdc_acm" in modules.split(), "the tap-stick board's driver loads at boot (DeviceAllow=char-ttyACM)")
 

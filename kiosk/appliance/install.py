@@ -60,6 +60,8 @@ ARM = ("aarch64", "armv7l")
 # read-only mode where raspi-config is missing (plain Debian): Debian's own root overlay (kiosk/appliance/readonly.py);
 # its initramfs script needs busybox's tools (grep), which overlayroot does not depend on
 OVERLAY_PACKAGES = ("overlayroot", "busybox")
+#: the tap-stick board's name and ModemManager kept away; the GPIO chips for the gpio group (plain Debian lacks it)
+UDEV_RULES = ("99-tapstick.rules", "99-gpio.rules")
 UNITS = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path")
 ENABLE = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.path")
 MASK = ("getty@.service", "autovt@.service", "ctrl-alt-del.target")
@@ -251,9 +253,10 @@ class Installer:
         return subprocess.run(["systemctl", "is-active", "--quiet", unit]).returncode == 0
 
     def step_udev(self) -> None:
-        text = (self.source / "hardware" / "udev" / "99-tapstick.rules").read_text()
         reload = ("udevadm", "control", "--reload") if self.systemd_running() else ()
-        self.write_file("udev", Path("/etc/udev/rules.d/99-tapstick.rules"), text, then=reload)
+        for rules in UDEV_RULES:
+            text = (self.source / "hardware" / "udev" / rules).read_text()
+            self.write_file("udev", Path("/etc/udev/rules.d") / rules, text, then=reload)
         # the tap-stick board's driver loaded at every boot, board or not: the unit's DeviceAllow=char-ttyACM is
         # resolved from /proc/devices when the kiosk starts, so a board plugged in later (cdc_acm loaded only then)
         # could not be opened until the kiosk restarted

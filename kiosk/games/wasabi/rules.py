@@ -165,7 +165,7 @@ def _kind(name: Any) -> int:
 
 
 # ----------------------------------------------------------------------------------------------------- state
-class WasabiState(GameState[WasabiView]):
+class WasabiState(GameState[WasabiView, WasabiView]):
     """A Wasabi! game. See the module docstring for phases and rules decisions."""
 
     RANDOM_START = True

@@ -318,9 +318,9 @@ def test_one_touch_harness() -> None:
 
 
 def test_every_view_is_typed() -> None:
-    """Each game declares its view's shape in its ``views.py`` (``TypedDict``\\s: the JSON shape is the contract),
-    its state is a ``GameState`` of it, ``view`` returns it, and no screen or kit takes a view as
-    ``dict[str, Any]``: a renamed key fails mypy, not a guest's game."""
+    """Each game declares its views' shapes in its ``views.py`` (``TypedDict``\\s: the JSON shape is the contract),
+    its state is a ``GameState`` of them (the public view and a seat's), ``view`` returns them, and no screen or kit
+    takes a view as ``dict[str, Any]``: a renamed key fails mypy, not a guest's game."""
     found = []
     for key in GAMES:
         rules = ast.parse((KIOSK / "games" / key / "rules.py").read_text(encoding="utf-8"))

@@ -8,15 +8,18 @@
 #   ./test.sh -k makoto              ./test.sh --lf             ./test.sh -m ui              ./test.sh -n 0
 #   ./test.sh --coverage [args]      the same, measured by coverage.py (subprocesses too), with a report at the end
 #   ./test.sh -m system              the booted tier: the installed table in QEMU (not part of the everyday run)
+#   ./test.sh -m arm64               the same table on the Pi's processor, 64-bit ARM emulated (not everyday either)
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh
 # systemd-analyze checks the units; mmdebstrap builds the Debian root that the installer check runs in; the backup
 # test writes a real FAT stick (mkfs.vfat; fusefat mounts it where the kernel has no vfat); the events tests run a real
 # Mosquitto and the event board's wall page in Debian's headless Chromium (through its chromedriver); the booted tier
-# boots the table's image in QEMU (qemu-utils for its overlays, mtools to fill an owner's FAT stick without a mount, socat to forward a broker on loopback into it)
+# boots the table's image in QEMU (qemu-utils for its overlays, mtools to fill an owner's FAT stick without a mount, socat to forward a broker on loopback into it);
+# the arm64 tier makes its root under user-mode emulation (qemu-user-static) and boots it in qemu-system-arm's aarch64
 apt_install xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-color-emoji fonts-inter fonts-dejavu-core fonts-noto-cjk \
-    systemd mmdebstrap dosfstools fusefat fuse mosquitto chromium chromium-driver qemu-system-x86 qemu-utils mtools socat
+    systemd mmdebstrap dosfstools fusefat fuse mosquitto chromium chromium-driver qemu-system-x86 qemu-utils mtools socat \
+    qemu-system-arm qemu-user-static
 ensure_venv
 
 # --- install, unless what it installs is unchanged (a clean clone always installs: it has no stamp)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SUITE", "base_tarball", "cache_lock", "in_root", "installer", "mounted_root", "say"]
+__all__ = ["SUITE", "base_tarball", "cache_lock", "foreign_arch", "in_root", "installer", "mounted_root", "say"]
 
 HERE = Path(__file__).resolve().parents[1]
 SUITE = "bookworm"
@@ -33,10 +33,56 @@ def say(msg: str) -> None:
     print(f"[check] {msg}", flush=True)
 
 
+def host_arch() -> str:
+    """This machine's Debian architecture (amd64 here)."""
+    return subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
+
+
+#: Debian's architecture -> the name of its user-mode emulator's binfmt entry (``qemu-user-static``)
+QEMU_USER = {"arm64": "qemu-aarch64"}
+BINFMT = Path("/proc/sys/fs/binfmt_misc")
+
+
+def foreign_arch(arch: str) -> None:
+    """Make this machine run ``arch``'s programs (a root of another architecture: its maintainer scripts, its
+    chroot): the kernel's binfmt_misc hands them to ``qemu-user-static``'s emulator. The file system is mounted and
+    the entry registered from the package's own ``/usr/lib/binfmt.d`` line when missing (these machines start with
+    neither; the entry's ``F`` flag keeps the emulator usable inside a chroot). Needs root."""
+    if arch == host_arch():
+        return
+    name = QEMU_USER.get(arch)
+    if name is None:
+        raise SystemExit(f"no emulator known for {arch} (known: {', '.join(QEMU_USER)})")
+    if not (BINFMT / "register").exists():
+        subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(BINFMT)], check=True)
+    if not (BINFMT / name).exists():
+        conf = Path("/usr/lib/binfmt.d") / f"{name}.conf"
+        if not conf.exists():
+            raise SystemExit(f"{conf} is missing: apt-get install qemu-user-static")
+        line = next(ln for ln in conf.read_text().splitlines() if ln.startswith(":"))
+        (BINFMT / "register").write_text(line)
+        say(f"{arch} programs run through {name} (binfmt_misc)")
+    if (BINFMT / "status").read_text().strip() != "enabled" or "enabled" not in (BINFMT / name).read_text():
+        raise SystemExit(f"binfmt_misc's {name} entry is disabled: {arch} programs cannot run here")
+
+
+LEAN_INITRAMFS = (
+    'mkdir -p "$1/etc/initramfs-tools/conf.d"'
+    ' && echo MODULES=list > "$1/etc/initramfs-tools/conf.d/sushi-test-image.conf"'
+)
+
+
 def base_tarball(cache: Path, include: str, arch: str | None = None) -> Path:
-    """The cached tarball of a minimal Bookworm root with ``include`` (comma-separated packages); built once."""
-    arch = arch or subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
-    tar = cache / f"{SUITE}-{arch}-{hashlib.sha256(include.encode()).hexdigest()[:8]}.tar"
+    """The cached tarball of a minimal Bookworm root of ``arch`` (this machine's by default) with ``include``
+    (comma-separated packages); built once. A foreign architecture's root is made under emulation
+    (:func:`foreign_arch`)."""
+    arch = arch or host_arch()
+    foreign_arch(arch)
+    # under emulation every program the kernel's package runs costs: its initramfs gets only the listed modules
+    # (the images write the same setting anyway) instead of Debian's "most", which walks every driver it has
+    hooks = [] if arch == host_arch() else [f"--essential-hook={LEAN_INITRAMFS}"]
+    recipe = include + "".join(hooks)
+    tar = cache / f"{SUITE}-{arch}-{hashlib.sha256(recipe.encode()).hexdigest()[:8]}.tar"
     if tar.exists():
         say(f"Debian root from the cache: {tar}")
         return tar
@@ -46,12 +92,16 @@ def base_tarball(cache: Path, include: str, arch: str | None = None) -> Path:
     if shutil.which("mmdebstrap"):
         say(f"building a fresh {SUITE} root with mmdebstrap (once; cached in {cache})")
         subprocess.run(
-            ["mmdebstrap", "--quiet", "--variant=minbase", f"--include={include}", SUITE, str(part)], check=True
+            ["mmdebstrap", "--quiet", f"--arch={arch}", "--variant=minbase", f"--include={include}", *hooks]
+            + [SUITE, str(part)],
+            check=True,
         )
     else:
         say(f"building a fresh {SUITE} root with debootstrap (once; cached in {cache})")
         with tempfile.TemporaryDirectory(dir=cache) as tmp:
-            subprocess.run(["debootstrap", "--variant=minbase", f"--include={include}", SUITE, tmp], check=True)
+            subprocess.run(
+                ["debootstrap", f"--arch={arch}", "--variant=minbase", f"--include={include}", SUITE, tmp], check=True
+            )
             subprocess.run(["tar", "-C", tmp, "-cf", str(part), "."], check=True)
     os.replace(part, tar)
     say(f"root built in {time.monotonic() - t0:.0f} s")

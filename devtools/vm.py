@@ -52,7 +52,8 @@ def _die_with_parent() -> None:
 
 __all__ = ["GuestError", "Machine", "Stick", "make_fat_stick"]
 
-QEMU = "qemu-system-x86_64"
+#: each architecture's emulator and machine: a PC, and the Arm virt machine with a Pi 4's core (Cortex-A72)
+QEMU = {"amd64": ["qemu-system-x86_64"], "arm64": ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72"]}
 TABLET_MAX = 32767
 
 
@@ -232,9 +233,9 @@ class Machine:
 
     # ---- power
     def command(self) -> list[str]:
-        accel = os.environ.get("KIOSK_VM_ACCEL", "tcg")
+        accel = os.environ.get("KIOSK_VM_ACCEL", "tcg") if self.image.arch == "amd64" else "tcg"
         cmd = [
-            QEMU,
+            *QEMU[self.image.arch],
             "-accel",
             accel,
             "-m",
@@ -247,8 +248,7 @@ class Machine:
             # a reboot from inside stops QEMU (as a power-off would): the test switches the table on again, so
             # every boot is one the test saw coming (wait_off, then boot)
             "-no-reboot",
-            "-vga",
-            "std",
+            *self._display(),
             "-display",
             "none",
             "-kernel",
@@ -269,8 +269,7 @@ class Machine:
             "chardev:console",
             "-chardev",
             f"socket,id=shell,path={self.folder / 'shell.sock'},server=on,wait=off",
-            "-serial",
-            "chardev:shell",
+            *self._shell_port(),
             "-qmp",
             f"unix:{self.folder / 'qmp.sock'},server=on,wait=off",
         ]
@@ -286,6 +285,17 @@ class Machine:
         else:
             cmd += ["-nic", "none"]
         return cmd
+
+    def _display(self) -> list[str]:
+        """The screen: a PC's standard VGA, the Arm machine's bochs display (both bochs-drm in the guest: a KMS device
+        with a plain framebuffer, as a Pi's vc4 gives SDL's kmsdrm driver)."""
+        return ["-vga", "std"] if self.image.arch == "amd64" else ["-device", "bochs-display"]
+
+    def _shell_port(self) -> list[str]:
+        """The test's shell: a PC's second serial port; the Arm virt machine has one UART, so a virtio console."""
+        if self.image.arch == "amd64":
+            return ["-serial", "chardev:shell"]
+        return ["-device", "virtio-serial-pci", "-device", "virtconsole,chardev=shell"]
 
     def boot(self, timeout: float = 300) -> None:
         """Power on; returns once the test's shell answers (systemd is up: the kiosk may still be starting)."""

@@ -13,11 +13,13 @@ Rationale and decisions: docs/developer/design.md, section ``hardware/buttons.py
 
 from __future__ import annotations
 
+import glob
 import logging
 import time
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .config import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME, parse_pins
@@ -26,6 +28,28 @@ from .status import HardwareStatus
 log = logging.getLogger(__name__)
 
 KINDS = ("press", "release", "hold")
+
+
+def _pin_library_errors() -> tuple[type[Exception], ...]:
+    """lgpio's own exception (not an OSError), where lgpio is installed (Linux on ARM)."""
+    try:
+        from lgpio import error  # (only where lgpio is installed: a Pi; its import opens nothing)
+    except ImportError:
+        return ()
+    return (error,)
+
+
+def no_gpio_reason(exc: BaseException) -> str:
+    """Why there are no GPIO buttons, in one line, the machine's side first: no GPIO chip at all (a PC), or chips
+    that are no Pi's header (an Arm board or virtual machine: gpiozero finds no Pi revision), then the error."""
+    what = f"{type(exc).__name__}: {exc}"
+    chips = sorted(glob.glob("/dev/gpiochip*"))
+    if not chips:
+        return f"no GPIO chip (no /dev/gpiochip*), {what}"
+    if type(exc).__name__ == "PinUnknownPi":
+        labels = [Path(p).read_text().strip() for p in sorted(glob.glob("/sys/class/gpio/gpiochip*/label"))]
+        return f"not a Raspberry Pi (GPIO chips here: {', '.join(labels or chips)}; no Pi header), {what}"
+    return what
 
 
 @dataclass(frozen=True)
@@ -83,7 +107,7 @@ class SeatButtons:
 
     def _open(self, pin_factory: Any) -> None:
         from gpiozero import Button
-        from gpiozero.exc import BadPinFactory, PinFactoryFallback
+        from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
         for seat, named in self.pins.items():
             for name, pin in named.items():
@@ -99,11 +123,13 @@ class SeatButtons:
                             hold_repeat=False,
                             pin_factory=pin_factory,
                         )
-                except (BadPinFactory, ImportError, OSError) as exc:
+                except (GPIOZeroError, ImportError, OSError, *_pin_library_errors()) as exc:
                     # BadPinFactory: gpiozero tried every factory (a desktop). ImportError/OSError: the factory
-                    # named by GPIOZERO_PIN_FACTORY is not installed, or /dev/gpiochip* cannot be opened.
+                    # named by GPIOZERO_PIN_FACTORY is not installed, or /dev/gpiochip* cannot be opened. Another
+                    # GPIOZeroError (PinUnknownPi) or lgpio's own error: a machine that is not a Pi (an Arm board,
+                    # a virtual machine), where the named factory loads and then finds no chip or no Pi.
                     self.available = False
-                    self.unavailable_reason = f"{type(exc).__name__}: {exc}"
+                    self.unavailable_reason = no_gpio_reason(exc)
                     log.warning("No GPIO (%s): seat buttons use the keyboard fallback", self.unavailable_reason)
                     self._close_buttons()
                     return

@@ -100,8 +100,9 @@ def _run_check(cache: Path, keep: bool) -> None:
         for unit in ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path"):
             installed = root / "etc/systemd/system" / unit
             check(installed.read_text() == (src / "systemd" / unit).read_text(), f"{unit} installed")
-        rule = root / "etc/udev/rules.d/99-tapstick.rules"
-        check(rule.read_text() == (src / "hardware/udev/99-tapstick.rules").read_text(), "udev rule installed")
+        for name in ("99-tapstick.rules", "99-gpio.rules"):
+            rule = root / "etc/udev/rules.d" / name
+            check(rule.read_text() == (src / "hardware/udev" / name).read_text(), f"udev rule {name} installed")
         modules = (root / "etc/modules-load.d/sushi-kiosk.conf").read_text()
         check("cdc_acm" in modules.split(), "the tap-stick board's driver loads at boot (DeviceAllow=char-ttyACM)")
 
@@ -123,7 +124,7 @@ def _run_check(cache: Path, keep: bool) -> None:
         cjk = root / "usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
         check(cjk.exists(), "the CJK face for Japanese at a seat is installed (kiosk.i18n.CJK_PATH)")
         cfg = (root / "opt/sushi-kiosk/current/pyvenv.cfg").read_text()
-        check("include-system-site-packages = true" in cfg, "the venv sees the system's site-packages (lgpio)")
+        check("include-system-site-packages = false" in cfg, "the venv is the app's own (the system's packages unseen)")
         version = in_root(root, "/opt/sushi-kiosk/current/bin/kiosk", "--version")
         check(version.returncode == 0 and version.stdout.startswith("kiosk "), f"venv: {version.stdout.strip()}")
         verify = in_root(root, "systemd-analyze", "verify", "/etc/systemd/system/kiosk.service")

@@ -59,10 +59,11 @@ def pytest_report_header(config: Any) -> str:
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     """Mark every test outside the other tiers ``unit``; give a UI file's tests its child's bound (``CHILD_S``)
     plus a minute, so pytest-timeout never cuts a child short."""
-    system = Path(__file__).parent / "system"
+    booted = {Path(__file__).parent / tier: tier for tier in ("system", "arm64")}
     for item in items:
-        if system in Path(str(item.fspath)).parents and not item.get_closest_marker("system"):
-            item.add_marker(pytest.mark.system)  # the booted tier is never run by the everyday tiers
+        for folder, tier in booted.items():  # the booted tiers are never run by the everyday tiers
+            if folder in Path(str(item.fspath)).parents and not item.get_closest_marker(tier):
+                item.add_marker(getattr(pytest.mark, tier))
         if not any(item.get_closest_marker(t) for t in TIERS):
             item.add_marker(pytest.mark.unit)
         child_s = getattr(item.module, "CHILD_S", None)

@@ -53,6 +53,17 @@ def test_a_bad_pin_is_refused_before_anything_happens():
     assert r.returncode == 2 and "--pin must be 4 to 8 digits" in r.stderr
 
 
+def test_on_arm_the_installer_brings_what_pip_builds_lgpio_with(monkeypatch):
+    """lgpio (the app's dependency on Linux on ARM) has only its source on PyPI: on a Pi, Raspberry Pi OS or plain
+    Debian alike, the packages step adds swig and a compiler; a PC needs neither (the arm64 tier runs it for real)."""
+    from kiosk.appliance import install
+
+    monkeypatch.setattr(install.platform, "machine", lambda: "aarch64")
+    assert install.Installer._gpio_build() == ("swig", "gcc", "libc6-dev", "python3-dev")
+    monkeypatch.setattr(install.platform, "machine", lambda: "x86_64")
+    assert install.Installer._gpio_build() == ()
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 def test_installer_in_a_fresh_debian_root_twice():

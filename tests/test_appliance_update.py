@@ -20,8 +20,19 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
-from kiosk.appliance.update import CRASH_ENV, STEPS, ProcessReady, UpdateError, Updater, build_bundle, read_manifest
+from kiosk.appliance.update import (
+    CRASH_ENV,
+    STEPS,
+    ProcessReady,
+    UpdateError,
+    Updater,
+    _machine_of,
+    _target_only,
+    build_bundle,
+    read_manifest,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.appliance, pytest.mark.slow, pytest.mark.timeout(900)]
@@ -57,6 +68,25 @@ def bundles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "b": build_bundle(_source_copy(base / "src-b", "0.1.1"), out),
         "broken": build_bundle(_source_copy(base / "src-broken", "0.1.2", broken=True), out),
     }
+
+
+def test_a_bundle_for_the_pi_judges_the_apps_dependencies_for_the_pi(bundles, tmp_path):
+    """pip judges a requirement's marker on the machine it runs on, so a bundle built on a PC for the Pi would lack
+    lgpio (a dependency only on Linux on ARM). The builder reads the app's own wheel for the Pi's processor: lgpio
+    there, nothing for a PC; a platform it cannot read is refused before any build."""
+    with tarfile.open(bundles["a"]) as tar:
+        name = next(n for n in tar.getnames() if n.startswith("wheels/sushi_table_kiosk-"))
+        tar.extract(name, tmp_path, filter="data")
+    wheel = tmp_path / name
+    on_the_pi = [Requirement(r) for r in _target_only(wheel, _machine_of("manylinux2014_aarch64"))]
+    assert [(r.name, r.marker, "0.2.2" in r.specifier, "0.3" in r.specifier) for r in on_the_pi] == [
+        ("lgpio", None, True, False)
+    ]
+    assert _target_only(wheel, "x86_64") == []
+    assert _machine_of("linux_armv7l") == "armv7l" and _machine_of("manylinux_2_17_aarch64") == "aarch64"
+    with pytest.raises(UpdateError, match="macosx_11_0_arm64"):
+        build_bundle(ROOT, tmp_path / "dist", platform="macosx_11_0_arm64")
+    assert not (tmp_path / "dist").exists()
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import logging
 import threading
 import time
@@ -243,6 +244,24 @@ def test_no_gpio_means_keyboard_fallback_and_one_log_line(monkeypatch, caplog):
     with pytest.raises(ValueError):
         buttons.inject(0, "a", "tap")
     buttons.close()
+
+
+def test_a_named_pin_factory_that_finds_no_pi_is_a_clear_fallback_not_a_crash(monkeypatch, caplog):
+    """The unit names gpiozero's factory (GPIOZERO_PIN_FACTORY=lgpio on a Pi 5). On a machine that is no Pi (an
+    Arm board, a virtual machine) the named factory loads and then fails with its own error (gpiozero's
+    PinUnknownPi, lgpio's ``error``), not an OSError: the kiosk keeps running on the keyboard and says why. Here
+    gpiozero's own native factory, which fails that way on this PC."""
+    if glob.glob("/dev/gpiochip*"):
+        pytest.skip("this machine has a GPIO chip")
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "native")
+    monkeypatch.setattr(gpiozero.Device, "pin_factory", None)
+    events, status = Collector(), HardwareStatus()
+    with caplog.at_level(logging.INFO):
+        buttons = SeatButtons(DEFAULT_PINS, events, status=status)
+    assert buttons.available is False
+    assert buttons.unavailable_reason.startswith("no GPIO chip (no /dev/gpiochip*), PinUnknownPi: ")
+    assert status.snapshot()["gpio_available"] is False
+    assert "keyboard fallback" in caplog.text and "no GPIO chip" in caplog.text
 
 
 def test_bad_pin_map_is_a_config_error(factory):

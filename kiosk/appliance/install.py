@@ -20,6 +20,7 @@ import grp
 import hashlib
 import json
 import os
+import platform
 import pwd
 import re
 import subprocess
@@ -51,10 +52,16 @@ PACKAGES = (
     "fonts-dejavu-core",
     "fonts-noto-cjk",
 )
-PI_PACKAGES = ("python3-lgpio",)
+#: the Pi's GPIO library (lgpio: the Pi 5's only one) is the app's own dependency on Linux on ARM, and PyPI has only
+#: its source: pip builds it into the app's venv with its C library linked in (``PYPI=1``, update.BUILD_ENV), for
+#: which it needs these. The same on Raspberry Pi OS and on plain Debian (whose archive has no python3-lgpio).
+LGPIO_BUILD = ("swig", "gcc", "libc6-dev", "python3-dev")
+ARM = ("aarch64", "armv7l")
 # read-only mode where raspi-config is missing (plain Debian): Debian's own root overlay (kiosk/appliance/readonly.py);
 # its initramfs script needs busybox's tools (grep), which overlayroot does not depend on
 OVERLAY_PACKAGES = ("overlayroot", "busybox")
+#: the tap-stick board's name and ModemManager kept away; the GPIO chips for the gpio group (plain Debian lacks it)
+UDEV_RULES = ("99-tapstick.rules", "99-gpio.rules")
 UNITS = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.service", "kiosk-admin.path")
 ENABLE = ("kiosk.service", "kiosk-update-recover.service", "kiosk-admin.path")
 MASK = ("getty@.service", "autovt@.service", "ctrl-alt-del.target")
@@ -154,13 +161,9 @@ class Installer:
     def step_packages(self) -> None:
         step = "packages"
         lists = any(Path("/var/lib/apt/lists").glob("*_Packages"))
-        pi = [p for p in PI_PACKAGES if self._apt_has(p)] if lists else []
-        wanted = (*PACKAGES, *self._overlay_packages())
-        missing = [p for p in (*wanted, *pi) if not self._dpkg_has(p)]
+        wanted = (*PACKAGES, *self._overlay_packages(), *self._gpio_build())
+        missing = [p for p in wanted if not self._dpkg_has(p)]
         if lists and not missing:
-            for p in PI_PACKAGES:
-                if p not in pi:
-                    self.skip(step, f"{p}: not in this system's archive (Raspberry Pi OS has it; a Pi 5 needs it)")
             self.ok(step, "all installed")
             return
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
@@ -168,18 +171,18 @@ class Installer:
         def install() -> None:
             self.run("apt-get", "update", "-qq")
             todo = [p for p in wanted if not self._dpkg_has(p)]
-            for p in PI_PACKAGES:
-                if self._apt_has(p):
-                    todo += [] if self._dpkg_has(p) else [p]
-                else:
-                    self.skip(step, f"{p}: not in this system's archive (Raspberry Pi OS has it; a Pi 5 needs it)")
             if todo:
                 self.run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *todo, env=env)
 
         what = "apt-get install " + " ".join(missing) if missing else "apt-get update (no package lists yet)"
-        if not lists and missing:
-            what += f" (and {', '.join(PI_PACKAGES)} where the archive has it)"
+        if any(p in missing for p in LGPIO_BUILD):
+            what += " (swig and a compiler build lgpio, the Pi's GPIO library, from its source: PyPI has no ARM wheel)"
         self.change(step, what, install)
+
+    @staticmethod
+    def _gpio_build() -> tuple[str, ...]:
+        """What pip needs to build lgpio, on the machines where the app depends on it (pyproject's marker)."""
+        return LGPIO_BUILD if platform.machine() in ARM else ()
 
     def _overlay_packages(self) -> tuple[str, ...]:
         """overlayroot for read-only mode where raspi-config (Raspberry Pi OS) is not there to switch the overlay."""
@@ -189,12 +192,6 @@ class Installer:
     def _dpkg_has(pkg: str) -> bool:
         r = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True)
         return r.returncode == 0 and "install ok installed" in r.stdout
-
-    @staticmethod
-    def _apt_has(pkg: str) -> bool:
-        r = subprocess.run(["apt-cache", "policy", pkg], capture_output=True, text=True)
-        m = re.search(r"Candidate: (\S+)", r.stdout)
-        return bool(m and m.group(1) != "(none)")
 
     def step_user(self) -> None:
         step = "user"
@@ -249,16 +246,17 @@ class Installer:
             if not res.ok:
                 raise UpdateError(res.message)
 
-        self.change(step, f"build {vid} into {self.root}/versions (python3 -m venv --system-site-packages)", install)
+        self.change(step, f"build {vid} into {self.root}/versions (python3 -m venv)", install)
 
     @staticmethod
     def _unit_active(unit: str) -> bool:
         return subprocess.run(["systemctl", "is-active", "--quiet", unit]).returncode == 0
 
     def step_udev(self) -> None:
-        text = (self.source / "hardware" / "udev" / "99-tapstick.rules").read_text()
         reload = ("udevadm", "control", "--reload") if self.systemd_running() else ()
-        self.write_file("udev", Path("/etc/udev/rules.d/99-tapstick.rules"), text, then=reload)
+        for rules in UDEV_RULES:
+            text = (self.source / "hardware" / "udev" / rules).read_text()
+            self.write_file("udev", Path("/etc/udev/rules.d") / rules, text, then=reload)
         # the tap-stick board's driver loaded at every boot, board or not: the unit's DeviceAllow=char-ttyACM is
         # resolved from /proc/devices when the kiosk starts, so a board plugged in later (cdc_acm loaded only then)
         # could not be opened until the kiosk restarted

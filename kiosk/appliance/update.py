@@ -9,8 +9,8 @@ installs with no network. Wheels are platform-specific: build on the Pi itself, 
 
 **The layout** under the root (``/opt/sushi-kiosk``)::
 
-    versions/<id>/     one virtual environment per installed version (with the system's site-packages, for
-                       Debian's python3-lgpio); complete once it holds the file ``.complete``
+    versions/<id>/     one virtual environment per installed version (its own, the system's site-packages not
+                       seen: lgpio comes with the app); complete once it holds the file ``.complete``
     current -> versions/<id>     what kiosk.service runs (ExecStart=/opt/sushi-kiosk/current/bin/kiosk)
     previous -> versions/<id>    the version before it, kept for a manual rollback (``kiosk-update rollback``)
     update.json        the updater's journal: the step it is at, the versions involved, the last result
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import email.parser
 import hashlib
 import json
 import os
@@ -36,6 +37,7 @@ import tarfile
 import tempfile
 import time
 import urllib.parse
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +68,9 @@ DEFAULT_ROOT = Path("/opt/sushi-kiosk")
 FORMAT = 1
 STEPS = ("unpacking", "installed", "switching", "switched", "checking")
 COMPLETE = ".complete"
+#: pip's environment when it builds the app's dependencies from source: lgpio (the Pi's GPIO library, source only on
+#: PyPI) links its C library in (its setup.py's ``PYPI=1``) instead of needing the system's liblgpio
+BUILD_ENV = {"PYPI": "1"}
 #: Fault injection for the tests: the updater kills itself (SIGKILL, like a power cut) at this step.
 CRASH_ENV = "KIOSK_UPDATE_CRASH_AT"
 
@@ -120,31 +125,47 @@ def build_bundle(
     *,
     platform: str | None = None,
     python_version: str | None = None,
+    find_links: Sequence[Path] = (),
     run: Callable[..., Any] = subprocess.run,
 ) -> Path:
     """Build the app at ``source`` and every dependency into wheels, and pack them as one bundle in ``out_dir``.
 
     With ``platform`` (a pip platform tag) the dependencies are downloaded as binary wheels for that platform
-    instead of built for this machine.
+    instead of built for this machine; a dependency only that platform has (lgpio on ARM: pip judges the markers
+    here) is looked for too, also among the wheels in ``find_links`` (PyPI has no lgpio wheel for ARM: one built
+    on a Pi, or by the arm64 image, ``devtools.image``). A bundle that would lack one is refused here.
     """
     source = Path(source).resolve()
     if not (source / "pyproject.toml").exists():
         raise UpdateError(f"{source} is not a checkout of the kiosk (no pyproject.toml)")
+    machine = _machine_of(platform) if platform else None
     out_dir.mkdir(parents=True, exist_ok=True)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    links = [arg for f in find_links for arg in ("--find-links", str(Path(f).resolve()))]
     with tempfile.TemporaryDirectory(prefix="kiosk-bundle-") as tmp:
         wheels = Path(tmp) / "wheels"
-        if platform:
+        if platform and machine:
             run([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(source)], check=True)
             own = next(wheels.glob("sushi_table_kiosk-*.whl"))
             pv = ["--python-version", python_version] if python_version else []
-            run(
-                [*pip, "download", "--quiet", "--only-binary=:all:", "--platform", platform, *pv]
-                + ["--dest", str(wheels), str(own)],
-                check=True,
-            )
+            target = ["--only-binary=:all:", "--platform", platform, *pv, *links, "--dest", str(wheels)]
+            run([*pip, "download", "--quiet", *target, str(own)], check=True)
+            for req in _target_only(own, machine):
+                # a project-built wheel is tagged for the plain platform (linux_<machine>), not manylinux
+                got = run(
+                    [*pip, "download", "--quiet", *target, "--platform", f"linux_{machine}", req],
+                    capture_output=True,
+                    text=True,
+                )
+                if got.returncode != 0:
+                    where = f" in {', '.join(map(str, find_links))}" if find_links else ""
+                    raise UpdateError(
+                        f"{req}: needed on {machine}, and no wheel of it for {platform} was found on the index"
+                        f"{where}. PyPI has only its source: build its wheel on a Pi or with the arm64 image "
+                        "(docs/appliance.md) and name its folder with --find-links"
+                    )
         else:
-            run([*pip, "wheel", "--quiet", "--wheel-dir", str(wheels), str(source)], check=True)
+            run([*pip, "wheel", "--quiet", *links, "--wheel-dir", str(wheels), str(source)], check=True)
         own_wheels = sorted(wheels.glob("sushi_table_kiosk-*.whl"))
         if len(own_wheels) != 1:
             raise UpdateError(f"expected one sushi_table_kiosk wheel, found {[p.name for p in own_wheels]}")
@@ -169,6 +190,31 @@ def build_bundle(
             for name in files:
                 tar.add(wheels / name, arcname=f"wheels/{name}")
         os.replace(part, out)
+    return out
+
+
+def _machine_of(platform: str) -> str:
+    """The processor of a pip platform tag (``manylinux2014_aarch64`` -> ``aarch64``)."""
+    m = re.search(r"(aarch64|armv7l|x86_64|i686)$", platform)
+    if not m:
+        raise UpdateError(f"--platform {platform}: not a Linux platform tag (e.g. manylinux2014_aarch64)")
+    return m.group(1)
+
+
+def _target_only(wheel: Path, machine: str) -> list[str]:
+    """The app's requirements (its wheel's ``Requires-Dist``) whose markers hold on Linux on ``machine``, not here."""
+    from packaging.requirements import Requirement  # (a bundle's build only: not on the table's start-up)
+
+    with zipfile.ZipFile(wheel) as z:
+        meta = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        requires = email.parser.BytesParser().parsebytes(z.read(meta)).get_all("Requires-Dist") or []
+    there = {"sys_platform": "linux", "platform_system": "Linux", "platform_machine": machine, "extra": ""}
+    out = []
+    for line in requires:
+        req = Requirement(line)
+        if req.marker is not None and req.marker.evaluate(there) and not req.marker.evaluate({"extra": ""}):
+            req.marker = None
+            out.append(str(req))
     return out
 
 
@@ -336,7 +382,6 @@ class Updater:
         *,
         check: ReadyCheck | None = None,
         python: str | None = None,
-        system_site_packages: bool = True,
         say: Callable[[str], None] = print,
     ) -> None:
         self.root = Path(root)
@@ -346,7 +391,6 @@ class Updater:
         self.journal_path = self.root / "update.json"
         self.check = check if check is not None else SystemdReady()
         self.python: str = python or str(getattr(sys, "_base_executable", sys.executable))
-        self.system_site_packages = system_site_packages
         self.say = say
 
     # ---- state
@@ -443,8 +487,8 @@ class Updater:
         running = self._running_env()
         tools = seed.installed(running) if running is not None else {}  # the running venv's distributions
         has_pip = "pip" in tools
-        venv = [self.python, "-m", "venv"] + (["--system-site-packages"] if self.system_site_packages else [])
-        subprocess.run([*venv, *(["--without-pip"] if has_pip else []), str(target)], check=True, capture_output=True)
+        venv = [self.python, "-m", "venv", *(["--without-pip"] if has_pip else []), str(target)]
+        subprocess.run(venv, check=True, capture_output=True)
         if running is not None and has_pip and not seed.carry(running, target, {"pip": tools["pip"]}):
             subprocess.run([str(target / "bin" / "python"), "-m", "ensurepip"], check=True, capture_output=True)
         pip = [str(target / "bin" / "python"), "-m", "pip", "--isolated", "--disable-pip-version-check"]
@@ -509,14 +553,14 @@ class Updater:
         if target.exists():
             shutil.rmtree(target)
         target.parent.mkdir(parents=True, exist_ok=True)
-        venv = [self.python, "-m", "venv"] + (["--system-site-packages"] if self.system_site_packages else [])
-        subprocess.run([*venv, str(target)], check=True, capture_output=True)
+        subprocess.run([self.python, "-m", "venv", str(target)], check=True, capture_output=True)
         pip = [str(target / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
         cache = [] if os.environ.get("PIP_CACHE_DIR") else ["--no-cache-dir"]  # keep the SD card tidy
         proc = subprocess.run(
-            [*pip, "install", "--quiet", *cache, "--ignore-installed", str(source)],
+            [*pip, "install", "--quiet", *cache, str(source)],
             capture_output=True,
             text=True,
+            env=dict(os.environ, **BUILD_ENV),
         )
         if proc.returncode != 0:
             raise UpdateError(f"pip install {source} failed: {proc.stderr.strip()[-800:]}")
@@ -620,6 +664,14 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, default=Path("dist"), help="output folder (default dist/)")
     b.add_argument("--platform", help="pip platform tag for the dependencies, e.g. manylinux2014_aarch64")
     b.add_argument("--python-version", help="with --platform: the target's Python, e.g. 3.11")
+    b.add_argument(
+        "--find-links",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of wheels PyPI lacks (lgpio for aarch64, built on a Pi); may be given more than once",
+    )
     i = sub.add_parser("install", help="install a bundle, switch to it, roll back if it does not reach READY")
     i.add_argument("bundle", type=Path)
     i.add_argument("--unit", default="kiosk.service", help="the service to restart (default kiosk.service)")
@@ -640,7 +692,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.cmd == "build":
         try:
-            out = build_bundle(args.source, args.out, platform=args.platform, python_version=args.python_version)
+            out = build_bundle(
+                args.source,
+                args.out,
+                platform=args.platform,
+                python_version=args.python_version,
+                find_links=args.find_links,
+            )
         except (UpdateError, subprocess.CalledProcessError) as exc:
             print(f"kiosk-update: {exc}", file=sys.stderr)
             return 1

@@ -10,7 +10,6 @@ reason. Screendumps and the guest's console logs stay in ``artifacts/system/<tes
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -21,9 +20,8 @@ import pytest
 
 from devtools.image import Image, build
 from devtools.vm import Machine
+from system.booted import artifacts_folder, switched_off
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "artifacts" / "system"
 #: the longest first (a boot under emulation is about a minute; power cuts boot six times per table, an update three
 #: times and installs), so that the last test to start is a short one and the workers finish together
 LONGEST_FIRST = ("test_power_cuts.py", "test_updates.py", "test_update_rollback.py", "test_backup.py")
@@ -55,26 +53,9 @@ def image() -> Image:
     return build()
 
 
-def _artifacts(name: str) -> Path:
-    folder = ARTIFACTS / name
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
-
-
-def _switched_off(m: Machine, artifacts: Path) -> None:
-    if m.proc is not None:  # still on: the boot's journal too (the kiosk's log lines say what the screen did)
-        with contextlib.suppress(Exception):
-            (artifacts / "journal.txt").write_text(m.shell("journalctl -b --no-pager -o short-monotonic", 60)[1])
-    m.power_cut()
-    for log in ("console.log", "shell.log", "qemu.log"):
-        if (m.folder / log).exists():
-            shutil.copyfile(m.folder / log, artifacts / log)
-
-
 @pytest.fixture
 def artifacts(request: pytest.FixtureRequest) -> Path:
-    return _artifacts(request.node.name)
+    return artifacts_folder(request.node.name)
 
 
 @pytest.fixture
@@ -83,7 +64,7 @@ def machine(image: Image, tmp_path: Path, artifacts: Path) -> Iterator[Machine]:
     try:
         yield m
     finally:
-        _switched_off(m, artifacts)
+        switched_off(m, artifacts)
 
 
 @pytest.fixture(scope="module")
@@ -96,4 +77,4 @@ def shared_table(
     try:
         yield m
     finally:
-        _switched_off(m, _artifacts(name))
+        switched_off(m, artifacts_folder(name))

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from devtools.debroot import HERE, checkout_ignore
@@ -20,8 +21,9 @@ print(requests.system_state(Path("/var/lib/sushi-kiosk")).text())
 """
 
 
-def bundle(tmp: Path, version: str, broken: bool = False) -> Path:
-    """An update bundle of this checkout at ``version`` (``broken``: its kiosk exits at once, as a bad build would)."""
+def bundle(tmp: Path, version: str, broken: bool = False, build_args: Sequence[str] = ()) -> Path:
+    """An update bundle of this checkout at ``version`` (``broken``: its kiosk exits at once, as a bad build would),
+    built by ``kiosk-update build`` with ``build_args`` (another machine's: ``--platform ...``)."""
     src = tmp / f"src-{version}"
     shutil.copytree(HERE, src, ignore=checkout_ignore())
     pyproject = src / "pyproject.toml"
@@ -31,7 +33,7 @@ def bundle(tmp: Path, version: str, broken: bool = False) -> Path:
         main.write_text(main.read_text().replace("    args = parse_args(argv)\n", "    raise SystemExit(3)\n", 1))
     out = tmp / f"dist-{version}"
     subprocess.run(
-        [sys.executable, "-m", "kiosk.appliance.update", "build", "--source", str(src), "--out", str(out)],
+        [sys.executable, "-m", "kiosk.appliance.update", "build", "--source", str(src), "--out", str(out), *build_args],
         check=True,
         capture_output=True,
     )

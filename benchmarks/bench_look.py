@@ -135,8 +135,10 @@ def _run_child(
 
 
 def _atlas() -> dict[str, Any]:
+    from kiosk.games import GAMES, pictures_of
     from kiosk.ui import pictures
 
+    pictures.use_pictures(pictures_of(GAMES))  # what the app's build hands the kit
     if not pictures.font_path().is_file():
         return {"error": f"no picture font at {pictures.font_path()}"}
     with tempfile.TemporaryDirectory() as tmp:

@@ -27,7 +27,7 @@ import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
 __all__ = [
     "recorded_chance",
@@ -60,6 +60,8 @@ T = TypeVar("T")
 View = Mapping[str, object]
 #: A game's own view type: a ``TypedDict`` naming every key and its type (the JSON shape is the contract).
 ViewT = TypeVar("ViewT", bound=View, covariant=True)
+#: A game's own view for one seat: its public view's keys and the seat's secrets, required (a ``TypedDict``).
+SeatViewT = TypeVar("SeatViewT", bound=View, covariant=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -439,12 +441,21 @@ class State:
         return json.dumps({"views": views, "journal": self.journal, "to_move": self.to_move()}, sort_keys=True)
 
 
-class GameState(State, Generic[ViewT]):
-    """A game's state with its own view type: ``class MakiState(GameState[MakiView])``, where ``MakiView`` is a
-    ``TypedDict`` in the game's ``views.py`` naming every key a view holds (what a seat sees of hidden things is
-    said there). Screens and bots read the game's own type, so a renamed key fails ``mypy``, not a guest's game."""
+class GameState(State, Generic[ViewT, SeatViewT]):
+    """A game's state with its own view types: ``class MakotoState(GameState[MakotoView, MakotoSeatView])``, where
+    ``MakotoView`` is a ``TypedDict`` in the game's ``views.py`` naming every key of the public view (a spectator's,
+    ``view(None)``) and ``MakotoSeatView`` extends it with the keys only a seat sees (its hand), required; a game
+    whose seats see no other keys than a spectator names one type twice. ``view(None)`` is typed as the public
+    view and ``view(seat)`` with an ``int`` as the seat's, so screens and bots read the game's own type and a
+    renamed key fails ``mypy``, not a guest's game. What a seat sees of hidden things is said in ``views.py``."""
 
-    def view(self, seat: int | None) -> ViewT:
+    @overload
+    def view(self, seat: None) -> ViewT: ...
+    @overload
+    def view(self, seat: int) -> SeatViewT: ...
+    @overload
+    def view(self, seat: int | None) -> ViewT | SeatViewT: ...
+    def view(self, seat: int | None) -> ViewT | SeatViewT:
         raise NotImplementedError
 
 

@@ -31,12 +31,15 @@ def main(out: Path, size: str) -> None:
 
     from devtools.fit import check_tree
     from kiosk import clock
+    from kiosk.games import GAMES, categories_of, pictures_of
     from kiosk.games.makoto.pieces import CardBacks, CardDeck, CardFan, CardRow, MakotoCard
     from kiosk.games.takoyaki.pieces import TakoBall, TakoOrderCard
     from kiosk.ui import motion, pictures
-    from kiosk.ui.pieces import FinePrint, RecipeCard, Tile, TitleBanner, Token
+    from kiosk.ui.pieces import FinePrint, RecipeCard, Tile, TitleBanner, Token, use_categories
     from kiosk.ui.typescale import px
 
+    pictures.use_pictures(pictures_of(GAMES))  # as the app's build hands the kit the games' looks
+    use_categories(categories_of(GAMES))
     Window.size = (width, height)
     Window.clearcolor = (0.06, 0.08, 0.12, 1)
     u = min(width, height) / 1080

@@ -67,7 +67,7 @@ def expected_shelf(key: str, mine: dict[str, Any], g: int, categories: dict[str,
         served = mine["served"][g]
         pile = [served[-1]["name"]] if served else []
     else:
-        hand = mine["seats"][g].get("recipes", [])
+        hand = mine["recipes"]
         done = mine["seats"][g]["completed"]
         pile = [done[-1]["recipe"]] if done else []
     cards = [
@@ -103,7 +103,7 @@ def check_tray(screen: Any, panel: Any, key: str, g: int) -> None:
             assert cards[-1].done and cards[-1].count == len(served)
         ids = [r["id"] for r in mine["hands"][g] if "name" in r]
     else:
-        ids = [r["id"] for r in mine["seats"][g].get("recipes", [])]
+        ids = [r["id"] for r in mine["recipes"]]
     ready = ready_ids(key, state.legal_actions(g)) if g in state.to_move() else set()
     assert [w.ready for w in cards[: len(ids)]] == [i in ready for i in ids], (ready, ids)
     # every card inside the tray's shelf, on screen

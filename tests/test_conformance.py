@@ -210,6 +210,7 @@ def test_views_are_json_and_determinize_keeps_the_seats_view(key, players):
             for seat in range(players):
                 view = state.view(seat)
                 json.dumps(view)
+                assert set(view) >= set(state.view(None)), "a seat's view (SeatView) extends the public view"
                 det = state.determinize(seat, random.Random(step))
                 assert det.view(seat) == view, "determinize must keep what the seat can see"
                 assert det.legal_actions(seat) == state.legal_actions(seat), (

@@ -231,6 +231,33 @@ def test_kensei_may_use_the_blind():
     state.apply(SIMON, BlindTake(tuple(R(3, 3))))
 
 
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(3, 6), seed=st.integers(0, 10_000), moves=st.integers(0, 60))
+def test_a_seats_view_is_the_public_view_and_its_own_hand(players: int, seed: int, moves: int) -> None:
+    """``view(seat)`` (``MakotoSeatView``) holds every key of ``view(None)`` (``MakotoView``) with the same values
+    but ``seat``, and the seat's own ``hand`` and ``drawn``; a seat not in the game is refused."""
+    state = SPEC.new_game(players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over():
+            break
+        g = state.to_move()[0]
+        state.apply(g, pick(rng, state.legal_actions(g)))
+    public = state.view(None)
+    assert public["seat"] is None and "hand" not in public and "drawn" not in public
+    for g in range(players):
+        mine = state.view(g)
+        assert set(mine) == set(public) | {"hand", "drawn"}
+        assert {k: v for k, v in mine.items() if k not in ("seat", "hand", "drawn")} == {
+            k: v for k, v in public.items() if k != "seat"
+        }
+        assert mine["seat"] == g and sorted(mine["hand"]) == sorted(state.hands[g])
+        assert mine["drawn"] is None or (state.phase == ORACLE_STEP and g == state.turn)
+    for outside in (-1, players):
+        with pytest.raises(ValueError, match=f"no seat {outside} in a game of {players}"):
+            state.view(outside)
+
+
 # --------------------------------------------------------------------------------------------------- passing
 def test_pass_with_oracle_draw_then_discard_any_card():
     state = position(4, {SIMON: R(5, 9), SILVIA: R(2, 3)})

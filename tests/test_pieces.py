@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kiosk.games import GAMES, pictures_of
 from kiosk.games.makoto.cards import CARD_ASPECT, DIGIT_EM, card_number_size, row_layout
 from kiosk.ui import pictures
 from kiosk.ui.typescale import SCALE, min_target_px, min_text_px, px
@@ -32,6 +33,12 @@ CHILD_S = 600
 
 
 # ------------------------------------------------------------------------------------------------ the atlas
+@pytest.fixture(autouse=True)
+def registered() -> None:
+    """The picture table as the app's build hands it to the kit: the shell's and every registered game's."""
+    pictures.use_pictures(pictures_of(GAMES))
+
+
 @pytest.fixture()
 def fresh(monkeypatch: pytest.MonkeyPatch) -> Any:
     pictures.reset()

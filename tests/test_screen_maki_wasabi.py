@@ -250,7 +250,7 @@ def check_shelf(screen: Any, panel: Any, g: int, key: str) -> None:
         want = [(r["name"], r["ingredients"]) for r in mine["hands"][g] if "name" in r]
         served = len(mine["served"][g])
     else:
-        want = [(r["name"], r["ingredients"]) for r in mine["seats"][g].get("recipes", [])]
+        want = [(r["name"], r["ingredients"]) for r in mine["recipes"]]
         served = len(mine["seats"][g]["completed"])
     tick(2)
     shown = panel.ids.shelf.shown_recipes()
@@ -549,7 +549,7 @@ def child_main(tmp: Path, out: Path) -> None:
             if not isinstance(a, Then):
                 assert panel.describe(a) == screen.describe_action(a, cols, n, screen.recipe_names(mine, g), de)
         names = [w for w, _i, done, _r in panel.ids.shelf.shown_recipes() if not done]
-        recipes = mine["hands"][g] if key == "maki" else mine["seats"][g].get("recipes", [])
+        recipes = mine["hands"][g] if key == "maki" else mine["recipes"]
         assert names == [de.gettext(r["name"]) for r in recipes if "name" in r], names
         for w in panel.ids.hand.children:  # the tray's tiles are named in German, the Pantry's in English
             assert w.label.startswith(de.gettext(w.kind)[:7]), (w.label, w.kind)

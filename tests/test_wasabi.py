@@ -134,8 +134,8 @@ def test_setup_starting_hands_and_recipes():
     assert s.phase == "setup_recipes" and s.to_move() == [0]
     s.apply(0, DrawRecipe(5))
     # each recipe is seen before the next is chosen
-    assert s.view(0)["seats"][0]["recipes"][0]["ingredients"].__len__() == 5
-    assert s.view(1)["seats"][0]["recipe_lengths"] == [5] and "recipes" not in s.view(1)["seats"][0]
+    assert len(s.view(0)["recipes"][0]["ingredients"]) == 5
+    assert s.view(1)["seats"][0]["recipe_lengths"] == [5] and s.view(1)["recipes"] == []
     s.apply(0, DrawRecipe(2))
     s.apply(0, DrawRecipe(2))
     for seat in (1, 2):
@@ -496,7 +496,7 @@ def test_pass_discards_to_the_bottom_of_the_stacks():
         s.apply(0, Pass(()))
     s.apply(0, Pass((a,)))
     assert s.rstacks[2][-1] == a and s.screens[0] == [b]
-    assert s.view(0)["seats"][0]["under_stacks"] == [a]
+    assert s.view(0)["under_stacks"] == [a]
     assert s.phase == "draw_recipes"  # the hand is still full
     s.apply(0, DrawRecipe(3))
     s.apply(0, DrawRecipe(3))
@@ -530,11 +530,22 @@ def test_everyone_passing_two_rounds_ends_the_game():
 
 # -------------------------------------------------------------------------------- views, invariants
 def test_view_hides_other_hands_and_recipes():
+    """A seat's view (``WasabiSeatView``) is the public view (``WasabiView``) and its own hand, recipes and
+    recipes under stacks, nobody else's; a seat not in the game is refused."""
     s = random_game(3, 4, stop_after=40)
     v = s.view(1)
-    assert "hand" in v["seats"][1] and "hand" not in v["seats"][0] and "recipes" not in v["seats"][2]
-    assert all("hand" not in p and "recipes" not in p for p in s.view(None)["seats"])
+    public = s.view(None)
+    assert set(v) == set(public) | {"hand", "recipes", "under_stacks"}
+    assert {k: x for k, x in v.items() if k not in ("hand", "recipes", "under_stacks", "turn")} == {
+        k: x for k, x in public.items() if k != "turn"
+    }, "the seats' entries are public: the same in every view"
+    assert sorted(v["hand"]) == sorted(KINDS[k] for k in s.hands[1])
+    assert [r["id"] for r in v["recipes"]] == s.screens[1]
+    assert all(set(p) == set(public["seats"][0]) for p in v["seats"]), "no seat entry holds a secret"
     assert set(v["pantry_available"]) <= set(KINDS)
+    for outside in (-1, 3):
+        with pytest.raises(ValueError, match=f"no seat {outside} in a game of 3"):
+            s.view(outside)
 
 
 def test_determinize_keeps_pantry_availability_and_own_knowledge():

@@ -20,7 +20,7 @@ from typing import Any, cast
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from kiosk.board.hooks import BoardHooks, ViewT
+from kiosk.board.hooks import BoardHooks, SeatViewT, ViewT
 from kiosk.board.pieces import BoardTile, SeatLine, TileChoice, fit_public_column, set_face, size_seat_rows
 from kiosk.board.play import BoardPlay, SeatPanel
 from kiosk.board.touch import board_plan
@@ -35,7 +35,7 @@ from kiosk.ui.words import action_label, action_squares, cell_name, fallback_eve
 __all__ = ["BoardScreen"]
 
 
-class BoardScreen(BoardPlay, BoardHooks[ViewT]):
+class BoardScreen(BoardPlay, BoardHooks[ViewT, SeatViewT]):
     """The generic screen with a board in the centre (see the module docstring). Subclasses give the board and
     texts through :meth:`board_cells`, :meth:`public_lines`, :meth:`private_lines`, :meth:`prompt_text` and
     :meth:`event_text`, the button order through :attr:`ACTION_ORDER`, and the tiles through :attr:`PICKS`,
@@ -434,7 +434,7 @@ class BoardScreen(BoardPlay, BoardHooks[ViewT]):
         self.centre_text = ""
         self.last_text = "\n".join(self._history)
         n = rows * cols
-        views: dict[int, ViewT] = {}
+        views: dict[int, SeatViewT] = {}
         for g, seat in enumerate(session.seats):
             panel = self.panels[seat.index]
             mine = self.typed_view(state, g)
@@ -485,7 +485,7 @@ class BoardScreen(BoardPlay, BoardHooks[ViewT]):
             scores = []
         panel.score = points(int(scores[g]), tr) if g < len(scores) else ""
 
-    def _fill_shelves(self, views: dict[int, ViewT]) -> None:
+    def _fill_shelves(self, views: dict[int, SeatViewT]) -> None:
         """Each human seat's tray draws its recipes, cards and tiles (:meth:`shelf_items`); a bot's stays empty (its
         tray never opens). The acting seat's recipes it can serve now are framed (:attr:`READY`)."""
         session = self.session

@@ -1,25 +1,33 @@
 """What a board game's screen tells the board kit (:class:`~kiosk.board.board.BoardScreen`), typed by the game's own
-view (:data:`ViewT`: a ``TypedDict`` of the game's ``views.py``): the board, the texts, the trays' and the public
-column's pieces. The kit calls these; a game's screen overrides them and reads its view by its keys."""
+views (:data:`ViewT`, the public view, and :data:`SeatViewT`, a seat's: ``TypedDict``s of the game's ``views.py``):
+the board, the texts, the trays' and the public column's pieces. The kit calls these; a game's screen overrides
+them and reads its views by their keys."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from kiosk.engine import Action, State, View
 from kiosk.i18n import Translator
 
-__all__ = ["BoardHooks", "ViewT"]
+__all__ = ["BoardHooks", "SeatViewT", "ViewT"]
 
-#: The game's own view type (a ``TypedDict``, see :class:`kiosk.engine.GameState`) that the hooks take.
+#: The game's own public view type (a ``TypedDict``, see :class:`kiosk.engine.GameState`) that the hooks take.
 ViewT = TypeVar("ViewT", bound=View)
+#: The game's own view type for one seat (its public view's keys and the seat's secrets).
+SeatViewT = TypeVar("SeatViewT", bound=View)
 
 
-class BoardHooks(Generic[ViewT]):
+class BoardHooks(Generic[ViewT, SeatViewT]):
     """The per-game part of a board screen (defaults: nothing to show)."""
 
-    def typed_view(self, state: State, seat: int | None) -> ViewT:
-        """``state.view(seat)`` as the game types it (each game's screen checks the state is its game's)."""
+    @overload
+    def typed_view(self, state: State, seat: None) -> ViewT: ...
+    @overload
+    def typed_view(self, state: State, seat: int) -> SeatViewT: ...
+    def typed_view(self, state: State, seat: int | None) -> ViewT | SeatViewT:
+        """``state.view(seat)`` as the game types it: the public view for None, the seat's for a seat (each game's
+        screen checks the state is its game's)."""
         raise NotImplementedError
 
     def board_cells(self, public: ViewT) -> list[dict[str, Any]]:
@@ -32,15 +40,15 @@ class BoardHooks(Generic[ViewT]):
     def public_lines(self, public: ViewT) -> list[str]:
         return []
 
-    def recipe_names(self, mine: ViewT, g: int) -> dict[int, str]:
+    def recipe_names(self, mine: SeatViewT, g: int) -> dict[int, str]:
         """Recipe id -> name, for the seat's action buttons."""
         return {}
 
-    def private_lines(self, mine: ViewT, g: int) -> list[str]:
+    def private_lines(self, mine: SeatViewT, g: int) -> list[str]:
         return []
 
     def shelf_items(
-        self, mine: ViewT, g: int, ready: set[int]
+        self, mine: SeatViewT, g: int, ready: set[int]
     ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
         """What seat ``g``'s tray draws from its own view: its recipes as :class:`RecipeShelf` card dicts (``ready``:
         the ids it can serve now), the action cards it holds, the tiles in its hand ``(kind, category)``."""

@@ -137,7 +137,7 @@ class TileChoice(HoldExplains, Pictured, ButtonBehavior, Widget):
     #: How far (in units of ``app.u``-free window pixels) a finger moves before a touch is a drag, not a tap.
     DRAG_PX = 24.0
 
-    def __init__(self, screen: BoardScreen[Any] | None = None, action: Action | None = None, **kw: Any) -> None:
+    def __init__(self, screen: BoardScreen[Any, Any] | None = None, action: Action | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.screen = screen
         self.action = action

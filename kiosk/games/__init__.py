@@ -80,6 +80,18 @@ def look_of(key: str) -> ModuleType | None:
         raise
 
 
+def pictures_of(keys: Iterable[str]) -> dict[str, dict[str, str]]:
+    """Each game's pictures by key (its ``look.PICTURES``: picture name -> glyph; none without a look): what the
+    caller hands the picture kit (:func:`kiosk.ui.pictures.use_pictures`)."""
+    return {key: dict(getattr(look_of(key), "PICTURES", {})) for key in keys}
+
+
+def categories_of(keys: Iterable[str]) -> dict[str, dict[str, tuple[str, tuple[float, float, float, float], str]]]:
+    """Each game's ingredient categories by key (its ``look.CATEGORIES``: category -> symbol, rgba, name): what the
+    caller hands the piece kit (:func:`kiosk.ui.pieces.use_categories`)."""
+    return {key: dict(getattr(look_of(key), "CATEGORIES", {})) for key in keys}
+
+
 def discover(extra_paths: Iterable[str | Path] = ()) -> dict[str, GameSpec]:
     """Every game folder of this package (and of ``extra_paths``, added to its search path), in picker order."""
     for extra in extra_paths:
@@ -110,4 +122,14 @@ def _env_paths(env: Mapping[str, str]) -> list[str]:
 
 GAMES: dict[str, GameSpec] = discover(_env_paths(os.environ))
 
-__all__ = ["GAMES", "ORDER", "PATH_ENV", "GameSpec", "discover", "load_howto", "look_of"]
+__all__ = [
+    "GAMES",
+    "ORDER",
+    "PATH_ENV",
+    "GameSpec",
+    "discover",
+    "load_howto",
+    "look_of",
+    "pictures_of",
+    "categories_of",
+]

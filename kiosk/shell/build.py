@@ -31,7 +31,7 @@ from kiosk.engine import trial_board
 from kiosk.shell.attractscreen import AttractScreen
 from kiosk.shell.factories import RoomFactories
 from kiosk.sound import Sounds
-from kiosk.ui import FIRST_FRAME, load_layouts
+from kiosk.ui import FIRST_FRAME, load_layouts, pictures
 
 if TYPE_CHECKING:
     from kivy.uix.widget import Widget
@@ -129,7 +129,12 @@ class LazyBuild(RoomFactories):
         # (Kivy's window opens on its first import: not when tools import this module)
         from kivy.core.window import Window
 
+        from kiosk.games import categories_of, pictures_of  # (every game's look: when the table starts, not tools)
+        from kiosk.ui import pieces  # (the pieces' kv: loaded with the first frame, not when tools import this)
+
         app = self.app
+        pictures.use_pictures(pictures_of(app.games))  # the kit knows no game: the build hands it their looks
+        pieces.use_categories(categories_of(app.games))
         load_layouts(FIRST_FRAME)
         Window.clearcolor = (0.06, 0.08, 0.12, 1)  # the table's background (cheaper than a drawn rectangle)
         root = FloatLayout()

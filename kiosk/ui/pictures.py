@@ -6,8 +6,8 @@ licence text is in the repository's ``licenses/`` folder). Kivy's own text rende
 Pillow renders the glyphs once (the font holds bitmaps at 109 px only: ``embedded_color=True`` at that size)
 into a single atlas in the cache folder, and Kivy loads them as ``atlas://`` images (one texture, one upload).
 
->>> sorted(PICTURES)[:3]
-['avocado', 'caviar', 'chop']
+>>> sorted(gather_pictures({"maki": {"salmon": "\U0001f363"}}))
+['bot', 'party', 'salmon', 'star', 'touch', 'trophy']
 >>> picture_name("Cream Cheese")
 'cream_cheese'
 
@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from kiosk.config import default_state_dir
@@ -29,6 +30,9 @@ log = logging.getLogger("kiosk.ui.pictures")
 
 __all__ = [
     "PICTURES",
+    "SHELL_PICTURES",
+    "gather_pictures",
+    "use_pictures",
     "EMOJI_FONT",
     "CELL",
     "ATLAS_NAME",
@@ -59,24 +63,33 @@ SHELL_PICTURES: dict[str, str] = {
 }
 
 
-def gather_pictures() -> dict[str, str]:
-    """The shell's pictures and every registered game's (``kiosk.games.<key>.look.PICTURES``). Ingredient names
-    are the engines' kind names through :func:`picture_name` ("Cream Cheese" -> ``cream_cheese``). Two games may
-    share a picture name only with the same glyph."""
-    from kiosk.games import GAMES, look_of  # (the registry, read when the table of pictures is made; to be handed in)
-
+def gather_pictures(games: Mapping[str, Mapping[str, str]]) -> dict[str, str]:
+    """The shell's pictures and the games' (``games``: game key -> its ``look.PICTURES``, as the registry's
+    :func:`kiosk.games.pictures_of` gives them). Ingredient names are the engines' kind names through
+    :func:`picture_name` ("Cream Cheese" -> ``cream_cheese``). Two games may share a picture name only with the same
+    glyph."""
     found = dict(SHELL_PICTURES)
-    for key in GAMES:
-        look = look_of(key)
-        for name, glyph in dict(getattr(look, "PICTURES", {})).items():
+    for key, table in games.items():
+        for name, glyph in table.items():
             if found.setdefault(name, glyph) != glyph:
                 raise ValueError(f"picture {name!r} of {key} differs from another game's")
     return found
 
 
 #: Picture name -> the glyph drawn for it: chosen to tell apart at a glance from any side of the table; the words
-#: stay in the trays and the how-to.
-PICTURES: dict[str, str] = gather_pictures()
+#: stay in the trays and the how-to. The shell's own until the caller hands the games' (:func:`use_pictures`).
+PICTURES: dict[str, str] = dict(SHELL_PICTURES)
+
+
+def use_pictures(games: Mapping[str, Mapping[str, str]]) -> None:
+    """Make :data:`PICTURES` the shell's and ``games``' pictures (see :func:`gather_pictures`). Its caller knows
+    the games: the app's build (before its first frame) and ``python -m kiosk.ui.pictures``. A changed table
+    forgets the remembered atlas, which is then checked against the new table (and rendered again if stale)."""
+    table = gather_pictures(games)
+    if table != PICTURES:
+        PICTURES.clear()
+        PICTURES.update(table)
+        reset()
 
 
 def picture_name(kind: str) -> str:
@@ -202,8 +215,11 @@ def has_picture(name: str) -> bool:
     return picture_name(name) in PICTURES
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m kiosk.ui.pictures [FOLDER]``: render the atlas now (at install time); prints its path."""
+def main(argv: list[str] | None = None, games: Mapping[str, Mapping[str, str]] | None = None) -> int:
+    """``python -m kiosk.ui.pictures [FOLDER]``: render the atlas of the registered games' pictures now (at install
+    time); prints its path. ``games``: as for :func:`use_pictures` (None: the table as it is)."""
+    if games is not None:
+        use_pictures(games)
     args = sys.argv[1:] if argv is None else argv
     folder = Path(args[0]) if args else cache_dir()
     atlas = ensure_atlas(folder)
@@ -214,5 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # the command is the top: it reads the game registry and hands it to the kit
+    from kiosk.games import GAMES, pictures_of
+
+    raise SystemExit(main(games=pictures_of(GAMES)))

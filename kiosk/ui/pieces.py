@@ -9,6 +9,7 @@ Rationale and decisions: docs/developer/design.md, section ``kiosk/ui/pieces.py`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ from kiosk.ui.typescale import face, min_text_px, register_fonts
 __all__ = [
     "Category",
     "categories",
+    "use_categories",
+    "CategoryLook",
     "category_of",
     "rounded_box",
     "Picture",
@@ -57,20 +60,29 @@ class Category:
     name: str
 
 
+#: A category's look as a game's ``look.CATEGORIES`` declares it: symbol, rgba, name.
+CategoryLook = tuple[str, tuple[float, float, float, float], str]
 UNKNOWN = Category("?", (0.80, 0.80, 0.80, 1), "other")
 TEACUP_RGBA = (0.62, 0.45, 0.32, 1)
 EMPTY_RGBA = (1, 1, 1, 0.08)
 _CATEGORIES: dict[str, Category] = {}
 
 
-def categories() -> dict[str, Category]:
-    """Every registered game's ingredient categories (``kiosk.games.<key>.look.CATEGORIES``), read once."""
-    if not _CATEGORIES:
-        from kiosk.games import GAMES, look_of  # (the registry, read when first asked; to be handed in)
+def use_categories(games: Mapping[str, Mapping[str, CategoryLook]]) -> None:
+    """The ingredient categories' looks the tiles draw: ``games`` maps a game key to its ``look.CATEGORIES``
+    (category -> symbol, rgba, name; as the registry's :func:`kiosk.games.categories_of` gives them), handed by
+    the caller that knows the games (the app's build, before its first frame). The first game naming a category
+    gives its look."""
+    found: dict[str, Category] = {}
+    for table in games.values():
+        for name, (symbol, rgba, title) in table.items():
+            found.setdefault(name, Category(symbol, rgba, title))
+    _CATEGORIES.clear()
+    _CATEGORIES.update(found)
 
-        for key in GAMES:
-            for name, (symbol, rgba, title) in dict(getattr(look_of(key), "CATEGORIES", {})).items():
-                _CATEGORIES.setdefault(name, Category(symbol, rgba, title))
+
+def categories() -> dict[str, Category]:
+    """The ingredient categories' looks handed by :func:`use_categories` (none before)."""
     return _CATEGORIES
 
 

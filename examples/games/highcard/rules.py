@@ -30,7 +30,7 @@ class Play(Action):
     card: int
 
 
-class HighCardState(GameState[HighCardView]):
+class HighCardState(GameState[HighCardView, HighCardView]):
     COPY_NESTED = ("hands",)
     COPY_LISTS = ("trick", "points", "unseen")
 

@@ -133,7 +133,7 @@ _CARD_ORDER = tuple(ACTION_CARDS)
 
 
 # ------------------------------------------------------------------------------------------------------- state
-class MakiState(GameState[MakiView]):
+class MakiState(GameState[MakiView, MakiView]):
     """A game of Maki. Build one with :func:`new_game`."""
 
     RANDOM_START = True

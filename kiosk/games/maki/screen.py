@@ -30,7 +30,7 @@ from kiosk.ui.words import plural
 __all__ = ["GameScreen", "MakiScreen"]
 
 
-class MakiScreen(BoardScreen[MakiView]):
+class MakiScreen(BoardScreen[MakiView, MakiView]):
     """Maki: teacups on the board, recipes in the private tray, the Wasabi pool and display in the centre."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "pantry")

@@ -1,6 +1,12 @@
 """What a Maki seat sees. A recipe card in a hand is known to the seats that saw it (its holder, and whoever a
 card showed it to): to them it is a :class:`MakiRecipe`, to everyone else a :class:`MakiBack` (its length and
-back). The public view is the spectator's (``view(None)``): every hand as backs."""
+back). The public view is the spectator's (``view(None)``): every hand as backs.
+
+Typed dicts, not dataclasses (decision): a view is JSON by the engine contract (the conformance suite dumps and
+compares views as dicts, ``State.fingerprint`` serialises them, attract mode and the how-to demo read any game's
+``board`` by key). One type for both views (``GameState[MakiView, MakiView]``): a seat sees no other keys than a
+spectator, only other contents (its own hand's cards as :class:`MakiRecipe`, where a spectator sees
+:class:`MakiBack`), so there is no secret key for a seat view to require."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ import itertools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from kiosk.engine import Action, Event, GamePhase, GameState, RuleError, handles, shuffle_with
 from kiosk.games.makoto.actions import (
@@ -32,7 +33,7 @@ from kiosk.games.makoto.actions import (
     Play,
     UseLid,
 )
-from kiosk.games.makoto.views import MakotoPlay, MakotoView
+from kiosk.games.makoto.views import MakotoPlay, MakotoSeatView, MakotoView
 
 RONIN, SWORD, ORACLE = 0, 1, 2
 POINTS = {2: 20, 5: 5, 10: 10}
@@ -198,7 +199,7 @@ WAITING = {
 }
 
 
-class MakotoState(GameState[MakotoView]):
+class MakotoState(GameState[MakotoView, MakotoSeatView]):
     """One game of Makoto. See the module docstring for the decisions taken where the rulebook is silent."""
 
     COPY_LISTS = ("blind", "set_aside", "oracle", "oracle_discard", "reward", "out", "pile")
@@ -580,8 +581,18 @@ class MakotoState(GameState[MakotoView]):
                     known.remove(c)
 
     # --- views --------------------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> MakotoView:
-        """What ``seat`` may know (``None``: a spectator): :class:`~kiosk.games.makoto.views.MakotoView`."""
+    @overload
+    def view(self, seat: None) -> MakotoView: ...
+    @overload
+    def view(self, seat: int) -> MakotoSeatView: ...
+    @overload
+    def view(self, seat: int | None) -> MakotoView | MakotoSeatView: ...
+    def view(self, seat: int | None) -> MakotoView | MakotoSeatView:
+        """What ``seat`` may know: a spectator's (``None``) is the public
+        :class:`~kiosk.games.makoto.views.MakotoView`, a seat's the :class:`~kiosk.games.makoto.views.MakotoSeatView`
+        with its hand (``ValueError`` for a seat not in the game)."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} in a game of {self.players}")
         over = self.phase == OVER
         current: MakotoPlay | None = None
         if self.current is not None:
@@ -624,12 +635,13 @@ class MakotoState(GameState[MakotoView]):
             "scores": self.scores(),
             "winners": self.winners(),
         }
-        if seat is not None and 0 <= seat < self.players:
-            v["hand"] = list(self.hands[seat])
-            v["drawn"] = self.drawn if (self.phase == ORACLE_STEP and seat == self.turn) else None
         if over:
             v["end_reason"] = self.end_reason
-        return v
+        if seat is None:
+            return v
+        drawn = self.drawn if (self.phase == ORACLE_STEP and seat == self.turn) else None
+        mine: MakotoSeatView = {**v, "hand": list(self.hands[seat]), "drawn": drawn}
+        return mine
 
 
 def new_game(players: int, seed: int) -> MakotoState:

@@ -539,11 +539,11 @@ class MakotoScreen(BaseGameScreen):
             panel.hand, panel.drawn = [], None
             return
         view = st.view(panel.game_seat)
-        hand = sorted(view.get("hand", []), key=lambda c: (c % 20, c // 20))
+        hand = sorted(view["hand"], key=lambda c: (c % 20, c // 20))
         if hand != panel.hand:
             panel.selected.clear()
         panel.hand = hand
-        panel.drawn = view.get("drawn")
+        panel.drawn = view["drawn"]
         phase = self.phase_of(panel)
         tr = panel.tr
         if panel.lid_mode:

@@ -1,12 +1,19 @@
 """What a Makoto seat sees. Cards are codes: ``code % 20`` is the number, ``code // 20`` the kind (0 Ronin, 1 Sword,
-2 Oracle). The public view (a spectator's, ``view(None)``) gives every hand's size and golden backs, never its
-cards; a seat's view adds its own ``hand`` and the Oracle card it ``drawn``; a finished game adds ``end_reason``."""
+2 Oracle). The public view (:class:`MakotoView`, a spectator's, ``view(None)``) gives every hand's size and golden
+backs, never its cards; a seat's view (:class:`MakotoSeatView`, ``view(seat)``) adds its own ``hand`` and the
+Oracle card it ``drawn``; a finished game adds ``end_reason`` to both.
+
+Typed dicts, not dataclasses (decision): a view is JSON by the engine contract. The conformance suite dumps every
+view as JSON and compares views as dicts, ``State.fingerprint`` serialises them, and the shell reads any game's
+public view by key (attract mode's ``watchable``: ``current``; the generic screen: a seat's keys beyond the
+public ones). So the shape stays a JSON object, and the seat's view is its own type with its secrets required:
+``view(seat)["hand"]`` is checked by mypy, and absent from the public view's type."""
 
 from __future__ import annotations
 
 from typing import NotRequired, TypedDict, final
 
-__all__ = ["MakotoPlay", "MakotoView"]
+__all__ = ["MakotoPlay", "MakotoSeatView", "MakotoView"]
 
 
 @final
@@ -21,9 +28,8 @@ class MakotoPlay(TypedDict):
     text: str
 
 
-@final
 class MakotoView(TypedDict):
-    """One view's keys; ``hand`` and ``drawn`` only in a seat's own view, ``end_reason`` once the game is over."""
+    """The public view's keys (``end_reason`` once the game is over): what every seat and a spectator see."""
 
     game: str
     players: int
@@ -53,6 +59,13 @@ class MakotoView(TypedDict):
     played_count: int | None
     scores: list[int]
     winners: list[int]
-    hand: NotRequired[list[int]]
-    drawn: NotRequired[int | None]
     end_reason: NotRequired[str]
+
+
+@final
+class MakotoSeatView(MakotoView):
+    """A seat's own view: the public keys, its ``hand`` (card codes) and the Oracle card it ``drawn`` (None but
+    in its own Oracle step)."""
+
+    hand: list[int]
+    drawn: int | None

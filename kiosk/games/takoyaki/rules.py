@@ -63,7 +63,7 @@ def _is_space(v: Any) -> bool:
     return type(v) is int and 0 <= v < SPACES
 
 
-class TakoyakiState(GameState[TakoyakiView]):
+class TakoyakiState(GameState[TakoyakiView, TakoyakiView]):
     """One game of Takoyaki for 1 to 4 seats.
 
     >>> state = new_game(2, seed=3)

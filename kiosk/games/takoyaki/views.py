@@ -1,5 +1,9 @@
 """What a Takoyaki seat sees: every view is public (the undealt cards are the only hidden thing, and no view names
-them), so the spectator's view and a seat's are one shape; ``you`` is the seat asking (None: a spectator)."""
+them), so the spectator's view and a seat's are one shape; ``you`` is the seat asking (None: a spectator).
+
+Typed dicts, not dataclasses (decision): a view is JSON by the engine contract (the conformance suite dumps and
+compares views as dicts, ``State.fingerprint`` serialises them, attract mode reads any game's public ``order``
+and ``out`` by key). One type for both views (``GameState[TakoyakiView, TakoyakiView]``): nothing is secret."""
 
 from __future__ import annotations
 

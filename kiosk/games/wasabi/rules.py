@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, overload
 
 from kiosk.engine import Action, Event, GamePhase, GameState, RuleError, handles, shuffle_with
 from kiosk.games.wasabi.actions import (
@@ -61,7 +61,14 @@ from kiosk.games.wasabi.cards import (
     WASABI,
     Recipe,
 )
-from kiosk.games.wasabi.views import WasabiCandidate, WasabiDone, WasabiRecipe, WasabiSeat, WasabiView
+from kiosk.games.wasabi.views import (
+    WasabiCandidate,
+    WasabiDone,
+    WasabiRecipe,
+    WasabiSeat,
+    WasabiSeatView,
+    WasabiView,
+)
 
 #: The rules module is the game's one entry point: the card set, the board and the actions are re-exported.
 __all__ = [
@@ -165,7 +172,7 @@ def _kind(name: Any) -> int:
 
 
 # ----------------------------------------------------------------------------------------------------- state
-class WasabiState(GameState[WasabiView]):
+class WasabiState(GameState[WasabiView, WasabiSeatView]):
     """A Wasabi! game. See the module docstring for phases and rules decisions."""
 
     RANDOM_START = True
@@ -853,9 +860,19 @@ class WasabiState(GameState[WasabiView]):
         ev.append(Event("game_over", None, {"reason": reason, "scores": self.scores(), "winners": self.winners()}))
 
     # --- views ------------------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> WasabiView:
-        """JSON-ready: the board, Pantry availability, Kitchen, every seat's public things, and ``seat``'s own
-        hand and recipes."""
+    @overload
+    def view(self, seat: None) -> WasabiView: ...
+    @overload
+    def view(self, seat: int) -> WasabiSeatView: ...
+    @overload
+    def view(self, seat: int | None) -> WasabiView | WasabiSeatView: ...
+    def view(self, seat: int | None) -> WasabiView | WasabiSeatView:
+        """JSON-ready: the board, Pantry availability, Kitchen, every seat's public things (the public
+        :class:`~kiosk.games.wasabi.views.WasabiView`, ``seat`` None), and a seat's own hand, recipes and the
+        recipes it put under stacks (:class:`~kiosk.games.wasabi.views.WasabiSeatView`; ``ValueError`` for a seat
+        not in the game)."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} in a game of {self.players}")
         geo = self.geo
         seats = []
         for s in range(self.players):
@@ -873,15 +890,8 @@ class WasabiState(GameState[WasabiView]):
                 "hand_size": len(self.hands[s]),
                 "recipe_lengths": [RECIPES[r].length for r in self.screens[s]],
             }
-            if s == seat:
-                p["hand"] = [KINDS[k] for k in self.hands[s]]
-                p["recipes"] = [
-                    WasabiRecipe(id=r, name=RECIPES[r].name, ingredients=RECIPES[r].ingredients)
-                    for r in self.screens[s]
-                ]
-                p["under_stacks"] = sorted(self.known[s])
             seats.append(p)
-        return {
+        public: WasabiView = {
             "game": "wasabi",
             "players": self.players,
             "rows": ROWS,
@@ -925,6 +935,17 @@ class WasabiState(GameState[WasabiView]):
             "end_reason": self.end_reason or None,
             "winners": self.winners(),
         }
+        if seat is None:
+            return public
+        mine: WasabiSeatView = {
+            **public,
+            "hand": [KINDS[k] for k in self.hands[seat]],
+            "recipes": [
+                WasabiRecipe(id=r, name=RECIPES[r].name, ingredients=RECIPES[r].ingredients) for r in self.screens[seat]
+            ],
+            "under_stacks": sorted(self.known[seat]),
+        }
+        return mine
 
 
 _PAIR_SETS: dict[int, set[tuple[int, int]]] = {}

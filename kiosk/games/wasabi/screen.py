@@ -20,7 +20,7 @@ last-moves line in words ("Circle placed Eel on A5", "Diamond drew a tile").
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from kiosk.board.board import BoardScreen
 from kiosk.board.pieces import (
@@ -34,7 +34,7 @@ from kiosk.board.pieces import (
 from kiosk.engine import Action, Event, State
 from kiosk.games.wasabi import look
 from kiosk.games.wasabi.rules import WasabiState
-from kiosk.games.wasabi.views import WasabiView
+from kiosk.games.wasabi.views import WasabiSeatView, WasabiView
 from kiosk.games.wasabi.words import wasabi_action_label, wasabi_event_text
 from kiosk.i18n import Translator
 from kiosk.ui.words import game_word as name
@@ -43,7 +43,7 @@ from kiosk.ui.words import plural, short_name
 __all__ = ["GameScreen", "WasabiScreen"]
 
 
-class WasabiScreen(BoardScreen[WasabiView]):
+class WasabiScreen(BoardScreen[WasabiView, WasabiSeatView]):
     """Wasabi!: stacks and Wasabi covers on the board, hand tiles and recipes in the private tray."""
 
     categories = load_categories(Path(__file__).with_name("cards.json"), "categories")
@@ -75,7 +75,11 @@ class WasabiScreen(BoardScreen[WasabiView]):
     #: Two recipes of one length done and one token free: the ones the seat may complete are framed in gold.
     READY = {"ChooseRecipe": "recipe"}
 
-    def typed_view(self, state: State, seat: int | None) -> WasabiView:
+    @overload
+    def typed_view(self, state: State, seat: None) -> WasabiView: ...
+    @overload
+    def typed_view(self, state: State, seat: int) -> WasabiSeatView: ...
+    def typed_view(self, state: State, seat: int | None) -> WasabiView | WasabiSeatView:
         assert isinstance(state, WasabiState), state  # this screen shows Wasabi only
         return state.view(seat)
 
@@ -200,14 +204,13 @@ class WasabiScreen(BoardScreen[WasabiView]):
         )
         return lines
 
-    def recipe_names(self, mine: WasabiView, g: int) -> dict[int, str]:
+    def recipe_names(self, mine: WasabiSeatView, g: int) -> dict[int, str]:
         tr = self.seat_tr(g)
-        return {r["id"]: name(tr, r["name"]) for r in mine["seats"][g].get("recipes", [])}
+        return {r["id"]: name(tr, r["name"]) for r in mine["recipes"]}
 
-    def private_lines(self, mine: WasabiView, g: int) -> list[str]:
-        me = mine["seats"][g]
-        lines = ["Your tiles: " + (", ".join(me.get("hand", [])) or "none")]
-        recipes = me.get("recipes", [])
+    def private_lines(self, mine: WasabiSeatView, g: int) -> list[str]:
+        lines = ["Your tiles: " + (", ".join(mine["hand"]) or "none")]
+        recipes = mine["recipes"]
         if recipes:
             lines.append("Your recipes:")
             lines += [f"\u2022 {r['name']}: {' + '.join(r['ingredients'])}" for r in recipes]
@@ -217,7 +220,7 @@ class WasabiScreen(BoardScreen[WasabiView]):
         return lines
 
     def shelf_items(
-        self, mine: WasabiView, g: int, ready: set[int]
+        self, mine: WasabiSeatView, g: int, ready: set[int]
     ) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
         """The seat's recipes (points from the token for their length), its completed recipes as one pile, its
         reward cards and its hand's tiles."""
@@ -228,29 +231,29 @@ class WasabiScreen(BoardScreen[WasabiView]):
         cards = [
             self.recipe_card(
                 r,
-                points=POINTS.get(len(r.get("ingredients", [])), 0),
-                ready=r.get("id") in ready,
-                name=name(tr, r.get("name", "")),
+                points=POINTS.get(len(r["ingredients"]), 0),
+                ready=r["id"] in ready,
+                name=name(tr, r["name"]),
             )
-            for r in me.get("recipes", [])
+            for r in mine["recipes"]
         ]
-        done = me.get("completed", [])
+        done = me["completed"]
         if done:
             last = done[-1]
             cards.append(
                 self.recipe_card(
                     {"name": last["recipe"], "ingredients": last["ingredients"]},
                     name=name(tr, last["recipe"]),
-                    points=POINTS.get(int(last.get("length", 0)), 0),
+                    points=POINTS.get(last["length"], 0),
                     done=True,
                     count=len(done),
                 )
             )
-        tiles = [(str(k), self.categories.get(str(k), "")) for k in me.get("hand", [])]
+        tiles = [(str(k), self.categories.get(str(k), "")) for k in mine["hand"]]
         giving = mine["turn"]["giving"]
         if isinstance(giving, list):
             tiles += [(str(k), self.categories.get(str(k), "")) for k in giving]
-        return cards, [str(c) for c in me.get("cards", [])], tiles
+        return cards, [str(c) for c in me["cards"]], tiles
 
     def seat_rows(self, public: WasabiView) -> list[dict[str, Any]]:
         """Per seat: points, Wasabi cubes, recipes completed, recipes held (backs), tiles in hand, reward cards."""

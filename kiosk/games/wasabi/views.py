@@ -1,13 +1,19 @@
-"""What a Wasabi! seat sees. The public view (``view(None)``) gives every seat's public things; a seat's own
-entry in ``seats`` adds its ``hand``, ``recipes`` and the recipes it put under stacks (``under_stacks``). In the
-turn's record, the chooser sees its candidate recipes (others: the length being decided) and the giver and the
-receiver the starting tiles chosen so far (others: how many)."""
+"""What a Wasabi! seat sees. The public view (:class:`WasabiView`, ``view(None)``) gives every seat's public things
+(``seats``); a seat's view (:class:`WasabiSeatView`, ``view(seat)``) adds its own ``hand``, ``recipes`` and the
+recipes it put under stacks (``under_stacks``). In the turn's record, the chooser sees its candidate recipes
+(others: the length being decided) and the giver and the receiver the starting tiles chosen so far (others: how
+many).
+
+Typed dicts, not dataclasses (decision): a view is JSON by the engine contract (the conformance suite dumps and
+compares views as dicts, ``State.fingerprint`` serialises them, attract mode and the how-to demo read any game's
+``board`` by key). The seat's secrets are keys of its own view type, required (they were optional keys of its
+entry in ``seats``, which mypy could not tell from the others'), so ``mine["hand"]`` is checked by mypy."""
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict, final
+from typing import TypedDict, final
 
-__all__ = ["WasabiCandidate", "WasabiDone", "WasabiRecipe", "WasabiSeat", "WasabiTurn", "WasabiView"]
+__all__ = ["WasabiCandidate", "WasabiDone", "WasabiRecipe", "WasabiSeat", "WasabiSeatView", "WasabiTurn", "WasabiView"]
 
 
 @final
@@ -40,7 +46,7 @@ class WasabiCandidate(TypedDict):
 
 @final
 class WasabiSeat(TypedDict):
-    """One seat's public things; ``hand``, ``recipes`` and ``under_stacks`` in its own view only."""
+    """One seat's public things (its secrets are in its own view: :class:`WasabiSeatView`)."""
 
     score: int
     cubes: int
@@ -49,9 +55,6 @@ class WasabiSeat(TypedDict):
     completed: list[WasabiDone]
     hand_size: int
     recipe_lengths: list[int]
-    hand: NotRequired[list[str]]
-    recipes: NotRequired[list[WasabiRecipe]]
-    under_stacks: NotRequired[list[int]]
 
 
 @final
@@ -68,7 +71,6 @@ class WasabiTurn(TypedDict):
     giving: list[str] | int
 
 
-@final
 class WasabiView(TypedDict):
     """The board (a stack of ingredient names per square, bottom first), the covered squares, the Pantry and the
     Kitchen, the recipe stacks' sizes, every seat, the turn."""
@@ -92,3 +94,13 @@ class WasabiView(TypedDict):
     over: bool
     end_reason: str | None
     winners: list[int]
+
+
+@final
+class WasabiSeatView(WasabiView):
+    """A seat's own view: the public keys, its ``hand`` (tiles), its ``recipes`` and the ids of the recipes it put
+    under stacks (``under_stacks``)."""
+
+    hand: list[str]
+    recipes: list[WasabiRecipe]
+    under_stacks: list[int]

@@ -11,7 +11,8 @@
 What a test reaches is what the booted table has: the framebuffer (QMP ``screendump``), the kernel's input stack
 (a ``usb-tablet``, absolute axes), USB sticks plugged in and pulled out while it runs (``usb-storage`` on an xHCI
 bus, QMP ``device_add``/``device_del``), the kernel's console (first serial port, kept in ``console.log``), and a root
-shell on the second serial port (the image's test access). Disks are copy-on-write overlays of the image's (qcow2,
+shell on the second serial port (the image's test access; on the Arm virt machine, which has one UART, a virtio
+console). Disks are copy-on-write overlays of the image's (qcow2,
 in the machine's folder): a reboot or a power cut keeps what the guest wrote, the cached image never changes.
 
 Pure emulation (TCG) is the default: nested KVM is unreliable on these machines (``KIOSK_VM_ACCEL=kvm`` tries it).
